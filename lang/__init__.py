@@ -1,0 +1,24 @@
+"""pyx: a statically typed, Mojo-inspired Python subset compiled with LLVM.
+
+Kept light on purpose: `import pyx` (and Pygments' plugin lookup) must not pull in
+the compiler. The API below imports what it needs on first use.
+"""
+from .version import __version__
+
+__all__ = ["__version__", "compile_file", "run_file"]
+
+
+def compile_file(path: str, opt_level: int = 3):
+    """Compile a .px file for this machine; returns the Compilation (LLVM module, timings, IR)."""
+    from . import pipeline
+    from .options import CompileOptions
+    from .source import SourceFile
+
+    return pipeline.optimize(SourceFile.read(path), CompileOptions(opt_level=opt_level), entry=True)
+
+
+def run_file(path: str, opt_level: int = 3) -> int:
+    """Compile a .px file and run its `fn main()` in this process; returns the exit status."""
+    from .cli import main
+
+    return main(["run", f"-O{opt_level}", str(path)])

@@ -1,0 +1,203 @@
+"""The `pyx` command: run, check, build. Exit status: 0 ok, 1 user error, 2 usage, 101 internal error."""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 101
+EMITS = ("ast", "ir", "llvm", "asm", "obj", "ptx", "exe")
+
+
+def _parser() -> argparse.ArgumentParser:
+    from .version import __version__
+
+    p = argparse.ArgumentParser(prog="pyx", description="Compile and run pyx (.px) programs.")
+    p.add_argument("--version", action="version", version=f"pyx {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def common(sp, opt_default=3):
+        sp.add_argument("file", help="the .px source file")
+        sp.add_argument("-O", dest="opt", type=int, choices=range(4), default=opt_default, metavar="N",
+                        help="optimization level 0-3 (default %(default)s)")
+        sp.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="colour diagnostics (default: auto; NO_COLOR is respected)")
+        sp.add_argument("--time", action="store_true", help="print how long each compiler stage took")
+
+    run = sub.add_parser("run", help="compile a .px file and run its `fn main()`",
+                         description="Compile FILE and run its `fn main()` in this process.")
+    common(run)
+    run.add_argument("--target", choices=("cpu", "cuda", "auto"), default="cpu",
+                     help="where to run (GPU kernels arrive with the GPU work; `auto` is the CPU for now)")
+    run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
+
+    check = sub.add_parser("check", help="report diagnostics without generating code")
+    check.add_argument("file", help="the .px source file")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+
+    build = sub.add_parser("build", help="compile and print or write one stage's output",
+                           description="Compile FILE and emit one stage of the pipeline.")
+    common(build)
+    build.add_argument("--emit", choices=EMITS, default="exe",
+                       help="what to produce: ast, ir, llvm, asm, obj, ptx or exe (default: exe)")
+    build.add_argument("-o", dest="output", help="output file (default: stdout for text, FILE.o / FILE for binaries)")
+    build.add_argument("--target", choices=("cpu", "cuda"), default=None,
+                       help="code generation target (default: cpu; --emit=ptx implies cuda)")
+    build.add_argument("--gpu-arch", default="sm_80", help="GPU architecture for PTX (default: sm_80)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from .diagnostics import CompileError, InternalCompilerError
+    from .diagnostics.render import render_all
+
+    try:
+        return {"run": cmd_run, "check": cmd_check, "build": cmd_build}[args.command](args)
+    except CompileError as exc:
+        print(render_all(exc.diagnostics, sys.stderr, args.color), file=sys.stderr)
+        return EXIT_USER
+    except InternalCompilerError as exc:
+        return _internal_error(exc.stage, exc.span, exc.cause)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # noqa: BLE001
+        return _internal_error("driver", None, exc)
+
+
+def _internal_error(stage: str, span, cause: BaseException) -> int:
+    where = f" at {span}" if span is not None else ""
+    print(f"error: internal compiler error in stage `{stage}`{where}: {type(cause).__name__}: {cause}",
+          file=sys.stderr)
+    print("note: this is a bug in pyx, not in your program; please report it to the pyx developers with the "
+          "source file that triggers it", file=sys.stderr)
+    if os.environ.get("PYX_DEBUG"):
+        import traceback
+
+        traceback.print_exception(type(cause), cause, cause.__traceback__, file=sys.stderr)
+    else:
+        print("note: set PYX_DEBUG=1 to see the compiler's traceback", file=sys.stderr)
+    return EXIT_INTERNAL
+
+
+def _read(path: str):
+    from .diagnostics import CompileError, error
+    from .source import SourceFile
+
+    try:
+        return SourceFile.read(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise CompileError([error("E0901", None, path=path, reason=reason)]) from None
+
+
+def _print_timings(comp, extra: dict[str, float] | None = None) -> None:
+    timings = dict(comp.timings)
+    timings.update(extra or {})
+    parts = ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in timings.items())
+    print(f"pyx: {parts}; total {sum(timings.values()) * 1000:.1f} ms", file=sys.stderr)
+
+
+def cmd_check(args) -> int:
+    from . import pipeline
+
+    pipeline.check(_read(args.file))
+    return EXIT_OK
+
+
+def cmd_run(args) -> int:
+    from . import pipeline
+    from .diagnostics import CompileError, error
+    from .options import CompileOptions
+
+    source = _read(args.file)
+    comp = pipeline.optimize(source, CompileOptions(opt_level=args.opt), entry=True)
+    if comp.program.main is None:
+        raise CompileError([error("E0111", None, file=source.name)])
+    from .codegen.llvm_gen import ENTRY_SYMBOL
+    from .runtime.jit import JitModule
+
+    start = time.perf_counter()
+    jit = JitModule(comp.llvm_module, comp.target_machine)
+    jit_time = time.perf_counter() - start
+    start = time.perf_counter()
+    sys.stdout.flush()
+    status = jit.run_entry(ENTRY_SYMBOL)
+    if args.time:
+        _print_timings(comp, {"jit": jit_time, "run": time.perf_counter() - start})
+    return status
+
+
+def cmd_build(args) -> int:
+    from . import pipeline
+    from .options import CompileOptions
+
+    source = _read(args.file)
+    target = args.target or ("cuda" if args.emit == "ptx" else "cpu")
+    options = CompileOptions(opt_level=args.opt, target=target, gpu_arch=args.gpu_arch)
+    emit = args.emit
+    if emit == "ast":
+        from .syntax.printer import format_ast
+
+        comp = pipeline.parse(source, options)
+        return _write_text(args, format_ast(comp.ast))
+    if emit == "ir":
+        from .ir import print_module
+
+        comp = pipeline.lower(source, options)
+        return _write_text(args, print_module(comp.ir))
+    if target == "cuda" and emit not in ("llvm", "ptx", "asm"):
+        print(f"pyx: error: --emit={emit} is not available for the cuda target (use ptx or llvm)", file=sys.stderr)
+        return EXIT_USAGE
+    comp = pipeline.optimize(source, options, entry=True, c_main=(emit == "exe"))
+    if args.time:
+        _print_timings(comp)
+    module = comp.llvm_module
+    if emit == "llvm":
+        return _write_text(args, str(module))
+    tm = pipeline.target_of(options).target_machine(opt=args.opt, reloc="pic", codemodel="default")
+    if emit in ("asm", "ptx"):
+        return _write_text(args, tm.emit_assembly(module))
+    obj = tm.emit_object(module)
+    if emit == "obj":
+        out = Path(args.output or Path(args.file).with_suffix(".o").name)
+        out.write_bytes(obj)
+        return EXIT_OK
+    return _link_exe(args, comp, obj)
+
+
+def _write_text(args, text: str) -> int:
+    if args.output:
+        Path(args.output).write_text(text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _link_exe(args, comp, obj: bytes) -> int:
+    from .diagnostics import CompileError, error
+
+    if comp.program.main is None:
+        raise CompileError([error("E0111", None, file=comp.source.name)])
+    tried = [c for c in (os.environ.get("CC"), "cc", "gcc", "clang") if c]
+    cc = next((shutil.which(c) for c in tried if shutil.which(c)), None)
+    if cc is None:
+        raise CompileError([error("E0902", None, tried=", ".join(tried))])
+    out = args.output or Path(args.file).stem
+    with tempfile.TemporaryDirectory() as tmp:
+        obj_path = Path(tmp) / "main.o"
+        obj_path.write_bytes(obj)
+        result = subprocess.run([cc, str(obj_path), "-o", str(out), "-lm"], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise CompileError([error("E0903", None, detail=(result.stderr or result.stdout).strip())])
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

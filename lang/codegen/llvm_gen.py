@@ -1,0 +1,256 @@
+"""pyx IR -> LLVM IR (llvmlite.ir), for any Target.
+
+Calling convention: a function that cannot raise is an ordinary LLVM function. One
+that can raise returns `i1` (true: an exception is pending) and writes its result
+through a pointer passed first; callers test the flag and, on the way out, push
+their frame onto the traceback. After inlining LLVM folds all of that away.
+"""
+from __future__ import annotations
+
+from llvmlite import ir as ll
+
+from ..ir import nodes as ir
+from .. import types as T
+from ..types import ScalarType, Type
+from .runtime_lib import CHARP, I1, I32, RuntimeLib
+from .target import Target
+
+ENTRY_SYMBOL = "__pyx_main_entry"
+
+_INT_PRED = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
+             "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
+_FLOAT_PRED = {"oeq": "==", "une": "!=", "olt": "<", "ole": "<=", "ogt": ">", "oge": ">=", "uno": "uno"}
+
+
+class UnsupportedOnTarget(Exception):
+    def __init__(self, what: str, span):
+        super().__init__(what)
+        self.what = what
+        self.span = span
+
+
+def llvm_type(t: Type) -> ll.Type:
+    if isinstance(t, ScalarType):
+        if t.is_bool:
+            return I1
+        if t.is_float:
+            return {16: ll.HalfType(), 32: ll.FloatType(), 64: ll.DoubleType()}[t.bits]
+        return ll.IntType(t.bits)
+    if t == T.STRING_LITERAL:
+        return CHARP
+    if t == T.NONE:
+        return ll.VoidType()
+    raise TypeError(f"no LLVM type for {t}")
+
+
+class ModuleCodegen:
+    def __init__(self, module: ir.Module, target: Target, data_layout: str | None = None):
+        self.ir_module = module
+        self.target = target
+        self.module = ll.Module(name=module.name)
+        self.module.triple = target.triple
+        if data_layout:
+            self.module.data_layout = data_layout
+        self.rt = RuntimeLib(self.module, target.host)
+        self.functions: dict[str, ll.Function] = {}
+        self.ir_functions = {f.symbol: f for f in module.functions}
+
+    def generate(self, entry: bool = False, c_main: bool = False) -> ll.Module:
+        for f in self.ir_module.functions:
+            self.declare(f)
+        for f in self.ir_module.functions:
+            FunctionCodegen(self, f).generate()
+        if entry and self.ir_module.main is not None:
+            main = self.functions[self.ir_module.main]
+            entry_fn = self.rt.define_entry(ENTRY_SYMBOL, main, self.ir_functions[self.ir_module.main].raises)
+            if c_main:
+                self.rt.define_c_main(entry_fn)
+        return self.module
+
+    def declare(self, f: ir.Function) -> None:
+        params = [llvm_type(p.type) for p in f.params]
+        ret = llvm_type(f.return_type)
+        if f.raises:
+            if f.return_type != T.NONE:
+                params.insert(0, ret.as_pointer())
+            ret = I1
+        fn = ll.Function(self.module, ll.FunctionType(ret, params), f.symbol)
+        if not f.exported:
+            fn.linkage = "internal"
+        if f.raises and f.return_type != T.NONE:
+            fn.args[0].add_attribute("noalias")
+        self.functions[f.symbol] = fn
+
+
+class FunctionCodegen:
+    def __init__(self, mg: ModuleCodegen, f: ir.Function):
+        self.mg = mg
+        self.f = f
+        self.fn = mg.functions[f.symbol]
+        self.temps: dict[int, ll.Value] = {}
+        self.slots: dict[ir.Var, ll.Value] = {}
+        self.blocks: dict[ir.Block, ll.Block] = {}
+        self.has_out = f.raises and f.return_type != T.NONE
+
+    def generate(self) -> None:
+        entry = self.fn.append_basic_block("alloca")
+        self.b = ll.IRBuilder(entry)
+        for block in self.f.blocks:
+            self.blocks[block] = self.fn.append_basic_block(block.label)
+        args = list(self.fn.args[1:] if self.has_out else self.fn.args)
+        for var in self.f.params + [v for v in self.f.vars if v not in self.f.params]:
+            self.slots[var] = self.b.alloca(llvm_type(var.type), name=var.name)
+        for var, arg in zip(self.f.params, args):
+            arg.name = var.name
+            self.b.store(arg, self.slots[var])
+        self.b.branch(self.blocks[self.f.blocks[0]])
+        for block in self.f.blocks:
+            self.b.position_at_end(self.blocks[block])
+            for instr in block.instrs:
+                self.instr(instr)
+            self.term(block.term)
+
+    # ---- values ----
+    def value(self, v: ir.Value) -> ll.Value:
+        if isinstance(v, ir.Temp):
+            return self.temps[v.id]
+        if v.type == T.STRING_LITERAL:
+            return self.mg.rt.cstr(self.b, v.value)
+        return ll.Constant(llvm_type(v.type), v.value)
+
+    def define(self, result: ir.Temp | None, value: ll.Value) -> None:
+        if result is not None:
+            self.temps[result.id] = value
+
+    # ---- instructions ----
+    def instr(self, i: ir.Instr) -> None:
+        getattr(self, "instr_" + type(i).__name__)(i)
+
+    def instr_Load(self, i: ir.Load):
+        self.define(i.result, self.b.load(self.slots[i.var]))
+
+    def instr_Store(self, i: ir.Store):
+        self.b.store(self.value(i.value), self.slots[i.var])
+
+    def instr_BinOp(self, i: ir.BinOp):
+        a, b = self.value(i.a), self.value(i.b)
+        op = {"add": self.b.add, "sub": self.b.sub, "mul": self.b.mul, "sdiv": self.b.sdiv, "udiv": self.b.udiv,
+              "srem": self.b.srem, "urem": self.b.urem, "fadd": self.b.fadd, "fsub": self.b.fsub,
+              "fmul": self.b.fmul, "fdiv": self.b.fdiv, "frem": self.b.frem, "and": self.b.and_,
+              "or": self.b.or_, "xor": self.b.xor, "shl": self.b.shl, "ashr": self.b.ashr,
+              "lshr": self.b.lshr}[i.op]
+        self.define(i.result, op(a, b))
+
+    def instr_Cmp(self, i: ir.Cmp):
+        a, b = self.value(i.a), self.value(i.b)
+        if i.pred in _FLOAT_PRED:
+            if i.pred.startswith("u"):
+                self.define(i.result, self.b.fcmp_unordered(_FLOAT_PRED[i.pred], a, b))
+            else:
+                self.define(i.result, self.b.fcmp_ordered(_FLOAT_PRED[i.pred], a, b))
+        elif i.pred.startswith("u"):
+            self.define(i.result, self.b.icmp_unsigned(_INT_PRED[i.pred], a, b))
+        else:
+            self.define(i.result, self.b.icmp_signed(_INT_PRED[i.pred], a, b))
+
+    def instr_Cast(self, i: ir.Cast):
+        a = self.value(i.a)
+        to = llvm_type(i.result.type)
+        if i.kind == "bitcast":
+            self.define(i.result, a)
+            return
+        self.define(i.result, getattr(self.b, i.kind)(a, to))
+
+    def instr_Select(self, i: ir.Select):
+        self.define(i.result, self.b.select(self.value(i.cond), self.value(i.a), self.value(i.b)))
+
+    def instr_Intrinsic(self, i: ir.Intrinsic):
+        args = [self.value(a) for a in i.args]
+        if i.name == "fneg":
+            self.define(i.result, self.b.fneg(args[0]))
+            return
+        if i.name in ("fabs", "floor", "copysign", "pow"):
+            self.define(i.result, self.math(i.name, args, i.result.type))
+            return
+        if i.name.startswith("print_"):
+            if not self.mg.target.host:
+                raise UnsupportedOnTarget("print", i.span)
+            self.b.call(self.mg.rt.print_fn(i.name), args)
+            return
+        raise AssertionError(f"unknown intrinsic {i.name}")
+
+    def math(self, name: str, args, t: ScalarType) -> ll.Value:
+        ty = llvm_type(t)
+        if not self.mg.target.host and name == "pow":
+            # NVPTX has no pow instruction: libdevice provides it (linked by the driver).
+            fname = {64: "__nv_pow", 32: "__nv_powf"}.get(t.bits)
+            if fname is None:
+                raise UnsupportedOnTarget(f"** on {t}", None)
+            fn = self.mg.rt.libc(fname, ty, [ty, ty])
+            return self.b.call(fn, args)
+        fnty = ll.FunctionType(ty, [ty] * len(args))
+        fn = self.mg.module.declare_intrinsic("llvm." + name, [ty], fnty)
+        return self.b.call(fn, args)
+
+    def instr_Call(self, i: ir.Call):
+        callee_ir = self.mg.ir_functions[i.callee]
+        callee = self.mg.functions[i.callee]
+        args = [self.value(a) for a in i.args]
+        if not callee_ir.raises:
+            result = self.b.call(callee, args)
+            self.define(i.result, result)
+            return
+        out = None
+        if callee_ir.return_type != T.NONE:
+            with self.b.goto_entry_block():
+                out = self.b.alloca(llvm_type(callee_ir.return_type))
+            args.insert(0, out)
+        failed = self.b.call(callee, args)
+        propagate = self.fn.append_basic_block("propagate")
+        ok = self.fn.append_basic_block("ok")
+        self.b.cbranch(failed, propagate, ok, )
+        self.b.position_at_end(propagate)
+        self.push_frame(i.span)
+        self.return_error()
+        self.b.position_at_end(ok)
+        if out is not None:
+            self.define(i.result, self.b.load(out))
+
+    def push_frame(self, span) -> None:
+        line = span.line if span is not None else 0
+        self.b.call(self.mg.rt.tb_push, [self.mg.rt.cstr(self.b, self.f.name), self.mg.rt.cstr(self.b, self.f.file),
+                                         I32(line)])
+
+    def return_error(self) -> None:
+        self.b.ret(ll.Constant(I1, 1))
+
+    # ---- terminators ----
+    def term(self, t: ir.Terminator) -> None:
+        if isinstance(t, ir.Jump):
+            self.b.branch(self.blocks[t.target])
+        elif isinstance(t, ir.Branch):
+            self.b.cbranch(self.value(t.cond), self.blocks[t.then], self.blocks[t.orelse])
+        elif isinstance(t, ir.Ret):
+            if self.f.raises:
+                if t.value is not None:
+                    self.b.store(self.value(t.value), self.fn.args[0])
+                self.b.ret(ll.Constant(I1, 0))
+            elif t.value is None:
+                self.b.ret_void()
+            else:
+                self.b.ret(self.value(t.value))
+        elif isinstance(t, ir.Raise):
+            rt = self.mg.rt
+            line = t.span.line if t.span is not None else 0
+            self.b.call(rt.raise_, [rt.cstr(self.b, t.exc), rt.cstr(self.b, t.message),
+                                    rt.cstr(self.b, self.f.name), rt.cstr(self.b, self.f.file), I32(line)])
+            self.return_error()
+        elif isinstance(t, ir.Unreachable):
+            self.b.unreachable()
+        else:
+            raise AssertionError(t)
+
+
+def generate(module: ir.Module, target: Target, entry: bool = False, c_main: bool = False,
+             data_layout: str | None = None) -> ll.Module:
+    return ModuleCodegen(module, target, data_layout).generate(entry=entry, c_main=c_main)

@@ -1,0 +1,253 @@
+"""Support code every pyx module carries, generated as LLVM IR so no C toolchain is needed.
+
+- the exception state: the class and message of the pending exception, and a
+  traceback of (function, file, line) frames pushed while it propagates;
+- Python-compatible printing (host only): ints, bools, strings, and floats in
+  Python's shortest round-trip `repr`.
+"""
+from __future__ import annotations
+
+from llvmlite import ir as ll
+
+I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
+F32, F64 = ll.FloatType(), ll.DoubleType()
+CHARP = I8.as_pointer()
+VOID = ll.VoidType()
+MAX_FRAMES = 64
+
+
+class RuntimeLib:
+    def __init__(self, module: ll.Module, host: bool):
+        self.module = module
+        self.host = host
+        self.strings: dict[str, ll.GlobalVariable] = {}
+        self._functions: dict[str, ll.Function] = {}
+        self._define_exception_state()
+
+    # ---- helpers ----
+    def cstr(self, builder: ll.IRBuilder, text: str) -> ll.Value:
+        g = self.strings.get(text)
+        if g is None:
+            data = bytearray(text.encode("utf-8")) + b"\0"
+            g = ll.GlobalVariable(self.module, ll.ArrayType(I8, len(data)), name=f".str.{len(self.strings)}")
+            g.linkage = "private"
+            g.global_constant = True
+            g.unnamed_addr = True
+            g.initializer = ll.Constant(ll.ArrayType(I8, len(data)), data)
+            self.strings[text] = g
+        return builder.gep(g, [I32(0), I32(0)], inbounds=True)
+
+    def libc(self, name: str, ret, args, var_arg=False) -> ll.Function:
+        fn = self.module.globals.get(name)
+        if fn is None:
+            fn = ll.Function(self.module, ll.FunctionType(ret, args, var_arg=var_arg), name)
+        return fn
+
+    def _global(self, name: str, ty, init) -> ll.GlobalVariable:
+        g = ll.GlobalVariable(self.module, ty, name=name)
+        g.linkage = "internal"
+        g.initializer = init
+        return g
+
+    def _function(self, name: str, ret, args) -> tuple[ll.Function, ll.IRBuilder]:
+        fn = ll.Function(self.module, ll.FunctionType(ret, args), name)
+        fn.linkage = "internal"
+        builder = ll.IRBuilder(fn.append_basic_block("entry"))
+        self._functions[name] = fn
+        return fn, builder
+
+    # ---- exceptions ----
+    def _define_exception_state(self) -> None:
+        frames = ll.ArrayType(CHARP, MAX_FRAMES)
+        self.exc_type = self._global("__pyx_exc_type", CHARP, ll.Constant(CHARP, None))
+        self.exc_msg = self._global("__pyx_exc_msg", CHARP, ll.Constant(CHARP, None))
+        self.tb_funcs = self._global("__pyx_tb_funcs", frames, ll.Constant(frames, None))
+        self.tb_files = self._global("__pyx_tb_files", frames, ll.Constant(frames, None))
+        self.tb_lines = self._global("__pyx_tb_lines", ll.ArrayType(I32, MAX_FRAMES),
+                                     ll.Constant(ll.ArrayType(I32, MAX_FRAMES), None))
+        self.tb_depth = self._global("__pyx_tb_depth", I32, I32(0))
+
+        push, b = self._function("__pyx_tb_push", VOID, [CHARP, CHARP, I32])
+        push.attributes.add("noinline")
+        push.attributes.add("cold")
+        func, file, line = push.args
+        depth = b.load(self.tb_depth)
+        with b.if_then(b.icmp_unsigned("<", depth, I32(MAX_FRAMES))):
+            for arr, value in ((self.tb_funcs, func), (self.tb_files, file), (self.tb_lines, line)):
+                b.store(value, b.gep(arr, [I32(0), depth], inbounds=True))
+        b.store(b.add(depth, I32(1)), self.tb_depth)
+        b.ret_void()
+        self.tb_push = push
+
+        raise_, b = self._function("__pyx_raise", VOID, [CHARP, CHARP, CHARP, CHARP, I32])
+        raise_.attributes.add("noinline")
+        raise_.attributes.add("cold")
+        etype, emsg, func, file, line = raise_.args
+        b.store(etype, self.exc_type)
+        b.store(emsg, self.exc_msg)
+        b.store(I32(0), self.tb_depth)
+        b.call(push, [func, file, line])
+        b.ret_void()
+        self.raise_ = raise_
+
+    # ---- printing (host) ----
+    def print_fn(self, name: str) -> ll.Function:
+        symbol = "__pyx_" + name
+        if symbol in self._functions:
+            return self._functions[symbol]
+        return getattr(self, "_define_" + name)()
+
+    def _printf(self, b: ll.IRBuilder, fmt: str, *args) -> None:
+        printf = self.libc("printf", I32, [CHARP], var_arg=True)
+        b.call(printf, [self.cstr(b, fmt), *args])
+
+    def _define_print_str(self):
+        fn, b = self._function("__pyx_print_str", VOID, [CHARP])
+        self._printf(b, "%s", fn.args[0])
+        b.ret_void()
+        return fn
+
+    def _define_print_i64(self):
+        fn, b = self._function("__pyx_print_i64", VOID, [I64])
+        self._printf(b, "%lld", fn.args[0])
+        b.ret_void()
+        return fn
+
+    def _define_print_u64(self):
+        fn, b = self._function("__pyx_print_u64", VOID, [I64])
+        self._printf(b, "%llu", fn.args[0])
+        b.ret_void()
+        return fn
+
+    def _define_print_bool(self):
+        fn, b = self._function("__pyx_print_bool", VOID, [I1])
+        text = b.select(fn.args[0], self.cstr(b, "True"), self.cstr(b, "False"))
+        self._printf(b, "%s", text)
+        b.ret_void()
+        return fn
+
+    def _define_print_f64(self):
+        return self._define_print_float("__pyx_print_f64", F64, 17)
+
+    def _define_print_f32(self):
+        return self._define_print_float("__pyx_print_f32", F32, 9)
+
+    def _define_print_float(self, name: str, fty, max_digits: int):
+        """Python's float repr: the fewest significant digits that read back to the same value,
+        fixed notation for exponents in [-4, 16), scientific otherwise, and `.0` on integers."""
+        fn, b = self._function(name, VOID, [fty])
+        x = fn.args[0]
+        snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
+        strtod = self.libc("strtod", F64, [CHARP, CHARP.as_pointer()])
+        strtof = self.libc("strtof", F32, [CHARP, CHARP.as_pointer()])
+        strchr = self.libc("strchr", CHARP, [CHARP, I32])
+        atoi = self.libc("atoi", I32, [CHARP])
+        xd = x if fty == F64 else b.fpext(x, F64)
+
+        special = fn.append_basic_block("special")
+        finite = fn.append_basic_block("finite")
+        is_nan = b.fcmp_unordered("uno", x, x)
+        is_inf = b.fcmp_ordered("==", b.call(self.module.declare_intrinsic("llvm.fabs", [fty]), [x]),
+                                ll.Constant(fty, float("inf")))
+        b.cbranch(b.or_(is_nan, is_inf), special, finite)
+
+        b.position_at_end(special)
+        neg = b.fcmp_ordered("<", x, ll.Constant(fty, 0.0))
+        text = b.select(is_nan, self.cstr(b, "nan"), b.select(neg, self.cstr(b, "-inf"), self.cstr(b, "inf")))
+        self._printf(b, "%s", text)
+        b.ret_void()
+
+        b.position_at_end(finite)
+        buf = b.alloca(ll.ArrayType(I8, 40))
+        p = b.alloca(I32)
+        bufp = b.gep(buf, [I32(0), I32(0)], inbounds=True)
+        b.store(I32(1), p)
+        loop, found = fn.append_basic_block("digits"), fn.append_basic_block("found")
+        b.branch(loop)
+        b.position_at_end(loop)
+        digits = b.load(p)
+        b.call(snprintf, [bufp, I64(40), self.cstr(b, "%.*e"), b.sub(digits, I32(1)), xd])
+        if fty == F64:
+            back = b.call(strtod, [bufp, ll.Constant(CHARP.as_pointer(), None)])
+        else:
+            back = b.call(strtof, [bufp, ll.Constant(CHARP.as_pointer(), None)])
+        exact = b.fcmp_ordered("==", back, x)
+        enough = b.icmp_signed(">=", digits, I32(max_digits))
+        b.store(b.add(digits, I32(1)), p)
+        b.cbranch(b.or_(exact, enough), found, loop)
+
+        b.position_at_end(found)
+        exponent = b.call(atoi, [b.gep(b.call(strchr, [bufp, I32(ord("e"))]), [I32(1)])])
+        fixed = b.and_(b.icmp_signed(">=", exponent, I32(-4)), b.icmp_signed("<", exponent, I32(16)))
+        fixed_bb, sci_bb = fn.append_basic_block("fixed"), fn.append_basic_block("scientific")
+        b.cbranch(fixed, fixed_bb, sci_bb)
+
+        b.position_at_end(sci_bb)
+        self._printf(b, "%s", bufp)
+        b.ret_void()
+
+        b.position_at_end(fixed_bb)
+        decimals = b.sub(b.sub(digits, I32(1)), exponent)
+        decimals = b.select(b.icmp_signed("<", decimals, I32(0)), I32(0), decimals)
+        b.call(snprintf, [bufp, I64(40), self.cstr(b, "%.*f"), decimals, xd])
+        suffix = b.select(b.icmp_signed("==", decimals, I32(0)), self.cstr(b, ".0"), self.cstr(b, ""))
+        self._printf(b, "%s%s", bufp, suffix)
+        b.ret_void()
+        return fn
+
+    # ---- the program's entry (host) ----
+    def define_entry(self, name: str, main: ll.Function, main_raises: bool) -> ll.Function:
+        """`int entry(void)`: run main, print an uncaught exception like Python, flush, exit status."""
+        fn = ll.Function(self.module, ll.FunctionType(I32, []), name)
+        b = ll.IRBuilder(fn.append_basic_block("entry"))
+        fflush = self.libc("fflush", I32, [CHARP])
+        b.store(ll.Constant(CHARP, None), self.exc_type)
+        b.store(I32(0), self.tb_depth)
+        if not main_raises:
+            b.call(main, [])
+            b.call(fflush, [ll.Constant(CHARP, None)])
+            b.ret(I32(0))
+            return fn
+        failed = b.call(main, [])
+        ok_bb, err_bb = fn.append_basic_block("ok"), fn.append_basic_block("uncaught")
+        b.cbranch(failed, err_bb, ok_bb)
+        b.position_at_end(ok_bb)
+        b.call(fflush, [ll.Constant(CHARP, None)])
+        b.ret(I32(0))
+        b.position_at_end(err_bb)
+        b.call(fflush, [ll.Constant(CHARP, None)])
+        self._report(b)
+        b.ret(I32(1))
+        return fn
+
+    def _report(self, b: ll.IRBuilder) -> None:
+        fn = b.function
+        dprintf = self.libc("dprintf", I32, [I32, CHARP], var_arg=True)
+        b.call(dprintf, [I32(2), self.cstr(b, "Traceback (most recent call last):\n")])
+        depth = b.load(self.tb_depth)
+        depth = b.select(b.icmp_unsigned(">", depth, I32(MAX_FRAMES)), I32(MAX_FRAMES), depth)
+        i = b.alloca(I32)
+        b.store(depth, i)
+        loop, body, done = (fn.append_basic_block(n) for n in ("frames", "frame", "message"))
+        b.branch(loop)
+        b.position_at_end(loop)
+        cur = b.load(i)
+        b.cbranch(b.icmp_signed(">", cur, I32(0)), body, done)
+        b.position_at_end(body)
+        k = b.sub(cur, I32(1))
+        b.store(k, i)
+        func = b.load(b.gep(self.tb_funcs, [I32(0), k], inbounds=True))
+        file = b.load(b.gep(self.tb_files, [I32(0), k], inbounds=True))
+        line = b.load(b.gep(self.tb_lines, [I32(0), k], inbounds=True))
+        b.call(dprintf, [I32(2), self.cstr(b, '  File "%s", line %d, in %s\n'), file, line, func])
+        b.branch(loop)
+        b.position_at_end(done)
+        msg = b.load(self.exc_msg)
+        empty = b.icmp_unsigned("==", b.load(msg), I8(0))
+        sep = b.select(empty, self.cstr(b, ""), self.cstr(b, ": "))
+        b.call(dprintf, [I32(2), self.cstr(b, "%s%s%s\n"), b.load(self.exc_type), sep, msg])
+
+    def define_c_main(self, entry: ll.Function) -> None:
+        fn = ll.Function(self.module, ll.FunctionType(I32, [I32, CHARP.as_pointer()]), "main")
+        b = ll.IRBuilder(fn.append_basic_block("entry"))
+        b.ret(b.call(entry, []))

@@ -1,0 +1,62 @@
+"""Where code runs: triple, data layout, CPU, features, address spaces, and its target machine."""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import llvmlite.binding as llvm
+
+
+@functools.lru_cache(maxsize=1)
+def init_llvm() -> None:
+    # llvmlite 0.50: llvm.initialize() raises; targets and printers are initialized explicitly.
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str  # "cpu" | "cuda"
+    triple: str
+    cpu: str
+    features: str
+    address_spaces: dict = field(default_factory=dict, compare=False, hash=False)
+    host: bool = True  # has libc: printing, process exit codes
+
+    @property
+    def cache_key(self) -> str:
+        return f"{self.triple}/{self.cpu}/{self.features}"
+
+    def target_machine(self, opt: int = 3, reloc: str = "pic", codemodel: str = "jitdefault"):
+        init_llvm()
+        target = llvm.Target.from_triple(self.triple)
+        return target.create_target_machine(cpu=self.cpu, features=self.features, opt=opt, reloc=reloc,
+                                            codemodel=codemodel)
+
+    @property
+    def data_layout(self) -> str:
+        return str(self.target_machine().target_data)
+
+
+HOST_ADDRESS_SPACES = {"generic": 0}
+# NVPTX: https://llvm.org/docs/NVPTXUsage.html#address-spaces
+NVPTX_ADDRESS_SPACES = {"generic": 0, "global": 1, "shared": 3, "constant": 4, "local": 5}
+
+
+@functools.lru_cache(maxsize=None)
+def host_target() -> Target:
+    init_llvm()
+    return Target("cpu", llvm.get_process_triple(), llvm.get_host_cpu_name(),
+                  llvm.get_host_cpu_features().flatten(), HOST_ADDRESS_SPACES, True)
+
+
+def ptx_version_for(arch: str) -> str:
+    sm = int(arch.removeprefix("sm_").rstrip("a"))
+    # The oldest PTX ISA that knows the architecture (PTX ISA release notes).
+    return {90: "+ptx80", 89: "+ptx78", 87: "+ptx74", 86: "+ptx71", 80: "+ptx70", 75: "+ptx63",
+            70: "+ptx60"}.get(sm, "+ptx80" if sm > 90 else "+ptx60")
+
+
+@functools.lru_cache(maxsize=None)
+def cuda_target(arch: str = "sm_80") -> Target:
+    return Target("cuda", "nvptx64-nvidia-cuda", arch, ptx_version_for(arch), NVPTX_ADDRESS_SPACES, False)

@@ -1,0 +1,71 @@
+"""Diagnostics are data: a code, a message, a span and notes. One renderer prints them."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..source import Span
+from .codes import message
+
+
+@dataclass(frozen=True)
+class Note:
+    message: str
+    span: Span | None = None
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    message: str
+    span: Span | None
+    severity: str = "error"
+    notes: tuple[Note, ...] = field(default=())
+
+
+def error(code: str, span: Span | None, notes: tuple[Note, ...] = (), **args: object) -> Diagnostic:
+    return Diagnostic(code, message(code, **args), span, "error", notes)
+
+
+class CompileError(Exception):
+    """Raised by a stage that cannot go on; carries every diagnostic so far."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+class InternalCompilerError(Exception):
+    """A bug in pyx, never the user's fault: names the stage and the span it was at."""
+
+    def __init__(self, stage: str, span: Span | None, cause: BaseException):
+        super().__init__(f"{stage}: {cause!r}")
+        self.stage = stage
+        self.span = span
+        self.cause = cause
+
+
+class DiagnosticBag:
+    """Collects diagnostics so a pass can report several per run."""
+
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+
+    def error(self, code: str, span: Span | None, notes: tuple[Note, ...] = (), **args: object) -> None:
+        self.items.append(error(code, span, notes, **args))
+
+    def add(self, diag: Diagnostic) -> None:
+        self.items.append(diag)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == "error" for d in self.items)
+
+    def raise_if_errors(self) -> None:
+        if self.has_errors:
+            raise CompileError(sorted(self.items, key=_order))
+
+
+def _order(d: Diagnostic) -> tuple:
+    if d.span is None:
+        return ("", 0)
+    return (d.span.file.name, d.span.start)

@@ -1,0 +1,71 @@
+"""Every message the compiler can give a user, in one registry.
+
+A code is stable once released: tests, docs and users' searches refer to it.
+Messages are `str.format` templates filled from keyword arguments.
+"""
+from __future__ import annotations
+
+MESSAGES: dict[str, str] = {
+    # E00xx: syntax
+    "E0001": "invalid syntax: {detail}",
+    "E0002": "{construct} is not supported in pyx",
+    "E0003": "expression or block nested too deeply (more than {limit} levels)",
+    "E0004": "invalid literal: {detail}",
+    "E0005": "inconsistent indentation",
+    "E0006": "top-level statements are not allowed; put them in `fn main()`",
+    "E0007": "{construct} is not supported yet",
+    # E01xx: names and declarations
+    "E0101": "name `{name}` is not defined",
+    "E0102": "`{name}` is already defined in this scope",
+    "E0103": "`{name}` may be used before it is assigned",
+    "E0104": "`{name}` is not a type",
+    "E0105": "unknown type `{name}`",
+    "E0106": "parameter `{name}` of `fn {func}` needs a type annotation",
+    "E0107": "`{name}` is a compile-time constant and cannot be assigned",
+    "E0108": "cannot assign to this expression",
+    "E0109": "`{name}` is not a function",
+    "E0110": "`fn main` must take no arguments and return nothing",
+    "E0111": "no `fn main()` to run in {file}",
+    "E0112": "duplicate parameter `{name}`",
+    "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
+    # E02xx: types
+    "E0201": "mismatched types: expected `{expected}`, found `{found}`",
+    "E0202": "operator `{op}` is not defined for `{left}` and `{right}`",
+    "E0203": "operator `{op}` is not defined for `{operand}`",
+    "E0204": "`{func}` takes {expected} argument{s}, {found} given",
+    "E0205": "cannot convert `{found}` to `{expected}`",
+    "E0206": "integer literal {value} does not fit in `{type}`",
+    "E0207": "`{func}` got an unexpected keyword argument `{name}`",
+    "E0208": "the branches have different types: `{left}` and `{right}`",
+    "E0209": "missing return: `fn {func}` must return `{type}` on every path",
+    "E0210": "`return` with a value in a function that returns nothing",
+    "E0211": "`{what}` outside of a loop",
+    "E0212": "cannot unpack {found} values into {expected} targets",
+    "E0213": "a tuple is only allowed on the right of a tuple assignment",
+    "E0214": "`{func}` requires arguments of one type, got `{left}` and `{right}`",
+    "E0215": "cannot print a value of type `{type}`",
+    "E0216": "`range` arguments must be integers of one type, got `{type}`",
+    "E0217": "`{name}` must be a string literal",
+    "E0218": "value of type `{type}` cannot be used as a condition",
+    "E0219": "`comptime` value must be computable at compile time: {detail}",
+    "E0220": "`{name}` is a type; call it to convert a value, e.g. `{name}(x)`",
+    "E0221": "recursive `def {func}` with inferred parameter types needs annotations to resolve the cycle",
+    "E0222": "too many instantiations of `def {func}` (more than {limit})",
+    "E0223": "`{name}` has no attribute `{attr}`",
+    "E0224": "`{func}` cannot be called with compile-time parameters",
+    "E0225": "compile-time parameters are not supported on `{func}` yet",
+    "E0226": "`{func}` is not available on the `{target}` target",
+    # E09xx: tools and environment
+    "E0901": "cannot read `{path}`: {reason}",
+    "E0902": "no C compiler found to link an executable (tried {tried}); install gcc or clang, or set CC",
+    "E0903": "linking failed: {detail}",
+}
+
+WARNINGS: dict[str, str] = {
+    "W0001": "unreachable code",
+}
+
+
+def message(code: str, **args: object) -> str:
+    template = MESSAGES.get(code) or WARNINGS[code]
+    return template.format(**args)

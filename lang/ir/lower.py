@@ -1,0 +1,517 @@
+"""Typed tree -> pyx IR. Every Python rule becomes explicit instructions here."""
+from __future__ import annotations
+
+from ..semantics import typed as t
+from ..semantics.check import PROGRESS
+from ..monomorphize import Program
+from ..source import Span
+from .. import types as T
+from ..types import LiteralType, ScalarType, Type, default_type
+from . import nodes as ir
+from .builtins import ipow_function, ipow_symbol
+
+_ARITH = {("+", "int"): "add", ("-", "int"): "sub", ("*", "int"): "mul", ("&", "int"): "and",
+          ("|", "int"): "or", ("^", "int"): "xor",
+          ("+", "float"): "fadd", ("-", "float"): "fsub", ("*", "float"): "fmul"}
+_INT_CMP = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+_FLOAT_CMP = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=": "oge"}
+
+
+def lower_program(program: Program) -> ir.Module:
+    file = program.instances[0].decl.span.file.name if program.instances else ""
+    module = ir.Module(program.module, file)
+    helpers: dict[str, ir.Function] = {}
+    for instance in program.instances:
+        module.functions.append(FunctionLowering(instance, helpers).lower())
+    module.functions.extend(helpers[k] for k in sorted(helpers))
+    if program.main is not None:
+        module.main = program.main.symbol
+    return module
+
+
+class FunctionLowering:
+    def __init__(self, instance: t.FunctionInstance, helpers: dict[str, ir.Function]):
+        self.instance = instance
+        self.helpers = helpers
+        self.vars: dict[t.LocalVar, ir.Var] = {}
+        self.next_temp = 0
+        self.next_block = 0
+        decl = instance.decl
+        self.fn = ir.Function(instance.symbol, decl.name, decl.span.file.name, [], instance.return_type or T.NONE,
+                              decl.span)
+        self.block: ir.Block = self.new_block("entry")
+        self.loops: list[tuple[ir.Block, ir.Block]] = []  # (continue target, break target)
+
+    # ---- scaffolding ----
+    def new_block(self, hint: str) -> ir.Block:
+        block = ir.Block(f"{hint}{self.next_block}" if hint != "entry" else "entry")
+        self.next_block += 1
+        self.fn.blocks.append(block)
+        return block
+
+    def temp(self, type_: Type) -> ir.Temp:
+        self.next_temp += 1
+        return ir.Temp(type_, self.next_temp)
+
+    def var(self, local: t.LocalVar) -> ir.Var:
+        v = self.vars.get(local)
+        if v is None:
+            v = ir.Var(local.name, local.type, local.id)
+            self.vars[local] = v
+            self.fn.vars.append(v)
+        return v
+
+    def hidden(self, name: str, type_: Type) -> ir.Var:
+        self.next_temp += 1
+        v = ir.Var(name, type_, 10_000 + self.next_temp)
+        self.fn.vars.append(v)
+        return v
+
+    def emit(self, instr: ir.Instr) -> ir.Temp | None:
+        self.block.instrs.append(instr)
+        return getattr(instr, "result", None)
+
+    def terminate(self, term: ir.Terminator) -> None:
+        if self.block.term is None:
+            self.block.term = term
+        # Code after a return/break lands in a fresh block nobody jumps to; simplify drops it.
+        self.block = self.new_block("dead")
+
+    def goto(self, block: ir.Block) -> None:
+        if self.block.term is None:
+            self.block.term = ir.Jump(None, block)
+        self.block = block
+
+    def binop(self, op: str, a: ir.Value, b: ir.Value, span: Span | None) -> ir.Temp:
+        return self.emit(ir.BinOp(span, self.temp(a.type), op, a, b))
+
+    def cmp(self, pred: str, a: ir.Value, b: ir.Value, span: Span | None) -> ir.Temp:
+        return self.emit(ir.Cmp(span, self.temp(T.BOOL), pred, a, b))
+
+    def select(self, cond: ir.Value, a: ir.Value, b: ir.Value, span: Span | None) -> ir.Temp:
+        return self.emit(ir.Select(span, self.temp(a.type), cond, a, b))
+
+    def intrinsic(self, name: str, args: list[ir.Value], result: Type | None, span: Span | None):
+        return self.emit(ir.Intrinsic(span, self.temp(result) if result is not None else None, name, args))
+
+    def guard(self, failed: ir.Value, exc: str, message: str, span: Span | None) -> None:
+        """Raise `exc` when `failed` is true; go on in a new block otherwise."""
+        fail, ok = self.new_block("raise"), self.new_block("ok")
+        self.block.term = ir.Branch(span, failed, fail, ok)
+        fail.term = ir.Raise(span, exc, message)
+        self.block = ok
+
+    # ---- functions ----
+    def lower(self) -> ir.Function:
+        for p in self.instance.params:
+            self.fn.params.append(self.var(p))
+        self.stmts(self.instance.body)
+        if self.block.term is None:
+            self.block.term = ir.Ret(None, None) if self.fn.return_type == T.NONE else ir.Unreachable(None)
+        for block in self.fn.blocks:
+            if block.term is None:
+                block.term = ir.Unreachable(None)
+        return self.fn
+
+    # ---- statements ----
+    def stmts(self, body: list[t.TStmt]) -> None:
+        for s in body:
+            PROGRESS.span = s.span
+            getattr(self, "stmt_" + type(s).__name__)(s)
+
+    def stmt_TAssign(self, s: t.TAssign) -> None:
+        values = [self.expr(v) for v in s.values]
+        for target, value in zip(s.targets, values):
+            self.emit(ir.Store(s.span, self.var(target), value))
+
+    def stmt_TExprStmt(self, s: t.TExprStmt) -> None:
+        self.expr(s.expr)
+
+    def stmt_TIf(self, s: t.TIf) -> None:
+        cond = self.expr(s.test)
+        then, orelse, done = self.new_block("then"), self.new_block("else"), self.new_block("endif")
+        self.block.term = ir.Branch(s.span, cond, then, orelse)
+        self.block = then
+        self.stmts(s.body)
+        self.goto(done)
+        self.block = orelse
+        self.stmts(s.orelse)
+        self.goto(done)
+
+    def stmt_TWhile(self, s: t.TWhile) -> None:
+        head, body, done = self.new_block("while"), self.new_block("body"), self.new_block("endwhile")
+        self.goto(head)
+        cond = self.expr(s.test)
+        self.block.term = ir.Branch(s.span, cond, body, done)
+        self.block = body
+        self.loops.append((head, done))
+        self.stmts(s.body)
+        self.loops.pop()
+        self.goto(head)
+        self.block = done
+
+    def stmt_TForRange(self, s: t.TForRange) -> None:
+        itype = s.var.type
+        counter, stop_var = self.hidden("it", itype), self.hidden("stop", itype)
+        start = self.expr(s.start)
+        stop = self.expr(s.stop)
+        step = self.expr(s.step)
+        self.emit(ir.Store(s.span, counter, start))
+        self.emit(ir.Store(s.span, stop_var, stop))
+        signed = itype.is_signed
+        if isinstance(step, ir.Const):
+            if step.value == 0:
+                self.block.term = ir.Raise(s.span, "ValueError", "range() arg 3 must not be zero")
+                self.block = self.new_block("dead")
+                return
+            direction = step.value > 0
+        else:
+            direction = None
+            step_var = self.hidden("step", itype)
+            self.emit(ir.Store(s.span, step_var, step))
+            self.guard(self.cmp("eq", step, ir.Const(itype, 0), s.span), "ValueError",
+                       "range() arg 3 must not be zero", s.span)
+        head, body, latch, done = (self.new_block("for"), self.new_block("body"), self.new_block("next"),
+                                   self.new_block("endfor"))
+        self.goto(head)
+        current = self.emit(ir.Load(s.span, self.temp(itype), counter))
+        limit = self.emit(ir.Load(s.span, self.temp(itype), stop_var))
+        lt = ("slt" if signed else "ult")
+        if direction is True:
+            cond = self.cmp(lt, current, limit, s.span)
+        elif direction is False:
+            cond = self.cmp("sgt", current, limit, s.span)
+        else:
+            st = self.emit(ir.Load(s.span, self.temp(itype), step_var))
+            up = self.cmp("sgt", st, ir.Const(itype, 0), s.span)
+            cond = self.select(up, self.cmp(lt, current, limit, s.span),
+                               self.cmp("sgt", current, limit, s.span), s.span)
+        self.block.term = ir.Branch(s.span, cond, body, done)
+        self.block = body
+        value = self.emit(ir.Load(s.span, self.temp(itype), counter))
+        self.emit(ir.Store(s.span, self.var(s.var), value))
+        self.loops.append((latch, done))
+        self.stmts(s.body)
+        self.loops.pop()
+        self.goto(latch)
+        current = self.emit(ir.Load(s.span, self.temp(itype), counter))
+        if direction is None:
+            step = self.emit(ir.Load(s.span, self.temp(itype), step_var))
+        self.emit(ir.Store(s.span, counter, self.binop("add", current, step, s.span)))
+        self.goto(head)
+        self.block = done
+
+    def stmt_TBreak(self, s) -> None:
+        self.terminate(ir.Jump(s.span, self.loops[-1][1]))
+
+    def stmt_TContinue(self, s) -> None:
+        self.terminate(ir.Jump(s.span, self.loops[-1][0]))
+
+    def stmt_TReturn(self, s: t.TReturn) -> None:
+        value = self.expr(s.value) if s.value is not None else None
+        self.terminate(ir.Ret(s.span, value))
+
+    def stmt_TAssert(self, s: t.TAssert) -> None:
+        cond = self.expr(s.test)
+        failed = self.cmp("eq", cond, ir.Const(T.BOOL, False), s.span)
+        self.guard(failed, "AssertionError", s.message or "", s.span)
+
+    def stmt_TPrint(self, s: t.TPrint) -> None:
+        for i, arg in enumerate(s.args):
+            if i:
+                self.print_str(s.sep, s.span)
+            self.print_value(self.expr(arg), s.span)
+        self.print_str(s.end, s.span)
+
+    def print_str(self, text: str, span) -> None:
+        if text:
+            self.intrinsic("print_str", [ir.Const(T.STRING_LITERAL, text)], None, span)
+
+    def print_value(self, v: ir.Value, span) -> None:
+        vt = v.type
+        if vt == T.STRING_LITERAL:
+            self.intrinsic("print_str", [v], None, span)
+        elif vt == T.NONE:
+            self.print_str("None", span)
+        elif vt == T.BOOL:
+            self.intrinsic("print_bool", [v], None, span)
+        elif vt.is_float:
+            if vt.bits == 16:
+                v = self.emit(ir.Cast(span, self.temp(T.FLOAT32), "fpext", v))
+            self.intrinsic("print_f64" if vt.bits == 64 else "print_f32", [v], None, span)
+        elif vt.is_signed:
+            if vt.bits < 64:
+                v = self.emit(ir.Cast(span, self.temp(T.INT64), "sext", v))
+            self.intrinsic("print_i64", [v], None, span)
+        else:
+            if vt.bits < 64:
+                v = self.emit(ir.Cast(span, self.temp(T.UINT64), "zext", v))
+            self.intrinsic("print_u64", [v], None, span)
+
+    # ---- expressions ----
+    def expr(self, e: t.TExpr) -> ir.Value:
+        return getattr(self, "expr_" + type(e).__name__)(e)
+
+    def const(self, value, type_: Type) -> ir.Const:
+        if isinstance(type_, LiteralType):
+            type_ = default_type(type_)
+        if isinstance(type_, ScalarType):
+            if type_.is_float:
+                value = float(value)
+            elif type_.is_bool:
+                value = bool(value)
+            else:
+                value = int(value)
+        return ir.Const(type_, value)
+
+    def expr_TConst(self, e: t.TConst) -> ir.Value:
+        return self.const(e.value, e.type)
+
+    def expr_TLocal(self, e: t.TLocal) -> ir.Value:
+        return self.emit(ir.Load(e.span, self.temp(e.type), self.var(e.var)))
+
+    def expr_TCall(self, e: t.TCall) -> ir.Value:
+        args = [self.expr(a) for a in e.args]
+        result = self.temp(e.type) if e.type != T.NONE else None
+        self.emit(ir.Call(e.span, result, e.callee.symbol, args))
+        return result if result is not None else ir.Const(T.NONE, None)
+
+    def expr_TUnary(self, e: t.TUnary) -> ir.Value:
+        v = self.expr(e.operand)
+        if e.op == "not":
+            return self.cmp("eq", v, ir.Const(T.BOOL, False), e.span)
+        if e.op == "~":
+            return self.binop("xor", v, ir.Const(v.type, -1 if v.type.is_signed else v.type.max), e.span)
+        if v.type.is_float:
+            return self.emit(ir.Intrinsic(e.span, self.temp(v.type), "fneg", [v]))
+        return self.binop("sub", ir.Const(v.type, 0), v, e.span)
+
+    def expr_TBoolOp(self, e: t.TBoolOp) -> ir.Value:
+        # Python: `a or b` is a if a is truthy else b; b is not evaluated when a decides.
+        result = self.hidden(e.op, e.type)
+        done = self.new_block("end" + e.op)
+        for i, operand in enumerate(e.values):
+            v = self.expr(operand)
+            self.emit(ir.Store(e.span, result, v))
+            if i == len(e.values) - 1:
+                self.goto(done)
+                break
+            truth = self.truth(v, operand.span)
+            more = self.new_block(e.op)
+            if e.op == "or":
+                self.block.term = ir.Branch(e.span, truth, done, more)
+            else:
+                self.block.term = ir.Branch(e.span, truth, more, done)
+            self.block = more
+        return self.emit(ir.Load(e.span, self.temp(e.type), result))
+
+    def expr_TIfExp(self, e: t.TIfExp) -> ir.Value:
+        result = self.hidden("ifexp", e.type)
+        cond = self.expr(e.test)
+        then, orelse, done = self.new_block("then"), self.new_block("else"), self.new_block("endif")
+        self.block.term = ir.Branch(e.span, cond, then, orelse)
+        for block, value in ((then, e.body), (orelse, e.orelse)):
+            self.block = block
+            self.emit(ir.Store(e.span, result, self.expr(value)))
+            self.goto(done)
+        self.block = done
+        return self.emit(ir.Load(e.span, self.temp(e.type), result))
+
+    def expr_TCompare(self, e: t.TCompare) -> ir.Value:
+        if len(e.ops) == 1:
+            a = self.operand(e.operands[0], e.link_types[0])
+            b = self.operand(e.operands[1], e.link_types[0])
+            return self.compare(e.ops[0], a, b, e.span)
+        # a < b < c: b is evaluated once; stop at the first false link.
+        result = self.hidden("cmp", T.BOOL)
+        done = self.new_block("endcmp")
+        left = self.expr(e.operands[0])
+        for i, op in enumerate(e.ops):
+            right = self.expr(e.operands[i + 1])
+            lt = e.link_types[i]
+            c = self.compare(op, self.cast_to(left, lt, e.span), self.cast_to(right, lt, e.span), e.span)
+            self.emit(ir.Store(e.span, result, c))
+            if i == len(e.ops) - 1:
+                self.goto(done)
+            else:
+                more = self.new_block("cmp")
+                self.block.term = ir.Branch(e.span, c, more, done)
+                self.block = more
+            left = right
+        return self.emit(ir.Load(e.span, self.temp(T.BOOL), result))
+
+    def operand(self, e: t.TExpr, type_: Type) -> ir.Value:
+        if isinstance(e, t.TConst):
+            return self.const(e.value, type_)
+        return self.cast_to(self.expr(e), type_, e.span)
+
+    def compare(self, op: str, a: ir.Value, b: ir.Value, span) -> ir.Value:
+        vt = a.type
+        if vt == T.STRING_LITERAL:
+            raise AssertionError("string comparison reaches lowering only when folded")
+        if vt.is_float:
+            return self.cmp(_FLOAT_CMP[op], a, b, span)
+        if op in ("==", "!="):
+            return self.cmp("eq" if op == "==" else "ne", a, b, span)
+        prefix = "s" if vt.is_signed else "u"
+        return self.cmp(prefix + _INT_CMP[op], a, b, span)
+
+    def expr_TConvert(self, e: t.TConvert) -> ir.Value:
+        v = self.expr(e.value)
+        if e.checked:
+            self.check_float_to_int(v, e.type, e.span)
+        return self.cast_to(v, e.type, e.span)
+
+    def check_float_to_int(self, v: ir.Value, target: ScalarType, span) -> None:
+        # Python's int(): NaN and infinities raise; pyx also refuses values the type cannot hold.
+        self.guard(self.cmp("uno", v, v, span), "ValueError", "cannot convert float NaN to integer", span)
+        inf = float("inf")
+        is_inf = self.cmp("oeq", self.intrinsic("fabs", [v], v.type, span), ir.Const(v.type, inf), span)
+        self.guard(is_inf, "OverflowError", "cannot convert float infinity to integer", span)
+        lo, hi = float(target.min), float(target.max + 1)  # exact powers of two
+        too_small = self.cmp("olt", v, ir.Const(v.type, lo - 1.0 if target.bits < 53 else lo), span)
+        too_big = self.cmp("oge", v, ir.Const(v.type, hi), span)
+        either = self.binop("or", too_small, too_big, span)
+        self.guard(either, "OverflowError", f"float too large to convert to {target}", span)
+
+    def cast_to(self, v: ir.Value, target: Type, span) -> ir.Value:
+        src = v.type
+        if src == target:
+            return v
+        if isinstance(v, ir.Const) and not isinstance(src, ScalarType):
+            return self.const(v.value, target)
+        if target == T.BOOL:
+            return self.truth(v, span)
+        if src == T.BOOL:
+            kind = "uitofp" if target.is_float else "zext"
+        elif src.is_int and target.is_int:
+            kind = "trunc" if target.bits < src.bits else ("sext" if src.is_signed else "zext")
+            if target.bits == src.bits:
+                kind = "bitcast"
+        elif src.is_int and target.is_float:
+            kind = "sitofp" if src.is_signed else "uitofp"
+        elif src.is_float and target.is_float:
+            kind = "fpext" if target.bits > src.bits else "fptrunc"
+        else:
+            kind = "fptosi" if target.is_signed else "fptoui"
+        return self.emit(ir.Cast(span, self.temp(target), kind, v))
+
+    def truth(self, v: ir.Value, span) -> ir.Value:
+        if v.type == T.BOOL:
+            return v
+        if v.type.is_float:
+            return self.cmp("une", v, ir.Const(v.type, 0.0), span)
+        return self.cmp("ne", v, ir.Const(v.type, 0), span)
+
+    def expr_TBuiltin(self, e: t.TBuiltin) -> ir.Value:
+        if e.name == "truth":
+            return self.truth(self.expr(e.args[0]), e.span)
+        args = [self.expr(a) for a in e.args]
+        if e.name == "abs":
+            v = args[0]
+            if v.type.is_float:
+                return self.intrinsic("fabs", [v], v.type, e.span)
+            if not v.type.is_signed:
+                return v
+            neg = self.binop("sub", ir.Const(v.type, 0), v, e.span)
+            return self.select(self.cmp("slt", v, ir.Const(v.type, 0), e.span), neg, v, e.span)
+        # Python's min/max keep the first of equal items and follow `<`/`>` exactly (NaN too).
+        current = args[0]
+        for nxt in args[1:]:
+            better = self.compare("<" if e.name == "min" else ">", nxt, current, e.span)
+            current = self.select(better, nxt, current, e.span)
+        return current
+
+    def expr_TBinary(self, e: t.TBinary) -> ir.Value:
+        a = self.expr(e.left)
+        b = self.expr(e.right)
+        vt = a.type
+        op = e.op
+        if vt == T.BOOL:  # & | ^ on Bools
+            return self.binop({"&": "and", "|": "or", "^": "xor"}[op], a, b, e.span)
+        kind = "float" if vt.is_float else "int"
+        if (op, kind) in _ARITH:
+            return self.binop(_ARITH[(op, kind)], a, b, e.span)
+        if kind == "float":
+            return self.float_op(op, a, b, e.span)
+        return self.int_op(op, a, b, e.span)
+
+    def int_op(self, op: str, a: ir.Value, b: ir.Value, span) -> ir.Value:
+        vt: ScalarType = a.type
+        zero = ir.Const(vt, 0)
+        if op in ("//", "%"):
+            message = "integer division or modulo by zero" if op == "//" else "integer modulo by zero"
+            self.guard(self.cmp("eq", b, zero, span), "ZeroDivisionError", message, span)
+            if not vt.is_signed:
+                return self.binop("udiv" if op == "//" else "urem", a, b, span)
+            # MIN // -1 traps in hardware: divide by 1 instead and negate (wrapping, like Int).
+            minus_one = self.cmp("eq", b, ir.Const(vt, -1), span)
+            safe_b = self.select(minus_one, ir.Const(vt, 1), b, span)
+            q = self.binop("sdiv", a, safe_b, span)
+            r = self.binop("srem", a, safe_b, span)
+            # Floor toward negative infinity: when the remainder's sign differs from b's.
+            r_nonzero = self.cmp("ne", r, zero, span)
+            signs_differ = self.cmp("slt", self.binop("xor", r, b, span), zero, span)
+            adjust = self.binop("and", r_nonzero, signs_differ, span)
+            if op == "%":
+                return self.select(adjust, self.binop("add", r, b, span), r, span)
+            q = self.select(minus_one, self.binop("sub", zero, a, span), q, span)
+            return self.select(adjust, self.binop("sub", q, ir.Const(vt, 1), span), q, span)
+        if op == "**":
+            symbol = ipow_symbol(vt)
+            if symbol not in self.helpers:
+                self.helpers[symbol] = ipow_function(vt)
+            return self.emit(ir.Call(span, self.temp(vt), symbol, [a, b]))
+        if op in ("<<", ">>"):
+            if vt.is_signed:
+                self.guard(self.cmp("slt", b, zero, span), "ValueError", "negative shift count", span)
+            too_far = self.cmp("uge", b, ir.Const(vt, vt.bits), span)
+            safe = self.select(too_far, zero, b, span)
+            if op == "<<":
+                return self.select(too_far, zero, self.binop("shl", a, safe, span), span)
+            shr = "ashr" if vt.is_signed else "lshr"
+            fill = self.binop(shr, a, ir.Const(vt, vt.bits - 1), span) if vt.is_signed else zero
+            return self.select(too_far, fill, self.binop(shr, a, safe, span), span)
+        raise AssertionError(f"int operator {op}")
+
+    def float_op(self, op: str, a: ir.Value, b: ir.Value, span) -> ir.Value:
+        vt: ScalarType = a.type
+        zero = ir.Const(vt, 0.0)
+        if op == "/":
+            message = "float division by zero" if True else ""
+            self.guard(self.cmp("oeq", b, zero, span), "ZeroDivisionError", message, span)
+            return self.binop("fdiv", a, b, span)
+        if op in ("//", "%"):
+            message = "float floor division by zero" if op == "//" else "float modulo by zero"
+            self.guard(self.cmp("oeq", b, zero, span), "ZeroDivisionError", message, span)
+            return self.float_floordiv_mod(op, a, b, span)
+        if op == "**":
+            base_zero = self.cmp("oeq", a, zero, span)
+            neg_exp = self.cmp("olt", b, zero, span)
+            self.guard(self.binop("and", base_zero, neg_exp, span), "ZeroDivisionError",
+                       "0.0 cannot be raised to a negative power", span)
+            return self.intrinsic("pow", [a, b], vt, span)
+        raise AssertionError(f"float operator {op}")
+
+    def float_floordiv_mod(self, op: str, a: ir.Value, b: ir.Value, span) -> ir.Value:
+        # CPython's float_divmod, step by step, so results match to the last bit and sign.
+        vt = a.type
+        zero, one, half = ir.Const(vt, 0.0), ir.Const(vt, 1.0), ir.Const(vt, 0.5)
+        mod = self.binop("frem", a, b, span)
+        div = self.binop("fdiv", self.binop("fsub", a, mod, span), b, span)
+        mod_nonzero = self.cmp("une", mod, zero, span)
+        b_neg = self.cmp("olt", b, zero, span)
+        mod_neg = self.cmp("olt", mod, zero, span)
+        fix = self.binop("and", mod_nonzero, self.cmp("ne", b_neg, mod_neg, span), span)
+        signed_zero = self.intrinsic("copysign", [zero, b], vt, span)
+        mod = self.select(mod_nonzero, self.select(fix, self.binop("fadd", mod, b, span), mod, span),
+                          signed_zero, span)
+        if op == "%":
+            return mod
+        div = self.select(fix, self.binop("fsub", div, one, span), div, span)
+        floordiv = self.intrinsic("floor", [div], vt, span)
+        round_up = self.cmp("ogt", self.binop("fsub", div, floordiv, span), half, span)
+        floordiv = self.select(round_up, self.binop("fadd", floordiv, one, span), floordiv, span)
+        div_nonzero = self.cmp("une", div, zero, span)
+        zero_result = self.intrinsic("copysign", [zero, self.binop("fdiv", a, b, span)], vt, span)
+        return self.select(div_nonzero, floordiv, zero_result, span)

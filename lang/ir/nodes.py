@@ -1,0 +1,191 @@
+"""pyx IR: typed, explicit, no sugar left.
+
+A function is a list of basic blocks. Source variables live in `Var` slots
+(`load`/`store`; LLVM's mem2reg turns them into SSA). Temporaries are SSA values:
+defined once, used only where their definition dominates the use (the verifier checks). Python's semantics are
+already spelled out here: a floor division is a zero check, a division and a fix-up.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..source import Span
+from ..types import Type
+
+
+@dataclass(eq=False)
+class Var:
+    name: str
+    type: Type
+    id: int
+
+    def __str__(self) -> str:
+        return f"${self.name}.{self.id}"
+
+
+@dataclass(eq=False)
+class Value:
+    type: Type
+
+
+@dataclass(eq=False)
+class Temp(Value):
+    id: int
+
+    def __str__(self) -> str:
+        return f"%{self.id}"
+
+
+@dataclass(eq=False)
+class Const(Value):
+    value: Any
+
+    def __str__(self) -> str:
+        if isinstance(self.value, str):
+            return repr(self.value)
+        return f"{self.value!r}:{self.type}"
+
+
+@dataclass(eq=False)
+class Instr:
+    span: Span | None
+
+
+@dataclass(eq=False)
+class BinOp(Instr):
+    """Raw machine arithmetic: operands and result share one type; sdiv/srem need guards."""
+
+    result: Temp
+    op: str  # add sub mul sdiv udiv srem urem fadd fsub fmul fdiv frem and or xor shl ashr lshr
+    a: Value
+    b: Value
+
+
+@dataclass(eq=False)
+class Cmp(Instr):
+    result: Temp  # Bool
+    pred: str  # eq ne slt sle sgt sge ult ule ugt uge | oeq une olt ole ogt oge uno
+    a: Value
+    b: Value
+
+
+@dataclass(eq=False)
+class Cast(Instr):
+    result: Temp
+    kind: str  # sext zext trunc sitofp uitofp fptosi fptoui fpext fptrunc
+    a: Value
+
+
+@dataclass(eq=False)
+class Select(Instr):
+    result: Temp
+    cond: Value
+    a: Value
+    b: Value
+
+
+@dataclass(eq=False)
+class Call(Instr):
+    result: Temp | None
+    callee: str
+    args: list[Value]
+
+
+@dataclass(eq=False)
+class Intrinsic(Instr):
+    """Operations the code generator maps to LLVM intrinsics or the runtime (floor, pow, print_*)."""
+
+    result: Temp | None
+    name: str
+    args: list[Value]
+
+
+@dataclass(eq=False)
+class Load(Instr):
+    result: Temp
+    var: Var
+
+
+@dataclass(eq=False)
+class Store(Instr):
+    var: Var
+    value: Value
+
+
+# ---- terminators ----
+@dataclass(eq=False)
+class Terminator:
+    span: Span | None
+
+
+@dataclass(eq=False)
+class Jump(Terminator):
+    target: "Block"
+
+
+@dataclass(eq=False)
+class Branch(Terminator):
+    cond: Value
+    then: "Block"
+    orelse: "Block"
+
+
+@dataclass(eq=False)
+class Ret(Terminator):
+    value: Value | None
+
+
+@dataclass(eq=False)
+class Raise(Terminator):
+    """Leave the function with a Python exception of this class and message."""
+
+    exc: str
+    message: str
+
+
+@dataclass(eq=False)
+class Unreachable(Terminator):
+    pass
+
+
+@dataclass(eq=False)
+class Block:
+    label: str
+    instrs: list[Instr] = field(default_factory=list)
+    term: Terminator | None = None
+
+    def successors(self) -> list["Block"]:
+        if isinstance(self.term, Jump):
+            return [self.term.target]
+        if isinstance(self.term, Branch):
+            return [self.term.then, self.term.orelse]
+        return []
+
+
+@dataclass(eq=False)
+class Function:
+    symbol: str  # the linker name
+    name: str  # the source name, for tracebacks
+    file: str
+    params: list[Var]
+    return_type: Type
+    span: Span | None
+    vars: list[Var] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    raises: bool = False  # filled by passes.infer_raises
+    exported: bool = True
+
+
+@dataclass(eq=False)
+class Module:
+    name: str
+    file: str
+    functions: list[Function] = field(default_factory=list)
+    main: str | None = None
+
+    def function(self, symbol: str) -> Function | None:
+        for f in self.functions:
+            if f.symbol == symbol:
+                return f
+        return None

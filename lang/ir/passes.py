@@ -1,0 +1,45 @@
+"""IR-to-IR passes. Each is a plain function; the pipeline verifies after every one."""
+from __future__ import annotations
+
+from . import nodes as ir
+
+
+def remove_unreachable_blocks(module: ir.Module) -> ir.Module:
+    for f in module.functions:
+        seen: set[int] = set()
+        stack = [f.blocks[0]]
+        while stack:
+            block = stack.pop()
+            if id(block) in seen:
+                continue
+            seen.add(id(block))
+            stack.extend(block.successors())
+        f.blocks = [b for b in f.blocks if id(b) in seen]
+    return module
+
+
+def infer_raises(module: ir.Module) -> ir.Module:
+    """A function raises if it has a `raise` or calls one that does: a fixpoint over the call graph."""
+    by_symbol = {f.symbol: f for f in module.functions}
+    callers: dict[str, set[str]] = {f.symbol: set() for f in module.functions}
+    work = []
+    for f in module.functions:
+        for block in f.blocks:
+            if isinstance(block.term, ir.Raise):
+                f.raises = True
+            for instr in block.instrs:
+                if isinstance(instr, ir.Call):
+                    callers[instr.callee].add(f.symbol)
+        if f.raises:
+            work.append(f.symbol)
+    while work:
+        symbol = work.pop()
+        for caller in callers[symbol]:
+            f = by_symbol[caller]
+            if not f.raises:
+                f.raises = True
+                work.append(caller)
+    return module
+
+
+PASSES = [remove_unreachable_blocks, infer_raises]

@@ -1,0 +1,62 @@
+"""A stable text form of the IR (`pyx build --emit=ir`), identical run to run."""
+from __future__ import annotations
+
+from . import nodes as ir
+
+
+def print_module(module: ir.Module) -> str:
+    return "\n\n".join(print_function(f) for f in module.functions) + "\n"
+
+
+def print_function(f: ir.Function) -> str:
+    params = ", ".join(f"{p}: {p.type}" for p in f.params)
+    flags = " raises" if f.raises else ""
+    lines = [f"fn @{f.symbol}({params}) -> {f.return_type}{flags} {{"]
+    for v in f.vars:
+        if v not in f.params:
+            lines.append(f"  var {v}: {v.type}")
+    for block in f.blocks:
+        lines.append(f"{block.label}:")
+        for instr in block.instrs:
+            lines.append("  " + print_instr(instr))
+        lines.append("  " + print_term(block.term))
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def print_instr(i: ir.Instr) -> str:
+    if isinstance(i, ir.BinOp):
+        return f"{i.result} = {i.op} {i.a}, {i.b} : {i.result.type}"
+    if isinstance(i, ir.Cmp):
+        return f"{i.result} = cmp {i.pred} {i.a}, {i.b}"
+    if isinstance(i, ir.Cast):
+        return f"{i.result} = {i.kind} {i.a} to {i.result.type}"
+    if isinstance(i, ir.Select):
+        return f"{i.result} = select {i.cond}, {i.a}, {i.b}"
+    if isinstance(i, ir.Call):
+        head = f"{i.result} = " if i.result is not None else ""
+        return f"{head}call @{i.callee}({', '.join(map(str, i.args))})"
+    if isinstance(i, ir.Intrinsic):
+        head = f"{i.result} = " if i.result is not None else ""
+        return f"{head}{i.name}({', '.join(map(str, i.args))})"
+    if isinstance(i, ir.Load):
+        return f"{i.result} = load {i.var}"
+    if isinstance(i, ir.Store):
+        return f"store {i.var}, {i.value}"
+    raise TypeError(i)
+
+
+def print_term(t: ir.Terminator | None) -> str:
+    if t is None:
+        return "<no terminator>"
+    if isinstance(t, ir.Jump):
+        return f"jump {t.target.label}"
+    if isinstance(t, ir.Branch):
+        return f"branch {t.cond}, {t.then.label}, {t.orelse.label}"
+    if isinstance(t, ir.Ret):
+        return f"ret {t.value}" if t.value is not None else "ret"
+    if isinstance(t, ir.Raise):
+        return f"raise {t.exc}({t.message!r})"
+    if isinstance(t, ir.Unreachable):
+        return "unreachable"
+    raise TypeError(t)

@@ -1,0 +1,139 @@
+"""The worklist that turns declarations into monomorphic instances.
+
+A `fn` (or a fully annotated `def`) is one instance. A `def` with unannotated
+parameters gets one instance per distinct argument-type tuple at its call sites.
+Instances are checked from a worklist, not by recursion over the call graph; the one
+exception is a `def` whose return type must be inferred before its caller can go on,
+and that nesting is bounded.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from ..diagnostics import DiagnosticBag
+from ..source import Span
+from ..syntax import ast
+from .. import types as T
+from ..types import ERROR, Type
+from ..semantics.check import FunctionChecker
+from ..semantics.module import collect, resolve_type
+from ..semantics.scope import ComptimeSymbol, ModuleSymbols
+from ..semantics.typed import FunctionInstance, TConst
+
+MAX_INSTANCES_PER_DEF = 256
+MAX_INFERENCE_DEPTH = 48
+
+
+@dataclass
+class Program:
+    module: str
+    instances: list[FunctionInstance] = field(default_factory=list)
+    main: FunctionInstance | None = None
+
+
+def mangle(module: str, decl: ast.FnDef, param_types: tuple[Type, ...]) -> str:
+    if decl.is_generic:
+        return f"{module}.{decl.name}[{','.join(t.name for t in param_types)}]"
+    return f"{module}.{decl.name}"
+
+
+class Instantiator:
+    def __init__(self, symbols: ModuleSymbols, diags: DiagnosticBag):
+        self.symbols = symbols
+        self.diags = diags
+        self.instances: dict[tuple[str, tuple[Type, ...]], FunctionInstance] = {}
+        self.per_def: dict[str, int] = {}
+        self.worklist: deque[FunctionInstance] = deque()
+        self.depth = 0
+
+    def resolve_type(self, expr: ast.Expr | None) -> Type:
+        return resolve_type(expr, self.diags)
+
+    def instantiate(self, decl: ast.FnDef, param_types: tuple[Type, ...], span: Span | None) -> FunctionInstance | None:
+        key = (decl.name, param_types)
+        instance = self.instances.get(key)
+        if instance is None:
+            count = self.per_def.get(decl.name, 0) + 1
+            self.per_def[decl.name] = count
+            if count > MAX_INSTANCES_PER_DEF:
+                if count == MAX_INSTANCES_PER_DEF + 1:
+                    self.diags.error("E0222", span or decl.name_span, func=decl.name, limit=MAX_INSTANCES_PER_DEF)
+                return None
+            instance = FunctionInstance(decl, self.symbols.name, param_types, mangle(self.symbols.name, decl, param_types))
+            if decl.returns is not None:
+                instance.return_type = self.resolve_type(decl.returns)
+            elif decl.kind == "fn":
+                instance.return_type = T.NONE
+            self.instances[key] = instance
+            self.worklist.append(instance)
+        if instance.return_type is None and not instance.checked and not instance.in_progress:
+            # The caller needs this `def`'s inferred return type now.
+            if self.depth >= MAX_INFERENCE_DEPTH:
+                self.diags.error("E0221", span or decl.name_span, func=decl.name)
+                return None
+            self.check(instance)
+        return instance
+
+    def check(self, instance: FunctionInstance) -> None:
+        if instance.checked or instance.in_progress:
+            return
+        instance.in_progress = True
+        self.depth += 1
+        try:
+            FunctionChecker(self.symbols, instance, self.diags, self.instantiate, self.resolve_type,
+                            self.comptime_value).check()
+        finally:
+            self.depth -= 1
+            instance.in_progress = False
+            instance.checked = True
+
+    def comptime_value(self, sym: ComptimeSymbol) -> TConst | None:
+        if sym.value is not None:
+            return sym.value
+        decl = sym.decl
+        if sym.evaluating:
+            self.diags.error("E0219", decl.name_span, detail=f"`{decl.name}` depends on itself")
+            return None
+        sym.evaluating = True
+        try:
+            scratch = FunctionInstance(
+                ast.FnDef(decl.span, "fn", decl.name, decl.name_span, (), (), False, None, ()),
+                self.symbols.name, (), "<comptime>")
+            checker = FunctionChecker(self.symbols, scratch, self.diags, self.instantiate, self.resolve_type,
+                                      self.comptime_value)
+            value = checker.expr(decl.value)
+            if decl.annotation is not None:
+                value = checker.coerce(value, self.resolve_type(decl.annotation))
+            if value.type == ERROR:
+                return None
+            if not isinstance(value, TConst):
+                self.diags.error("E0219", decl.value.span, detail="it is not a constant expression")
+                return None
+            sym.value = value
+            return value
+        finally:
+            sym.evaluating = False
+
+    def run(self, roots: list[ast.FnDef]) -> Program:
+        program = Program(self.symbols.name)
+        for decl in roots:
+            types = tuple(self.resolve_type(p.annotation) for p in decl.params)
+            self.instantiate(decl, types, None)
+        for sym in self.symbols.comptimes.values():
+            self.comptime_value(sym)
+        while self.worklist:
+            self.check(self.worklist.popleft())
+        program.instances = [i for i in self.instances.values() if i.checked]
+        main = self.symbols.functions.get("main")
+        if main is not None and not main.is_generic:
+            program.main = self.instances.get(("main", tuple(self.resolve_type(p.annotation) for p in main.params)))
+            if main.params or (program.main and program.main.return_type not in (T.NONE, ERROR)):
+                self.diags.error("E0110", main.name_span)
+        return program
+
+
+def instantiate_program(module: ast.Module, diags: DiagnosticBag) -> Program:
+    symbols = collect(module, diags)
+    roots = [d for d in symbols.functions.values() if not d.is_generic]
+    return Instantiator(symbols, diags).run(roots)

@@ -1,0 +1,12 @@
+"""Compile options. Every field changes the generated code, so every field is part of a cache key."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    opt_level: int = 3
+    target: str = "cpu"  # "cpu" | "cuda"
+    gpu_arch: str = "sm_80"
+    verify_ir: bool = False  # run the IR verifier after every pass (tests turn it on)

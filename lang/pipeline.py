@@ -1,0 +1,117 @@
+"""The compiler, stage by stage. Read this file first: it is the table of contents.
+
+    source --syntax--> AST --monomorphize (+ semantics)--> typed instances
+           --ir--> pyx IR (+ passes, verified) --codegen--> LLVM IR --llvm--> machine code
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+
+from .diagnostics import CompileError, DiagnosticBag, InternalCompilerError, error
+from .options import CompileOptions
+from .source import SourceFile
+
+# Recursive passes are bounded by syntax.validate.MAX_NESTING; this leaves them room.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+
+
+@dataclass
+class Compilation:
+    source: SourceFile
+    options: CompileOptions
+    timings: dict[str, float] = field(default_factory=dict)
+    ast: object = None
+    program: object = None
+    ir: object = None
+    llvm_ir: str | None = None
+    llvm_module: object = None
+    target_machine: object = None
+
+
+def _stage(comp: Compilation, name: str, fn, *args):
+    from .semantics.check import PROGRESS
+    from .codegen.llvm_gen import UnsupportedOnTarget
+
+    start = time.perf_counter()
+    PROGRESS.span = None
+    try:
+        return fn(*args)
+    except CompileError:
+        raise
+    except UnsupportedOnTarget as exc:
+        span = exc.span or PROGRESS.span
+        raise CompileError([error("E0226", span, func=exc.what, target=comp.options.target)]) from None
+    except Exception as exc:  # noqa: BLE001 - anything else is our bug, reported as such
+        raise InternalCompilerError(name, PROGRESS.span, exc) from exc
+    finally:
+        comp.timings[name] = comp.timings.get(name, 0.0) + time.perf_counter() - start
+
+
+def parse(source: SourceFile, options: CompileOptions = CompileOptions(),
+          diags: DiagnosticBag | None = None) -> Compilation:
+    from . import syntax
+
+    comp = Compilation(source, options)
+    comp.ast = _stage(comp, "parse", syntax.parse, source, diags)
+    return comp
+
+
+def check(source: SourceFile, options: CompileOptions = CompileOptions()) -> Compilation:
+    from .monomorphize import instantiate_program
+
+    diags = DiagnosticBag()
+    comp = parse(source, options, diags)
+    comp.program = _stage(comp, "check", instantiate_program, comp.ast, diags)
+    diags.raise_if_errors()
+    return comp
+
+
+def lower(source: SourceFile, options: CompileOptions = CompileOptions()) -> Compilation:
+    from . import ir
+
+    comp = check(source, options)
+    verify = options.verify_ir or os.environ.get("PYX_VERIFY") == "1"
+
+    def run_passes():
+        module = ir.lower_program(comp.program)
+        if verify:
+            ir.verify_module(module, "lower")
+        for p in ir.PASSES:
+            module = p(module)
+            if verify:
+                ir.verify_module(module, p.__name__)
+        return module
+
+    comp.ir = _stage(comp, "lower", run_passes)
+    return comp
+
+
+def target_of(options: CompileOptions):
+    from .codegen.target import cuda_target, host_target
+
+    return cuda_target(options.gpu_arch) if options.target == "cuda" else host_target()
+
+
+def codegen(source: SourceFile, options: CompileOptions = CompileOptions(), entry: bool = True,
+            c_main: bool = False) -> Compilation:
+    from .codegen.llvm_gen import generate
+
+    comp = lower(source, options)
+    target = target_of(options)
+    module = _stage(comp, "codegen", generate, comp.ir, target, entry and target.host, c_main and target.host)
+    comp.llvm_ir = str(module)
+    return comp
+
+
+def optimize(source: SourceFile, options: CompileOptions = CompileOptions(), entry: bool = True,
+             c_main: bool = False) -> Compilation:
+    from .codegen.optimize import parse_and_optimize
+
+    comp = codegen(source, options, entry, c_main)
+    target = target_of(options)
+    comp.llvm_module, comp.target_machine = _stage(comp, "llvm", parse_and_optimize, comp.llvm_ir, target,
+                                                   options.opt_level)
+    return comp

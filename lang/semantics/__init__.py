@@ -1,0 +1,1 @@
+"""Stage 2: names, types and checking (driven per instance by the monomorphizer)."""

@@ -1,0 +1,933 @@
+"""Type checking of one function instance: names, types, literals, definite assignment.
+
+Python's rules wherever Python has one: numeric promotion int -> float in arithmetic,
+`/` of ints is a float, `and`/`or` return an operand, a first assignment declares a
+local for the whole function. Beyond that pyx is static: a variable keeps one type,
+and no value converts implicitly except an untyped constant.
+"""
+from __future__ import annotations
+
+import difflib
+from typing import Callable
+
+from ..diagnostics import DiagnosticBag, Note
+from ..source import Span
+from ..syntax import ast
+from .. import types as T
+from ..types import ERROR, LiteralType, ScalarType, Type, default_type
+from . import fold
+from .scope import BlockScopes, ComptimeSymbol, ModuleSymbols
+from .typed import (FunctionInstance, LocalVar, TAssert, TAssign, TBinary, TBoolOp, TBreak, TBuiltin,
+                    TCall, TCompare, TConst, TContinue, TConvert, TExpr, TExprStmt, TForRange, TIf,
+                    TIfExp, TLocal, TPrint, TReturn, TStmt, TUnary, TWhile)
+
+BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "bool", "len"}
+# Names later issues define; using them now says so instead of "not defined".
+FUTURE_NAMES = {
+    "SIMD", "Scalar", "DType", "Ptr", "UnsafePointer", "List", "String", "Dict", "Optional", "Span",
+    "Buffer", "DeviceBuffer", "Tuple", "simd_width_of", "parallel_for", "parallelize", "vectorize",
+    "thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx", "barrier", "shared_array",
+    "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_exch", "lane_id", "WARP_SIZE",
+    "shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx", "warp_sum", "ballot", "Python",
+    "PythonObject", "BFloat16",
+}
+ARITH_OPS = {"+", "-", "*", "/", "//", "%", "**"}
+BIT_OPS = {"&", "|", "^", "<<", ">>"}
+CMP_OPS = {"<", ">", "<=", ">=", "==", "!="}
+
+# Asks the instantiation stage for the instance of `decl` at these argument types.
+Instantiate = Callable[[ast.FnDef, tuple[Type, ...], Span], FunctionInstance | None]
+
+
+class Progress:
+    """Where the checker is: the internal-error wrapper reports this span."""
+
+    span: Span | None = None
+
+
+PROGRESS = Progress()
+
+
+class _Loop:
+    def __init__(self, infinite: bool):
+        self.infinite = infinite
+        self.break_states: list[set[LocalVar]] = []
+
+
+class FunctionChecker:
+    def __init__(self, module: ModuleSymbols, instance: FunctionInstance, diags: DiagnosticBag,
+                 instantiate: Instantiate, resolve_type: Callable[[ast.Expr], Type],
+                 comptime_value: Callable[[ComptimeSymbol], TConst | None]):
+        self.module = module
+        self.fn = instance
+        self.diags = diags
+        self.instantiate = instantiate
+        self.resolve_type = resolve_type
+        self.comptime_value = comptime_value
+        self.scopes = BlockScopes()
+        self.assigned: set[LocalVar] | None = set()
+        self.loops: list[_Loop] = []
+        self.reported_unbound: set[LocalVar] = set()
+        self.next_id = 0
+        self.infer_return = instance.decl.returns is None and instance.decl.kind == "def"
+
+    # ---- entry ----
+    def check(self) -> None:
+        decl = self.fn.decl
+        names = set()
+        for param, ptype in zip(decl.params, self.fn.param_types):
+            if param.name in names:
+                self.diags.error("E0112", param.span, name=param.name)
+            names.add(param.name)
+            if param.convention not in (None, "var", "owned"):
+                self.diags.error("E0007", param.span, construct=f"the `{param.convention}` argument convention")
+            mutable = decl.kind == "def" or param.convention in ("var", "owned")
+            var = self._new_var(param.name, ptype, param.span, is_param=True, mutable=mutable)
+            self.fn.params.append(var)
+            self.scopes.declare(param.name, var)
+            self.assigned.add(var)
+        if decl.ct_params:
+            self.diags.error("E0225", decl.name_span, func=decl.name)
+        self.fn.body = self.block(decl.body)
+        if self.assigned is not None:
+            ret = self.fn.return_type
+            if ret is None:
+                self.fn.return_type = T.NONE
+            elif ret not in (T.NONE, ERROR):
+                self.diags.error("E0209", decl.name_span, func=decl.name, type=ret)
+
+    def _new_var(self, name: str, t: Type, span: Span, is_param=False, mutable=True) -> LocalVar:
+        self.next_id += 1
+        var = LocalVar(name, t, span, is_param, mutable, self.next_id)
+        self.fn.locals.append(var)
+        return var
+
+    # ---- statements ----
+    def block(self, stmts, new_scope: bool = False) -> list[TStmt]:
+        if new_scope:
+            self.scopes.push()
+        out: list[TStmt] = []
+        for stmt in stmts:
+            PROGRESS.span = stmt.span
+            result = self.stmt(stmt)
+            if result is not None:
+                out.append(result)
+        if new_scope:
+            self.scopes.pop()
+        return out
+
+    def stmt(self, s: ast.Stmt) -> TStmt | None:
+        method = getattr(self, "stmt_" + type(s).__name__, None)
+        if method is None:
+            self.diags.error("E0007", s.span, construct=type(s).__name__)
+            return None
+        return method(s)
+
+    def stmt_Pass(self, s):
+        return None
+
+    def stmt_ExprStmt(self, s: ast.ExprStmt):
+        e = s.expr
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "print" \
+                and self.scopes.lookup("print") is None:
+            return self.print_call(e)
+        if isinstance(e, ast.StrLit):
+            return None  # a docstring
+        return TExprStmt(s.span, self.value(self.expr(e)))
+
+    def stmt_VarDecl(self, s: ast.VarDecl):
+        declared = self.resolve_type(s.annotation) if s.annotation is not None else None
+        value = None
+        if s.value is not None:
+            value = self.expr(s.value) if not isinstance(s.value, ast.TupleExpr) else self._tuple_error(s.value)
+            value = self.coerce(value, declared) if declared is not None else self.value(value)
+        existing = self.scopes.lookup(s.name)
+        if not s.explicit and isinstance(existing, LocalVar):
+            # Python's `x: T = v` on a name that exists is an assignment with a check.
+            if declared is not None and declared != existing.type and ERROR not in (declared, existing.type):
+                self.diags.error("E0201", s.annotation.span, expected=existing.type, found=declared)
+            if value is None:
+                return None
+            return self._store([existing], [value], s.span)
+        if s.explicit and self.scopes.in_current_block(s.name):
+            self.diags.error("E0102", s.name_span, name=s.name)
+        vtype = declared if declared is not None else (value.type if value is not None else ERROR)
+        var = self._new_var(s.name, vtype, s.name_span)
+        self.scopes.declare(s.name, var, function_wide=not s.explicit)
+        if value is None:
+            return None
+        return self._store([var], [value], s.span)
+
+    def _tuple_error(self, e: ast.TupleExpr) -> TExpr:
+        self.diags.error("E0213", e.span)
+        return TConst(e.span, ERROR, None)
+
+    def stmt_Comptime(self, s: ast.Comptime):
+        sym = ComptimeSymbol(s)
+        value = self.comptime_value(sym)
+        if self.scopes.in_current_block(s.name):
+            self.diags.error("E0102", s.name_span, name=s.name)
+        self.scopes.declare(s.name, value if value is not None else TConst(s.span, ERROR, None))
+        return None
+
+    def stmt_Assign(self, s: ast.Assign):
+        if isinstance(s.value, ast.TupleExpr) or any(isinstance(t, ast.TupleExpr) for t in s.targets):
+            if len(s.targets) != 1 or not isinstance(s.targets[0], ast.TupleExpr):
+                self.diags.error("E0213", s.value.span)
+                return None
+            if not isinstance(s.value, ast.TupleExpr):
+                self.diags.error("E0213", s.targets[0].span)
+                return None
+            targets, values = s.targets[0].elts, s.value.elts
+            if len(targets) != len(values):
+                self.diags.error("E0212", s.span, found=len(values), expected=len(targets))
+                return None
+            checked = [self.expr(v) for v in values]
+            return self._assign_targets(list(targets), checked, s.span)
+        value = self.expr(s.value)
+        if len(s.targets) == 1:
+            return self._assign_targets([s.targets[0]], [value], s.span)
+        # `a = b = v`: v once, then each target in order.
+        value = self.value(value)
+        return self._assign_targets(list(s.targets), [value] * len(s.targets), s.span)
+
+    def _assign_targets(self, targets: list[ast.Expr], values: list[TExpr], span: Span):
+        variables, coerced = [], []
+        for target, value in zip(targets, values):
+            var = self.assign_target(target, value)
+            if var is None:
+                continue
+            variables.append(var)
+            coerced.append(self.coerce(value, var.type))
+        if not variables:
+            return None
+        return self._store(variables, coerced, span)
+
+    def assign_target(self, target: ast.Expr, value: TExpr) -> LocalVar | None:
+        if not isinstance(target, ast.Name):
+            self.diags.error("E0108", target.span)
+            return None
+        existing = self.scopes.lookup(target.id)
+        if isinstance(existing, TConst):
+            self.diags.error("E0107", target.span, name=target.id)
+            return None
+        if isinstance(existing, LocalVar):
+            if not existing.mutable:
+                self.diags.error("E0113", target.span, name=target.id, func=self.fn.name)
+                return None
+            return existing
+        if target.id in self.module.comptimes:
+            self.diags.error("E0107", target.span, name=target.id)
+            return None
+        if target.id in self.module.functions:
+            self.diags.error("E0108", target.span)
+            return None
+        var = self._new_var(target.id, default_type(value.type), target.span)
+        self.scopes.declare(target.id, var, function_wide=True)
+        return var
+
+    def _store(self, variables: list[LocalVar], values: list[TExpr], span: Span) -> TAssign:
+        if self.assigned is not None:
+            self.assigned.update(variables)
+        return TAssign(span, variables, values)
+
+    def stmt_AugAssign(self, s: ast.AugAssign):
+        if not isinstance(s.target, ast.Name):
+            self.diags.error("E0108", s.target.span)
+            return None
+        current = self.expr(s.target)
+        if not isinstance(current, TLocal):
+            if current.type != ERROR:
+                self.diags.error("E0107" if isinstance(current, TConst) else "E0108", s.target.span,
+                                 name=s.target.id)
+            return None
+        if not current.var.mutable:
+            self.diags.error("E0113", s.target.span, name=s.target.id, func=self.fn.name)
+            return None
+        result = self.binary(s.op, current, self.expr(s.value), s.span)
+        return self._store([current.var], [self.coerce(result, current.var.type)], s.span)
+
+    def stmt_If(self, s: ast.If):
+        test = self.condition(s.test)
+        before = self._copy_state()
+        body = self.block(s.body, new_scope=True)
+        after_body = self.assigned
+        self.assigned = before
+        orelse = self.block(s.orelse, new_scope=True)
+        self.assigned = _merge(after_body, self.assigned)
+        return TIf(s.span, test, body, orelse)
+
+    def stmt_While(self, s: ast.While):
+        test = self.condition(s.test)
+        infinite = isinstance(test, TConst) and bool(test.value)
+        before = self._copy_state()
+        loop = _Loop(infinite)
+        self.loops.append(loop)
+        body = self.block(s.body, new_scope=True)
+        self.loops.pop()
+        if infinite:
+            state = None
+            for b in loop.break_states:
+                state = _merge(state, b)
+            self.assigned = state
+        else:
+            self.assigned = before
+        return TWhile(s.span, test, body)
+
+    def stmt_For(self, s: ast.For):
+        it = s.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+                and self.scopes.lookup("range") is None):
+            self.diags.error("E0007", it.span, construct="iterating over anything but `range(...)`")
+            return None
+        if it.keywords:
+            self.diags.error("E0207", it.keywords[0].span, func="range", name=it.keywords[0].name)
+        if not 1 <= len(it.args) <= 3:
+            self.diags.error("E0204", it.span, func="range", expected="1 to 3", s="s", found=len(it.args))
+            return None
+        args = [self.expr(a) for a in it.args]
+        itype = self._unify_ints(args, it.span)
+        args = [self.coerce(a, itype) for a in args]
+        if len(args) == 1:
+            start, stop, step = TConst(it.span, itype, 0), args[0], TConst(it.span, itype, 1)
+        elif len(args) == 2:
+            start, stop, step = args[0], args[1], TConst(it.span, itype, 1)
+        else:
+            start, stop, step = args
+        if not isinstance(s.target, ast.Name):
+            self.diags.error("E0007", s.target.span, construct="unpacking in a `for` target")
+            return None
+        var = self.assign_target(s.target, TConst(s.target.span, itype, 0))
+        if var is None:
+            return None
+        if var.type not in (itype, ERROR) and itype != ERROR:
+            self.diags.error("E0201", s.target.span, expected=var.type, found=itype)
+        before = self._copy_state()
+        if self.assigned is not None:
+            self.assigned.add(var)
+        self.loops.append(_Loop(False))
+        body = self.block(s.body, new_scope=True)
+        self.loops.pop()
+        self.assigned = before
+        if self.assigned is not None and _nonempty_range(start, stop, step):
+            self.assigned.add(var)  # the body ran at least once, so the loop variable is bound
+        return TForRange(s.span, var, start, stop, step, body)
+
+    def _unify_ints(self, args: list[TExpr], span: Span) -> Type:
+        concrete = [a.type for a in args if not isinstance(a.type, LiteralType)]
+        if any(t == ERROR for t in concrete):
+            return ERROR
+        itype = concrete[0] if concrete else T.INT
+        bad = [a for a in args if not (a.type == T.INT_LITERAL or a.type == itype)]
+        if bad or not (isinstance(itype, ScalarType) and itype.is_int):
+            self.diags.error("E0216", (bad[0] if bad else args[0]).span, type=(bad[0] if bad else args[0]).type)
+            return ERROR
+        return itype
+
+    def stmt_Break(self, s):
+        if not self.loops:
+            self.diags.error("E0211", s.span, what="break")
+            return None
+        if self.assigned is not None:
+            self.loops[-1].break_states.append(set(self.assigned))
+        self.assigned = None
+        return TBreak(s.span)
+
+    def stmt_Continue(self, s):
+        if not self.loops:
+            self.diags.error("E0211", s.span, what="continue")
+            return None
+        self.assigned = None
+        return TContinue(s.span)
+
+    def stmt_Return(self, s: ast.Return):
+        value = None
+        if s.value is not None:
+            value = self.expr(s.value) if not isinstance(s.value, ast.TupleExpr) else self._tuple_error(s.value)
+        expected = self.fn.return_type
+        if expected is None and self.infer_return:
+            self.fn.return_type = default_type(value.type) if value is not None else T.NONE
+            expected = self.fn.return_type
+        if expected is None:
+            expected = T.NONE
+        if value is None:
+            if expected not in (T.NONE, ERROR):
+                self.diags.error("E0201", s.span, expected=expected, found="None")
+        elif expected == T.NONE:
+            if value.type != ERROR:
+                self.diags.error("E0210", s.value.span)
+            value = None
+        else:
+            value = self.coerce(value, expected)
+        self.assigned = None
+        return TReturn(s.span, value)
+
+    def stmt_Assert(self, s: ast.Assert):
+        test = self.condition(s.test)
+        message = None
+        if s.msg is not None:
+            msg = self.expr(s.msg)
+            if isinstance(msg, TConst) and isinstance(msg.value, str):
+                message = msg.value
+            elif msg.type != ERROR:
+                self.diags.error("E0217", s.msg.span, name="assert message")
+        return TAssert(s.span, test, message)
+
+    def stmt_FnDef(self, s: ast.FnDef):
+        self.diags.error("E0007", s.name_span, construct="a nested function")
+        return None
+
+    def stmt_Launch(self, s: ast.Launch):
+        self.diags.error("E0007", s.span, construct="`launch` (GPU kernels)")
+        return None
+
+    def _copy_state(self):
+        return set(self.assigned) if self.assigned is not None else None
+
+    # ---- print ----
+    def print_call(self, e: ast.Call) -> TPrint | None:
+        sep, end = " ", "\n"
+        for kw in e.keywords:
+            if kw.name not in ("sep", "end", "flush"):
+                self.diags.error("E0207", kw.span, func="print", name=kw.name)
+                continue
+            v = self.expr(kw.value)
+            if kw.name == "flush":
+                continue
+            if isinstance(v, TConst) and isinstance(v.value, str):
+                if kw.name == "sep":
+                    sep = v.value
+                else:
+                    end = v.value
+            elif isinstance(v, TConst) and v.value is None and v.type == T.NONE:
+                continue
+            elif v.type != ERROR:
+                self.diags.error("E0217", kw.value.span, name=kw.name)
+        args = []
+        for a in e.args:
+            v = self.value(self.expr(a))
+            if not (isinstance(v.type, ScalarType) or v.type in (T.STRING_LITERAL, ERROR, T.NONE)):
+                self.diags.error("E0215", a.span, type=v.type)
+            args.append(v)
+        return TPrint(e.span, args, sep, end)
+
+    # ---- expressions ----
+    def expr(self, e: ast.Expr) -> TExpr:
+        method = getattr(self, "expr_" + type(e).__name__)
+        return method(e)
+
+    def value(self, e: TExpr) -> TExpr:
+        """An expression whose value is needed now: untyped constants take their default type."""
+        if isinstance(e.type, LiteralType):
+            return self.coerce(e, default_type(e.type))
+        return e
+
+    def expr_IntLit(self, e):
+        return TConst(e.span, T.INT_LITERAL, e.value)
+
+    def expr_FloatLit(self, e):
+        return TConst(e.span, T.FLOAT_LITERAL, e.value)
+
+    def expr_BoolLit(self, e):
+        return TConst(e.span, T.BOOL, e.value)
+
+    def expr_StrLit(self, e):
+        return TConst(e.span, T.STRING_LITERAL, e.value)
+
+    def expr_NoneLit(self, e):
+        return TConst(e.span, T.NONE, None)
+
+    def expr_EllipsisLit(self, e):
+        self.diags.error("E0007", e.span, construct="`...` outside a trait")
+        return TConst(e.span, ERROR, None)
+
+    def expr_ErrorExpr(self, e):
+        return TConst(e.span, ERROR, None)
+
+    def expr_TupleExpr(self, e):
+        return self._tuple_error(e)
+
+    def expr_Name(self, e: ast.Name) -> TExpr:
+        found = self.scopes.lookup(e.id)
+        if isinstance(found, LocalVar):
+            if self.assigned is not None and found not in self.assigned and found not in self.reported_unbound:
+                self.reported_unbound.add(found)
+                self.diags.error("E0103", e.span, name=e.id)
+            return TLocal(e.span, found.type, found)
+        if isinstance(found, TConst):
+            return TConst(e.span, found.type, found.value)
+        if e.id in self.module.comptimes:
+            value = self.comptime_value(self.module.comptimes[e.id])
+            return TConst(e.span, value.type, value.value) if value is not None else TConst(e.span, ERROR, None)
+        if e.id in self.module.functions or e.id in BUILTIN_FUNCTIONS:
+            self.diags.error("E0007", e.span, construct="using a function as a value")
+            return TConst(e.span, ERROR, None)
+        if e.id in T.TYPE_NAMES:
+            self.diags.error("E0220", e.span, name=e.id)
+            return TConst(e.span, ERROR, None)
+        self.unknown_name(e.id, e.span)
+        return TConst(e.span, ERROR, None)
+
+    def unknown_name(self, name: str, span: Span) -> None:
+        if name in FUTURE_NAMES:
+            self.diags.error("E0007", span, construct=f"`{name}`")
+            return
+        candidates = (self.scopes.all_names() + list(self.module.functions) + list(self.module.comptimes)
+                      + sorted(BUILTIN_FUNCTIONS) + list(T.TYPE_NAMES))
+        close = difflib.get_close_matches(name, candidates, n=1)
+        notes = (Note(f"did you mean `{close[0]}`?"),) if close else ()
+        self.diags.error("E0101", span, notes, name=name)
+
+    def expr_Attribute(self, e: ast.Attribute):
+        if isinstance(e.value, ast.Name) and e.value.id in FUTURE_NAMES and self.scopes.lookup(e.value.id) is None:
+            self.diags.error("E0007", e.span, construct=f"`{e.value.id}`")
+            return TConst(e.span, ERROR, None)
+        base = self.expr(e.value)
+        if base.type != ERROR:
+            self.diags.error("E0223", e.span, name=base.type, attr=e.attr)
+        return TConst(e.span, ERROR, None)
+
+    def expr_Subscript(self, e: ast.Subscript):
+        if isinstance(e.value, ast.Name) and e.value.id in FUTURE_NAMES and self.scopes.lookup(e.value.id) is None:
+            self.diags.error("E0007", e.span, construct=f"`{e.value.id}[...]`")
+            return TConst(e.span, ERROR, None)
+        base = self.expr(e.value)
+        if base.type != ERROR:
+            self.diags.error("E0007", e.span, construct="indexing")
+        return TConst(e.span, ERROR, None)
+
+    def expr_Unary(self, e: ast.Unary) -> TExpr:
+        operand = self.expr(e.operand)
+        if e.op == "not":
+            test = self.truth(operand, e.operand.span)
+            if isinstance(test, TConst) and test.type != ERROR:
+                return TConst(e.span, T.BOOL, not test.value)
+            return TUnary(e.span, T.BOOL, "not", test)
+        t = operand.type
+        if t == ERROR:
+            return operand
+        if t == T.BOOL:  # Python: -True == -1, ~True == -2
+            operand, t = self.convert(operand, T.INT, e.span), T.INT
+        ok = (isinstance(t, LiteralType) and (e.op != "~" or t.kind == "int")) or (
+            isinstance(t, ScalarType) and t.is_numeric and (e.op != "~" or t.is_int))
+        if not ok:
+            self.diags.error("E0203", e.span, op=e.op, operand=t)
+            return TConst(e.span, ERROR, None)
+        if isinstance(operand, TConst):
+            try:
+                return TConst(e.span, t, fold.unary(e.op, operand.value, t))
+            except fold.NoFold:
+                pass
+        if e.op == "+":
+            return operand
+        return TUnary(e.span, t, e.op, operand)
+
+    def expr_Binary(self, e: ast.Binary) -> TExpr:
+        return self.binary(e.op, self.expr(e.left), self.expr(e.right), e.span)
+
+    def binary(self, op: str, left: TExpr, right: TExpr, span: Span) -> TExpr:
+        if ERROR in (left.type, right.type):
+            return TConst(span, ERROR, None)
+        if op == "@":
+            self.diags.error("E0202", span, op=op, left=left.type, right=right.type)
+            return TConst(span, ERROR, None)
+        if left.type == right.type == T.STRING_LITERAL and op == "+" and isinstance(left, TConst) \
+                and isinstance(right, TConst):
+            return TConst(span, T.STRING_LITERAL, left.value + right.value)
+        if op in BIT_OPS and left.type == right.type == T.BOOL and op in ("&", "|", "^"):
+            return self._fold_or_build(op, left, right, T.BOOL, T.BOOL, span)
+        operand_type = self.arith_type(op, left, right, span)
+        if operand_type is None:
+            return TConst(span, ERROR, None)
+        left = self.promote(left, operand_type)
+        right = self.promote(right, operand_type)
+        if ERROR in (left.type, right.type):
+            return TConst(span, ERROR, None)
+        result_type = operand_type
+        if op == "/" and not _is_float(operand_type):
+            # Python's true division of ints gives a float.
+            result_type = T.FLOAT_LITERAL if isinstance(operand_type, LiteralType) else T.FLOAT64
+            if isinstance(left, TConst) and isinstance(right, TConst) and right.value != 0:
+                return TConst(span, result_type, fold.normalize(left.value / right.value, result_type))
+            left = self.coerce_or_convert(left, default_type(result_type))
+            right = self.coerce_or_convert(right, default_type(result_type))
+            return TBinary(span, default_type(result_type), op, left, right)
+        return self._fold_or_build(op, left, right, operand_type, result_type, span)
+
+    def _fold_or_build(self, op, left, right, operand_type, result_type, span) -> TExpr:
+        if isinstance(left, TConst) and isinstance(right, TConst):
+            try:
+                return TConst(span, result_type, fold.binary(op, left.value, right.value, operand_type))
+            except fold.NoFold:
+                pass
+        if isinstance(operand_type, LiteralType):
+            # Cannot fold (e.g. 1 // 0): it happens at run time, at the default type.
+            concrete = default_type(operand_type)
+            return TBinary(span, concrete, op, self.coerce(left, concrete), self.coerce(right, concrete))
+        return TBinary(span, result_type, op, left, right)
+
+    def arith_type(self, op: str, left: TExpr, right: TExpr, span: Span) -> Type | None:
+        """The type both operands of an arithmetic/bitwise operator are brought to."""
+        lt, rt = left.type, right.type
+        # Python computes with a Bool as the int 0 or 1.
+        if lt == T.BOOL:
+            lt = rt if _is_num(rt) else T.INT
+        if rt == T.BOOL:
+            rt = lt if _is_num(lt) else T.INT
+        result = None
+        if isinstance(lt, LiteralType) and isinstance(rt, LiteralType):
+            result = T.FLOAT_LITERAL if "float" in (lt.kind, rt.kind) else T.INT_LITERAL
+        elif isinstance(lt, LiteralType) and _is_num(rt):
+            result = rt if (lt.kind == "int" or rt.is_float) else T.FLOAT64
+        elif isinstance(rt, LiteralType) and _is_num(lt):
+            result = lt if (rt.kind == "int" or lt.is_float) else T.FLOAT64
+        elif _is_num(lt) and _is_num(rt):
+            if lt == rt:
+                result = lt
+            elif lt.is_float and rt.is_int:
+                result = lt
+            elif rt.is_float and lt.is_int:
+                result = rt
+        if result is None or (op in BIT_OPS and _is_float(result)):
+            notes = ()
+            if _is_num(lt) and _is_num(rt):
+                notes = (Note(f"convert one side explicitly, e.g. `{lt}(...)` or `{rt}(...)`"),)
+            self.diags.error("E0202", span, notes, op=op, left=left.type, right=right.type)
+            return None
+        return result
+
+    def expr_Compare(self, e: ast.Compare) -> TExpr:
+        operands = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
+        link_types: list[Type] = []
+        for i, op in enumerate(e.ops):
+            a, b = operands[i], operands[i + 1]
+            if op not in CMP_OPS:
+                self.diags.error("E0007", e.span, construct=f"the `{op}` operator")
+                return TConst(e.span, ERROR, None)
+            if ERROR in (a.type, b.type):
+                return TConst(e.span, ERROR, None)
+            if a.type == b.type and a.type in (T.BOOL, T.STRING_LITERAL) and (a.type == T.BOOL or op in ("==", "!=")):
+                if a.type == T.STRING_LITERAL and not (isinstance(a, TConst) and isinstance(b, TConst)):
+                    self.diags.error("E0202", e.span, op=op, left=a.type, right=b.type)
+                    return TConst(e.span, ERROR, None)
+                link_types.append(a.type)
+                continue
+            t = self.arith_type(op, a, b, e.span)
+            if t is None:
+                return TConst(e.span, ERROR, None)
+            link_types.append(t)
+        if all(isinstance(o, TConst) for o in operands):
+            result = True
+            for i, op in enumerate(e.ops):
+                result = result and fold.compare(op, operands[i].value, operands[i + 1].value)
+            return TConst(e.span, T.BOOL, result)
+        link_types = [default_type(t) for t in link_types]
+        return TCompare(e.span, T.BOOL, operands, list(e.ops), link_types)
+
+    def expr_BoolOp(self, e: ast.BoolOp) -> TExpr:
+        values = [self.expr(v) for v in e.values]
+        if any(v.type == ERROR for v in values):
+            return TConst(e.span, ERROR, None)
+        types = {v.type for v in values}
+        if len(types) > 1:
+            concrete = {t for t in types if not isinstance(t, LiteralType)}
+            target = concrete.pop() if len(concrete) == 1 else None
+            if target is None and types <= {T.INT_LITERAL, T.FLOAT_LITERAL}:
+                target = T.FLOAT_LITERAL
+            if target is None:
+                self.diags.error("E0208", e.span, left=values[0].type, right=values[-1].type)
+                return TConst(e.span, ERROR, None)
+            values = [self.coerce(v, target) for v in values]
+        t = values[0].type
+        for v in values:
+            self.truth(v, v.span)
+        if isinstance(t, LiteralType):
+            values = [self.value(v) for v in values]
+            t = values[0].type
+        return TBoolOp(e.span, t, e.op, values)
+
+    def expr_IfExp(self, e: ast.IfExp) -> TExpr:
+        test = self.condition(e.test)
+        body, orelse = self.expr(e.body), self.expr(e.orelse)
+        if ERROR in (body.type, orelse.type):
+            return TConst(e.span, ERROR, None)
+        t = self.unify(body, orelse, e.span)
+        if t is None:
+            return TConst(e.span, ERROR, None)
+        return TIfExp(e.span, t, test, self.coerce(body, t), self.coerce(orelse, t))
+
+    def unify(self, a: TExpr, b: TExpr, span: Span) -> Type | None:
+        if a.type == b.type:
+            return default_type(a.type)
+        if isinstance(a.type, LiteralType) and isinstance(b.type, LiteralType):
+            return T.FLOAT64
+        if isinstance(a.type, LiteralType) and self._accepts(b.type, a):
+            return b.type
+        if isinstance(b.type, LiteralType) and self._accepts(a.type, b):
+            return a.type
+        self.diags.error("E0208", span, left=a.type, right=b.type)
+        return None
+
+    def _accepts(self, target: Type, literal: TExpr) -> bool:
+        return isinstance(target, ScalarType) and target.is_numeric and (
+            literal.type == T.INT_LITERAL or target.is_float)
+
+    # ---- calls ----
+    def expr_Call(self, e: ast.Call) -> TExpr:
+        func = e.func
+        if isinstance(func, ast.Subscript):
+            self.diags.error("E0224" if not (isinstance(func.value, ast.Name) and func.value.id in FUTURE_NAMES)
+                             else "E0007", func.span,
+                             func=getattr(func.value, "id", "this"), construct=f"`{getattr(func.value, 'id', '')}[...]`")
+            return TConst(e.span, ERROR, None)
+        if not isinstance(func, ast.Name):
+            self.expr(func)
+            self.diags.error("E0007", func.span, construct="calling anything but a function name")
+            return TConst(e.span, ERROR, None)
+        name = func.id
+        shadow = self.scopes.lookup(name)
+        if shadow is not None:
+            self.diags.error("E0109", func.span, name=name)
+            return TConst(e.span, ERROR, None)
+        if name in self.module.functions:
+            return self.user_call(self.module.functions[name], e)
+        if name in self.module.comptimes:
+            self.diags.error("E0109", func.span, name=name)
+            return TConst(e.span, ERROR, None)
+        if name in T.TYPE_NAMES or name in ("int", "float", "bool"):
+            return self.conversion(name, e)
+        if name in ("abs", "min", "max"):
+            return self.math_builtin(name, e)
+        if name == "print":
+            self.diags.error("E0007", e.span, construct="`print(...)` inside an expression")
+            return TConst(e.span, ERROR, None)
+        if name == "range":
+            self.diags.error("E0007", e.span, construct="`range` outside a `for` loop")
+            return TConst(e.span, ERROR, None)
+        if name == "len":
+            self.diags.error("E0007", e.span, construct="`len` (no containers yet)")
+            return TConst(e.span, ERROR, None)
+        self.unknown_name(name, func.span)
+        for a in e.args:
+            self.expr(a)
+        return TConst(e.span, ERROR, None)
+
+    def _no_keywords(self, name: str, e: ast.Call) -> None:
+        for kw in e.keywords:
+            self.diags.error("E0207", kw.span, func=name, name=kw.name)
+
+    def conversion(self, name: str, e: ast.Call) -> TExpr:
+        self._no_keywords(name, e)
+        target = T.TYPE_NAMES[name]
+        if not isinstance(target, ScalarType):
+            self.diags.error("E0205", e.span, found="arguments", expected=name)
+            return TConst(e.span, ERROR, None)
+        if len(e.args) > 1:
+            self.diags.error("E0204", e.span, func=name, expected="at most 1", s="", found=len(e.args))
+            return TConst(e.span, ERROR, None)
+        if not e.args:
+            return TConst(e.span, target, fold.normalize(0, target))
+        value = self.expr(e.args[0])
+        if value.type == ERROR:
+            return value
+        if target.is_bool:
+            return self.truth(value, e.args[0].span)
+        if not (isinstance(value.type, LiteralType) or (isinstance(value.type, ScalarType))):
+            self.diags.error("E0205", e.args[0].span, found=value.type, expected=target)
+            return TConst(e.span, ERROR, None)
+        if isinstance(value.type, LiteralType) and value.type.kind == "int" and target.is_int:
+            if not target.min <= value.value <= target.max and name in ("int", "Int", "Int64", "UInt64"):
+                self.diags.error("E0206", e.args[0].span, value=value.value, type=target)
+                return TConst(e.span, ERROR, None)
+            return TConst(e.span, target, fold.wrap(value.value, target))
+        return self.convert(self.value(value), target, e.span)
+
+    def convert(self, value: TExpr, target: ScalarType, span: Span) -> TExpr:
+        if value.type == target:
+            return value
+        checked = _is_float(value.type) and target.is_int
+        if isinstance(value, TConst):
+            try:
+                return TConst(span, target, fold.convert(value.value, target, checked))
+            except fold.NoFold:
+                pass
+        return TConvert(span, target, value, checked)
+
+    def math_builtin(self, name: str, e: ast.Call) -> TExpr:
+        self._no_keywords(name, e)
+        args = [self.expr(a) for a in e.args]
+        if any(a.type == ERROR for a in args):
+            return TConst(e.span, ERROR, None)
+        if name == "abs":
+            if len(args) != 1:
+                self.diags.error("E0204", e.span, func="abs", expected=1, s="", found=len(args))
+                return TConst(e.span, ERROR, None)
+            a = args[0]
+            if a.type == T.BOOL:
+                a = self.convert(a, T.INT, e.span)
+            if not (isinstance(a.type, LiteralType) or _is_num(a.type)):
+                self.diags.error("E0203", e.span, op="abs", operand=a.type)
+                return TConst(e.span, ERROR, None)
+            if isinstance(a, TConst):
+                return TConst(e.span, a.type, fold.normalize(abs(a.value), a.type))
+            return TBuiltin(e.span, a.type, "abs", [a])
+        if len(args) < 2:
+            self.diags.error("E0204", e.span, func=name, expected="at least 2", s="s", found=len(args))
+            return TConst(e.span, ERROR, None)
+        t = args[0].type
+        for a in args[1:]:
+            u = self._same_or_literal(t, a.type)
+            if u is None:
+                self.diags.error("E0214", a.span, func=name, left=t, right=a.type)
+                return TConst(e.span, ERROR, None)
+            t = u
+        if not (isinstance(t, LiteralType) or (isinstance(t, ScalarType))):
+            self.diags.error("E0203", e.span, op=name, operand=t)
+            return TConst(e.span, ERROR, None)
+        args = [self.coerce(a, t) for a in args]
+        if all(isinstance(a, TConst) for a in args):
+            pick = args[0].value
+            for a in args[1:]:
+                if (a.value > pick) if name == "max" else (a.value < pick):
+                    pick = a.value
+            return TConst(e.span, t, pick)
+        t = default_type(t)
+        return TBuiltin(e.span, t, name, [self.coerce(a, t) for a in args])
+
+    def _same_or_literal(self, a: Type, b: Type) -> Type | None:
+        if a == b:
+            return a
+        if isinstance(a, LiteralType) and isinstance(b, LiteralType):
+            return T.FLOAT_LITERAL
+        for lit, other in ((a, b), (b, a)):
+            if isinstance(lit, LiteralType) and _is_num(other) and (lit.kind == "int" or other.is_float):
+                return other
+        return None
+
+    def user_call(self, decl: ast.FnDef, e: ast.Call) -> TExpr:
+        params = decl.params
+        bound: list[TExpr | None] = [None] * len(params)
+        too_many = len(e.args) > len(params)
+        for i, a in enumerate(e.args):
+            v = self.expr(a)
+            if i < len(params):
+                bound[i] = v
+        if too_many:
+            self.diags.error("E0204", e.span, func=decl.name, expected=len(params), s="s" if len(params) != 1 else "",
+                             found=len(e.args))
+            return TConst(e.span, ERROR, None)
+        for kw in e.keywords:
+            index = next((i for i, p in enumerate(params) if p.name == kw.name), None)
+            v = self.expr(kw.value)
+            if index is None:
+                self.diags.error("E0207", kw.span, func=decl.name, name=kw.name)
+                return TConst(e.span, ERROR, None)
+            if bound[index] is not None:
+                self.diags.error("E0001", kw.span, detail=f"argument `{kw.name}` given twice")
+                return TConst(e.span, ERROR, None)
+            bound[index] = v
+        for i, p in enumerate(params):
+            if bound[i] is None:
+                if p.default is None:
+                    missing = sum(1 for j, q in enumerate(params) if bound[j] is None and q.default is None)
+                    self.diags.error("E0204", e.span, func=decl.name,
+                                     expected=sum(1 for q in params if q.default is None),
+                                     s="s", found=len(params) - missing)
+                    return TConst(e.span, ERROR, None)
+                bound[i] = self.default_value(p)
+        if any(b.type == ERROR for b in bound):
+            return TConst(e.span, ERROR, None)
+        arg_types = []
+        for p, b in zip(params, bound):
+            arg_types.append(self.resolve_type(p.annotation) if p.annotation is not None else default_type(b.type))
+        if ERROR in arg_types:
+            return TConst(e.span, ERROR, None)
+        args = [self.coerce(b, t) for b, t in zip(bound, arg_types)]
+        instance = self.instantiate(decl, tuple(arg_types), e.span)
+        if instance is None:
+            return TConst(e.span, ERROR, None)
+        ret = instance.return_type
+        if ret is None:
+            self.diags.error("E0221", e.span, func=decl.name)
+            return TConst(e.span, ERROR, None)
+        return TCall(e.span, ret, instance, args)
+
+    def default_value(self, p: ast.Param) -> TExpr:
+        v = self.expr(p.default)
+        if not isinstance(v, TConst):
+            if v.type != ERROR:
+                self.diags.error("E0219", p.default.span, detail="a default value must be a constant")
+            return TConst(p.default.span, ERROR, None)
+        return v
+
+    # ---- conversions ----
+    def coerce(self, e: TExpr, target: Type | None) -> TExpr:
+        """Implicit conversion: only an untyped constant changes type, and only where it fits."""
+        if target is None or e.type == target or ERROR in (e.type, target):
+            return e
+        if isinstance(e.type, LiteralType) and isinstance(e, TConst):
+            if isinstance(target, LiteralType):
+                return TConst(e.span, target, float(e.value) if target.kind == "float" else e.value)
+            if isinstance(target, ScalarType) and target.is_numeric:
+                if e.type.kind == "int" and target.is_int:
+                    if not target.min <= e.value <= target.max:
+                        self.diags.error("E0206", e.span, value=e.value, type=target)
+                        return TConst(e.span, ERROR, None)
+                    return TConst(e.span, target, e.value)
+                if target.is_float:
+                    return TConst(e.span, target, fold.round_float(float(e.value), target))
+        if isinstance(e.type, LiteralType) and not isinstance(e, TConst) and isinstance(target, ScalarType):
+            # An untyped expression that could not fold (`1 // 0`) already has its default type.
+            pass
+        self.diags.error("E0201", e.span, expected=target, found=e.type)
+        return TConst(e.span, ERROR, None)
+
+    def promote(self, e: TExpr, target: Type) -> TExpr:
+        """Bring an operand to its operator's type: constants adapt, ints and Bools widen to floats."""
+        if e.type == target or isinstance(e.type, LiteralType) or not isinstance(target, ScalarType):
+            return self.coerce(e, target)
+        return self.convert(e, target, e.span)
+
+    def coerce_or_convert(self, e: TExpr, target: ScalarType) -> TExpr:
+        """Python's numeric promotion inside one operator: int operands become float."""
+        if isinstance(e.type, LiteralType):
+            return self.coerce(e, target)
+        return self.convert(e, target, e.span)
+
+    def condition(self, e: ast.Expr) -> TExpr:
+        return self.truth(self.expr(e), e.span)
+
+    def truth(self, v: TExpr, span: Span) -> TExpr:
+        """Python truthiness as a Bool: nonzero numbers, non-empty strings."""
+        if v.type in (T.BOOL, ERROR):
+            return v
+        if isinstance(v, TConst) and v.type in (T.INT_LITERAL, T.FLOAT_LITERAL, T.STRING_LITERAL, T.NONE):
+            return TConst(span, T.BOOL, bool(v.value))
+        if isinstance(v.type, ScalarType):
+            if isinstance(v, TConst):
+                return TConst(span, T.BOOL, bool(v.value))
+            return TBuiltin(span, T.BOOL, "truth", [v])
+        self.diags.error("E0218", span, type=v.type)
+        return TConst(span, ERROR, None)
+
+
+def _is_num(t: Type) -> bool:
+    return isinstance(t, ScalarType) and t.is_numeric
+
+
+def _is_float(t: Type) -> bool:
+    return (isinstance(t, ScalarType) and t.is_float) or t == T.FLOAT_LITERAL
+
+
+def _nonempty_range(start: TExpr, stop: TExpr, step: TExpr) -> bool:
+    if not all(isinstance(x, TConst) and isinstance(x.value, int) for x in (start, stop, step)):
+        return False
+    return len(range(start.value, stop.value, step.value)) > 0 if step.value else False
+
+
+def _merge(a: set | None, b: set | None) -> set | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a & b

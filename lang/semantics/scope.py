@@ -1,0 +1,49 @@
+"""Module-level symbols and the block scopes of one function body."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..syntax import ast
+from .typed import LocalVar, TConst
+
+
+@dataclass(eq=False)
+class ComptimeSymbol:
+    decl: ast.Comptime
+    value: TConst | None = None
+    evaluating: bool = False
+
+
+@dataclass
+class ModuleSymbols:
+    name: str
+    functions: dict[str, ast.FnDef] = field(default_factory=dict)
+    comptimes: dict[str, ComptimeSymbol] = field(default_factory=dict)
+
+
+class BlockScopes:
+    """`var` binds in the innermost block; a plain first assignment binds function-wide."""
+
+    def __init__(self) -> None:
+        self.blocks: list[dict[str, LocalVar | TConst]] = [{}]
+
+    def push(self) -> None:
+        self.blocks.append({})
+
+    def pop(self) -> None:
+        self.blocks.pop()
+
+    def lookup(self, name: str) -> LocalVar | TConst | None:
+        for block in reversed(self.blocks):
+            if name in block:
+                return block[name]
+        return None
+
+    def declare(self, name: str, item, function_wide: bool = False) -> None:
+        (self.blocks[0] if function_wide else self.blocks[-1])[name] = item
+
+    def in_current_block(self, name: str) -> bool:
+        return name in self.blocks[-1]
+
+    def all_names(self) -> list[str]:
+        return [n for block in self.blocks for n in block]

@@ -1,0 +1,183 @@
+"""The typed tree the checker produces: every expression knows its type, every name its variable."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..source import Span
+from ..syntax import ast
+from ..types import Type
+
+
+@dataclass(eq=False)
+class LocalVar:
+    name: str
+    type: Type
+    span: Span
+    is_param: bool = False
+    mutable: bool = True
+    id: int = 0
+
+    def __repr__(self) -> str:
+        return f"{self.name}#{self.id}: {self.type}"
+
+
+@dataclass(eq=False)
+class FunctionInstance:
+    """One monomorphic copy of a `fn`/`def`: its parameter types are fixed."""
+
+    decl: ast.FnDef
+    module: str
+    param_types: tuple[Type, ...]
+    symbol: str
+    return_type: Type | None = None  # None while a `def`'s return type is still being inferred
+    params: list[LocalVar] = field(default_factory=list)
+    locals: list[LocalVar] = field(default_factory=list)
+    body: list["TStmt"] = field(default_factory=list)
+    checked: bool = False
+    in_progress: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.decl.name
+
+
+# ---- expressions ----
+@dataclass(eq=False)
+class TExpr:
+    span: Span
+    type: Type
+
+
+@dataclass(eq=False)
+class TConst(TExpr):
+    value: Any
+
+
+@dataclass(eq=False)
+class TLocal(TExpr):
+    var: LocalVar
+
+
+@dataclass(eq=False)
+class TUnary(TExpr):
+    op: str  # "-", "~", "not"
+    operand: TExpr
+
+
+@dataclass(eq=False)
+class TBinary(TExpr):
+    """Both operands have `operand_type`; `type` is the result (differs only for int `/`)."""
+
+    op: str
+    left: TExpr
+    right: TExpr
+
+
+@dataclass(eq=False)
+class TCompare(TExpr):
+    """`operands[i] ops[i] operands[i+1]`, each link compared at `link_types[i]`."""
+
+    operands: list[TExpr]
+    ops: list[str]
+    link_types: list[Type]
+
+
+@dataclass(eq=False)
+class TBoolOp(TExpr):
+    op: str  # "and" | "or": Python's, returning an operand
+    values: list[TExpr]
+
+
+@dataclass(eq=False)
+class TIfExp(TExpr):
+    test: TExpr
+    body: TExpr
+    orelse: TExpr
+
+
+@dataclass(eq=False)
+class TCall(TExpr):
+    callee: FunctionInstance
+    args: list[TExpr]
+
+
+@dataclass(eq=False)
+class TConvert(TExpr):
+    """A numeric conversion; `checked` raises on NaN, infinity and out-of-range (Python's int())."""
+
+    value: TExpr
+    checked: bool = False
+
+
+@dataclass(eq=False)
+class TBuiltin(TExpr):
+    name: str  # "abs" | "min" | "max" | "truth"
+    args: list[TExpr]
+
+
+# ---- statements ----
+@dataclass(eq=False)
+class TStmt:
+    span: Span
+
+
+@dataclass(eq=False)
+class TAssign(TStmt):
+    targets: list[LocalVar]
+    values: list[TExpr]  # all evaluated before any target is stored: `a, b = b, a`
+
+
+@dataclass(eq=False)
+class TExprStmt(TStmt):
+    expr: TExpr
+
+
+@dataclass(eq=False)
+class TIf(TStmt):
+    test: TExpr
+    body: list[TStmt]
+    orelse: list[TStmt]
+
+
+@dataclass(eq=False)
+class TWhile(TStmt):
+    test: TExpr
+    body: list[TStmt]
+
+
+@dataclass(eq=False)
+class TForRange(TStmt):
+    var: LocalVar
+    start: TExpr
+    stop: TExpr
+    step: TExpr
+    body: list[TStmt]
+
+
+@dataclass(eq=False)
+class TBreak(TStmt):
+    pass
+
+
+@dataclass(eq=False)
+class TContinue(TStmt):
+    pass
+
+
+@dataclass(eq=False)
+class TReturn(TStmt):
+    value: TExpr | None
+
+
+@dataclass(eq=False)
+class TAssert(TStmt):
+    test: TExpr
+    message: str | None
+
+
+@dataclass(eq=False)
+class TPrint(TStmt):
+    args: list[TExpr]
+    sep: str
+    end: str

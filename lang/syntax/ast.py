@@ -1,0 +1,289 @@
+"""The syntax tree: frozen dataclasses, every node with the span it came from."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Iterator
+
+from ..source import Span
+
+
+@dataclass(frozen=True)
+class Node:
+    span: Span
+
+
+# ---- expressions ----
+@dataclass(frozen=True)
+class Expr(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    id: str
+
+
+@dataclass(frozen=True)
+class IntLit(Expr):
+    value: int
+
+
+@dataclass(frozen=True)
+class FloatLit(Expr):
+    value: float
+
+
+@dataclass(frozen=True)
+class StrLit(Expr):
+    value: str
+
+
+@dataclass(frozen=True)
+class BoolLit(Expr):
+    value: bool
+
+
+@dataclass(frozen=True)
+class NoneLit(Expr):
+    pass
+
+
+@dataclass(frozen=True)
+class EllipsisLit(Expr):
+    pass
+
+
+@dataclass(frozen=True)
+class ErrorExpr(Expr):
+    """Stands in for a construct that was already reported, so checking goes on quietly."""
+
+
+@dataclass(frozen=True)
+class TupleExpr(Expr):
+    elts: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Unary(Expr):
+    op: str  # "-", "+", "~", "not"
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Binary(Expr):
+    op: str  # "+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^", "@"
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Compare(Expr):
+    """`a < b <= c`: each operand evaluated once, stops at the first false link."""
+
+    left: Expr
+    ops: tuple[str, ...]
+    comparators: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class BoolOp(Expr):
+    op: str  # "and" | "or"
+    values: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class IfExp(Expr):
+    test: Expr
+    body: Expr
+    orelse: Expr
+
+
+@dataclass(frozen=True)
+class Keyword(Node):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    func: Expr
+    args: tuple[Expr, ...]
+    keywords: tuple[Keyword, ...]
+
+
+@dataclass(frozen=True)
+class Subscript(Expr):
+    """`a[i]`, `f[T]`, `SIMD[DType.float32, 8]`: items are expressions or keywords."""
+
+    value: Expr
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Attribute(Expr):
+    value: Expr
+    attr: str
+
+
+# ---- statements ----
+@dataclass(frozen=True)
+class Stmt(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class VarDecl(Stmt):
+    """`var x: T = v` (explicit) or `x: T = v` (Python's annotated assignment)."""
+
+    name: str
+    name_span: Span
+    annotation: Expr | None
+    value: Expr | None
+    explicit: bool
+
+
+@dataclass(frozen=True)
+class Comptime(Stmt):
+    name: str
+    name_span: Span
+    annotation: Expr | None
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    """`a = b = v`: targets are assigned left to right after one evaluation of v."""
+
+    targets: tuple[Expr, ...]
+    value: Expr
+
+
+@dataclass(frozen=True)
+class AugAssign(Stmt):
+    target: Expr
+    op: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class ExprStmt(Stmt):
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Pass(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Break(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Continue(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Return(Stmt):
+    value: Expr | None
+
+
+@dataclass(frozen=True)
+class Assert(Stmt):
+    test: Expr
+    msg: Expr | None
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    test: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class While(Stmt):
+    test: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class For(Stmt):
+    target: Expr
+    iter: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Launch(Stmt):
+    kernel: Expr
+    config: tuple[Node, ...]
+    args: tuple[Expr, ...]
+    keywords: tuple[Keyword, ...]
+
+
+# ---- declarations ----
+@dataclass(frozen=True)
+class Param(Node):
+    name: str
+    annotation: Expr | None
+    default: Expr | None
+    convention: str | None
+
+
+@dataclass(frozen=True)
+class CtParam(Node):
+    name: str
+    annotation: Expr | None
+    default: Expr | None
+
+
+@dataclass(frozen=True)
+class Decorator(Node):
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class FnDef(Stmt):
+    kind: str  # "fn" | "def"
+    name: str
+    name_span: Span
+    ct_params: tuple[CtParam, ...]
+    params: tuple[Param, ...]
+    raises: bool
+    returns: Expr | None
+    body: tuple[Stmt, ...]
+    decorators: tuple[Decorator, ...] = field(default=())
+
+    @property
+    def is_generic(self) -> bool:
+        """A `def` with an unannotated parameter gets one copy per call signature."""
+        return any(p.annotation is None for p in self.params)
+
+
+@dataclass(frozen=True)
+class MainGuard(Stmt):
+    """`if __name__ == "__main__": main()` - lets a common-subset file run under CPython too."""
+
+
+@dataclass(frozen=True)
+class Module(Node):
+    name: str
+    body: tuple[Stmt, ...]
+
+
+def children(node: Node) -> Iterator[Node]:
+    """The direct child nodes, in source order."""
+    for f in fields(node):
+        if f.name == "span" or f.name == "name_span":
+            continue
+        value = getattr(node, f.name)
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, Node):
+                    yield item

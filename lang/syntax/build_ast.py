@@ -1,0 +1,414 @@
+"""Lark parse tree -> pyx AST, without recursion (deep input must not overflow the stack)."""
+from __future__ import annotations
+
+import ast as pyast
+
+from lark import Token, Transformer_NonRecursive, Tree, v_args
+
+from ..diagnostics import DiagnosticBag
+from ..source import SourceFile, Span
+from . import ast
+
+CONVENTIONS = {"mut", "owned", "out", "ref", "var"}
+AUG_OPS = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "//=": "//", "%=": "%", "**=": "**",
+           "&=": "&", "|=": "|", "^=": "^", "<<=": "<<", ">>=": ">>", "@=": "@"}
+
+
+@v_args(meta=True)
+class BuildAst(Transformer_NonRecursive):
+    def __init__(self, source: SourceFile, diags: DiagnosticBag):
+        super().__init__()
+        self.source = source
+        self.diags = diags
+
+    # ---- helpers ----
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return self.source.span(0, 0)
+        return self.source.span(meta.start_pos, meta.end_pos)
+
+    def _tok(self, tok: Token) -> Span:
+        return self.source.span(tok.start_pos, tok.end_pos)
+
+    def _unsupported(self, meta, construct: str, code: str = "E0002"):
+        self.diags.error(code, self._span(meta), construct=construct)
+
+    def _bad_expr(self, meta, construct: str, code: str = "E0002") -> ast.Expr:
+        self._unsupported(meta, construct, code)
+        return ast.ErrorExpr(self._span(meta))
+
+    def _bad_stmt(self, meta, construct: str, code: str = "E0002") -> ast.Stmt:
+        self._unsupported(meta, construct, code)
+        return ast.Pass(self._span(meta))
+
+    @staticmethod
+    def _flatten(items) -> tuple:
+        out = []
+        for item in items:
+            if isinstance(item, list):
+                out.extend(item)
+            elif item is not None:
+                out.append(item)
+        return tuple(out)
+
+    # ---- module and blocks ----
+    def file_input(self, meta, children):
+        return self._flatten(children)
+
+    def suite(self, meta, children):
+        return self._flatten(children)
+
+    # ---- simple statements ----
+    def expr_stmt(self, meta, c):
+        return ast.ExprStmt(self._span(meta), c[0])
+
+    def assign_stmt(self, meta, c):
+        return ast.Assign(self._span(meta), tuple(c[:-1]), c[-1])
+
+    def annassign_stmt(self, meta, c):
+        target, annotation, value = c
+        if not isinstance(target, ast.Name):
+            return self._bad_stmt(meta, "an annotated assignment to anything but a name")
+        return ast.VarDecl(self._span(meta), target.id, target.span, annotation, value, False)
+
+    def augassign_stmt(self, meta, c):
+        target, op, value = c
+        return ast.AugAssign(self._span(meta), target, AUG_OPS[op], value)
+
+    def augop(self, meta, c):
+        return str(c[0])
+
+    def var_stmt(self, meta, c):
+        _, name, annotation, value = c
+        return ast.VarDecl(self._span(meta), str(name), self._tok(name), annotation, value, True)
+
+    def comptime_stmt(self, meta, c):
+        name, annotation, value = c
+        return ast.Comptime(self._span(meta), str(name), self._tok(name), annotation, value)
+
+    def alias_stmt(self, meta, c):
+        name, value = c
+        return ast.Comptime(self._span(meta), str(name), self._tok(name), None, value)
+
+    def pass_stmt(self, meta, c):
+        return ast.Pass(self._span(meta))
+
+    def break_stmt(self, meta, c):
+        return ast.Break(self._span(meta))
+
+    def continue_stmt(self, meta, c):
+        return ast.Continue(self._span(meta))
+
+    def return_stmt(self, meta, c):
+        return ast.Return(self._span(meta), c[0])
+
+    def assert_stmt(self, meta, c):
+        return ast.Assert(self._span(meta), c[0], c[1])
+
+    def raise_stmt(self, meta, c):
+        return self._bad_stmt(meta, "`raise`", "E0007")
+
+    def launch_stmt(self, meta, c):
+        call = c[0]
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Subscript)):
+            return self._bad_stmt(meta, "`launch` without `kernel[grid=..., block=...](args)`", "E0002")
+        return ast.Launch(self._span(meta), call.func.value, call.func.items, call.args, call.keywords)
+
+    def import_stmt(self, meta, c):
+        return self._bad_stmt(meta, "`import`", "E0007")
+
+    def from_import(self, meta, c):
+        if any(isinstance(x, Token) and x.type == "STAR" for x in c):
+            return self._bad_stmt(meta, "`import *`")
+        return self._bad_stmt(meta, "`from ... import`", "E0007")
+
+    def yield_stmt(self, meta, c):
+        return self._bad_stmt(meta, "`yield` (generators)")
+
+    def async_stmt(self, meta, c):
+        return self._bad_stmt(meta, "`async`")
+
+    def global_stmt(self, meta, c):
+        return self._bad_stmt(meta, "`global`")
+
+    def nonlocal_stmt(self, meta, c):
+        return self._bad_stmt(meta, "`nonlocal`")
+
+    def del_stmt(self, meta, c):
+        return self._bad_stmt(meta, "`del`")
+
+    def dotted_name(self, meta, c):
+        return ".".join(str(t) for t in c)
+
+    def dotted_as_name(self, meta, c):
+        return c[0]
+
+    def import_name(self, meta, c):
+        return c[0]
+
+    def import_names(self, meta, c):
+        return c
+
+    # ---- compound statements ----
+    def if_stmt(self, meta, c):
+        test, body, *rest = c
+        orelse: tuple = ()
+        else_clause = rest[-1] if rest else None
+        elifs = rest[:-1]
+        if else_clause is not None:
+            orelse = else_clause
+        for (etest, ebody, espan) in reversed(elifs):
+            orelse = (ast.If(espan, etest, ebody, orelse),)
+        return ast.If(self._span(meta), test, body, orelse)
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1], self._span(meta))
+
+    def else_clause(self, meta, c):
+        return c[0]
+
+    def while_stmt(self, meta, c):
+        test, body, orelse = c
+        if orelse is not None:
+            return self._bad_stmt(meta, "`while ... else`", "E0007")
+        return ast.While(self._span(meta), test, body)
+
+    def for_stmt(self, meta, c):
+        target, iterable, body, orelse = c
+        if orelse is not None:
+            return self._bad_stmt(meta, "`for ... else`", "E0007")
+        return ast.For(self._span(meta), target, iterable, body)
+
+    def comptime_if(self, meta, c):
+        return self._bad_stmt(meta, "`comptime if`", "E0007")
+
+    def comptime_for(self, meta, c):
+        return self._bad_stmt(meta, "`comptime for`", "E0007")
+
+    def with_stmt(self, meta, c):
+        return self._bad_stmt(meta, "`with`")
+
+    def try_stmt(self, meta, c):
+        return self._bad_stmt(meta, "`try`", "E0007")
+
+    def except_clause(self, meta, c):
+        return None
+
+    def finally_clause(self, meta, c):
+        return None
+
+    def classdef(self, meta, c):
+        return self._bad_stmt(meta, "`class` (use `struct`)")
+
+    def structdef(self, meta, c):
+        return self._bad_stmt(meta, "`struct`", "E0007")
+
+    def traitdef(self, meta, c):
+        return self._bad_stmt(meta, "`trait`", "E0007")
+
+    def decorator(self, meta, c):
+        name, args = c
+        return ast.Decorator(self._span(meta), name, tuple(args or ()))
+
+    def decorated(self, meta, c):
+        *decorators, target = c
+        if isinstance(target, ast.FnDef):
+            return ast.FnDef(target.span, target.kind, target.name, target.name_span, target.ct_params,
+                             target.params, target.raises, target.returns, target.body, tuple(decorators))
+        return target
+
+    def funcdef(self, meta, c):
+        kind, name, ct_params, params, raises, returns, body = c
+        return ast.FnDef(self._span(meta), str(kind), str(name), self._tok(name), tuple(ct_params or ()),
+                         tuple(params or ()), raises is not None, returns, body)
+
+    def ct_params(self, meta, c):
+        return tuple(x for x in c if x is not None)
+
+    def ct_param(self, meta, c):
+        name, annotation, default = c
+        return ast.CtParam(self._span(meta), str(name), annotation, default)
+
+    def parameters(self, meta, c):
+        return tuple(x for x in c if x is not None)
+
+    def convention(self, meta, c):
+        return c[0]
+
+    def param(self, meta, c):
+        convention, name, annotation, default = c
+        conv = None
+        if convention is not None:
+            conv = str(convention)
+            if conv not in CONVENTIONS:
+                self.diags.error("E0001", self._tok(convention),
+                                 detail=f"`{conv}` is not an argument convention (expected one of "
+                                        "`mut`, `owned`, `out`, `ref`, `var`)")
+        return ast.Param(self._span(meta), str(name), annotation, default, conv)
+
+    def star_param(self, meta, c):
+        self._unsupported(meta, "`*args` and `**kwargs` parameters")
+        return None
+
+    # ---- expressions ----
+    def tuple(self, meta, c):
+        return ast.TupleExpr(self._span(meta), tuple(x for x in c if x is not None))
+
+    def empty_tuple(self, meta, c):
+        return ast.TupleExpr(self._span(meta), ())
+
+    def paren(self, meta, c):
+        return c[0]
+
+    def ifexp(self, meta, c):
+        body, test, orelse = c
+        return ast.IfExp(self._span(meta), test, body, orelse)
+
+    def lambdef(self, meta, c):
+        return self._bad_expr(meta, "`lambda`")
+
+    def walrus(self, meta, c):
+        return self._bad_expr(meta, "the `:=` operator")
+
+    def lambda_params(self, meta, c):
+        return None
+
+    def or_op(self, meta, c):
+        return ast.BoolOp(self._span(meta), "or", tuple(c))
+
+    def and_op(self, meta, c):
+        return ast.BoolOp(self._span(meta), "and", tuple(c))
+
+    def not_op(self, meta, c):
+        return ast.Unary(self._span(meta), "not", c[0])
+
+    def compare(self, meta, c):
+        return ast.Compare(self._span(meta), c[0], tuple(c[1::2]), tuple(c[2::2]))
+
+    def comp_op(self, meta, c):
+        return " ".join(str(t) for t in c)
+
+    def _binary(self, meta, op, c):
+        return ast.Binary(self._span(meta), op, c[0], c[-1])
+
+    def bitor(self, meta, c):
+        return self._binary(meta, "|", c)
+
+    def bitxor(self, meta, c):
+        return self._binary(meta, "^", c)
+
+    def bitand(self, meta, c):
+        return self._binary(meta, "&", c)
+
+    def binop(self, meta, c):
+        return ast.Binary(self._span(meta), c[1], c[0], c[2])
+
+    def shift_op(self, meta, c):
+        return str(c[0])
+
+    add_op = mul_op = unary_op = shift_op
+
+    def unary(self, meta, c):
+        return ast.Unary(self._span(meta), c[0], c[1])
+
+    def power(self, meta, c):
+        return ast.Binary(self._span(meta), "**", c[0], c[1])
+
+    def await_expr(self, meta, c):
+        return self._bad_expr(meta, "`await`")
+
+    def call(self, meta, c):
+        func, arguments = c
+        args, keywords = [], []
+        for a in arguments or ():
+            (keywords if isinstance(a, ast.Keyword) else args).append(a)
+        return ast.Call(self._span(meta), func, tuple(args), tuple(keywords))
+
+    def arguments(self, meta, c):
+        return [x for x in c]
+
+    def subscripts(self, meta, c):
+        return [x for x in c]
+
+    def subscript(self, meta, c):
+        return ast.Subscript(self._span(meta), c[0], tuple(c[1]))
+
+    def slice(self, meta, c):
+        return self._bad_expr(meta, "slicing", "E0007")
+
+    def attribute(self, meta, c):
+        return ast.Attribute(self._span(meta), c[0], str(c[1]))
+
+    def keyword(self, meta, c):
+        return ast.Keyword(self._span(meta), str(c[0]), c[1])
+
+    def star_arg(self, meta, c):
+        return self._bad_expr(meta, "argument unpacking with `*`")
+
+    def generator(self, meta, c):
+        return self._bad_expr(meta, "a generator expression")
+
+    def comp_for(self, meta, c):
+        return None
+
+    def list_display(self, meta, c):
+        return self._bad_expr(meta, "a list literal", "E0007")
+
+    def list_comp(self, meta, c):
+        return self._bad_expr(meta, "a list comprehension", "E0007")
+
+    def dict_display(self, meta, c):
+        return self._bad_expr(meta, "a dict or set literal", "E0007")
+
+    def dict_items(self, meta, c):
+        return None
+
+    def dict_item(self, meta, c):
+        return None
+
+    def name(self, meta, c):
+        return ast.Name(self._span(meta), str(c[0]))
+
+    def int_lit(self, meta, c):
+        return ast.IntLit(self._span(meta), int(str(c[0]).replace("_", ""), 0))
+
+    def float_lit(self, meta, c):
+        return ast.FloatLit(self._span(meta), float(str(c[0]).replace("_", "")))
+
+    def imag_lit(self, meta, c):
+        return self._bad_expr(meta, "complex numbers")
+
+    def string(self, meta, c):
+        parts = []
+        for tok in c:
+            text = str(tok)
+            if text[:1] in "bB" or text[:2].lower() in ("rb", "br"):
+                return self._bad_expr(meta, "bytes literals", "E0007")
+            try:
+                parts.append(pyast.literal_eval(text))
+            except (ValueError, SyntaxError) as exc:
+                self.diags.error("E0004", self._tok(tok), detail=str(exc))
+                parts.append("")
+        return ast.StrLit(self._span(meta), "".join(parts))
+
+    def fstring(self, meta, c):
+        return self._bad_expr(meta, "f-strings", "E0007")
+
+    def true(self, meta, c):
+        return ast.BoolLit(self._span(meta), True)
+
+    def false(self, meta, c):
+        return ast.BoolLit(self._span(meta), False)
+
+    def none(self, meta, c):
+        return ast.NoneLit(self._span(meta))
+
+    def ellipsis(self, meta, c):
+        return ast.EllipsisLit(self._span(meta))
+
+    def __default__(self, data, children, meta):
+        raise AssertionError(f"grammar rule `{data}` has no AST builder")
+
+
+def build(tree: Tree, source: SourceFile, diags: DiagnosticBag) -> tuple:
+    return BuildAst(source, diags).transform(tree)

@@ -1,0 +1,99 @@
+"""The types every stage shares: scalars, literals, strings, void.
+
+One object per type (interned), so `is` and `==` agree and types can key dicts.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Type:
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class ScalarType(Type):
+    kind: str  # "int" | "uint" | "float" | "bool"
+    bits: int
+
+    @property
+    def is_int(self) -> bool:
+        return self.kind in ("int", "uint")
+
+    @property
+    def is_signed(self) -> bool:
+        return self.kind == "int"
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind == "float"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.kind == "bool"
+
+    @property
+    def is_numeric(self) -> bool:
+        return self.kind in ("int", "uint", "float")
+
+    @property
+    def min(self) -> int:
+        return -(1 << (self.bits - 1)) if self.is_signed else 0
+
+    @property
+    def max(self) -> int:
+        return (1 << (self.bits - 1)) - 1 if self.is_signed else (1 << self.bits) - 1
+
+
+@dataclass(frozen=True)
+class LiteralType(Type):
+    """An untyped constant (`3`, `2.5`, `comptime N = 8`): takes the type its context needs."""
+
+    kind: str  # "int" | "float"
+
+
+@dataclass(frozen=True)
+class OtherType(Type):
+    pass
+
+
+BOOL = ScalarType("Bool", "bool", 1)
+INT8 = ScalarType("Int8", "int", 8)
+INT16 = ScalarType("Int16", "int", 16)
+INT32 = ScalarType("Int32", "int", 32)
+INT64 = ScalarType("Int64", "int", 64)
+INT = ScalarType("Int", "int", 64)
+UINT8 = ScalarType("UInt8", "uint", 8)
+UINT16 = ScalarType("UInt16", "uint", 16)
+UINT32 = ScalarType("UInt32", "uint", 32)
+UINT64 = ScalarType("UInt64", "uint", 64)
+FLOAT16 = ScalarType("Float16", "float", 16)
+FLOAT32 = ScalarType("Float32", "float", 32)
+FLOAT64 = ScalarType("Float64", "float", 64)
+
+INT_LITERAL = LiteralType("IntLiteral", "int")
+FLOAT_LITERAL = LiteralType("FloatLiteral", "float")
+STRING_LITERAL = OtherType("StringLiteral")
+NONE = OtherType("None")
+# The type of an expression that already produced an error: accepted everywhere,
+# so one mistake gives one diagnostic.
+ERROR = OtherType("<error>")
+
+SCALARS = {t.name: t for t in (BOOL, INT, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
+                               FLOAT16, FLOAT32, FLOAT64)}
+# Python's spellings, so annotated Python code is pyx code.
+TYPE_NAMES: dict[str, Type] = {**SCALARS, "int": INT, "float": FLOAT64, "bool": BOOL,
+                               "str": STRING_LITERAL, "StringLiteral": STRING_LITERAL, "None": NONE}
+
+
+def default_type(t: Type) -> Type:
+    """What an untyped constant becomes when nothing asks for a type."""
+    if t == INT_LITERAL:
+        return INT
+    if t == FLOAT_LITERAL:
+        return FLOAT64
+    return t

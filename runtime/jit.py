@@ -1,0 +1,25 @@
+"""Run compiled modules in this process with LLVM's MCJIT."""
+from __future__ import annotations
+
+import ctypes
+
+import llvmlite.binding as llvm
+
+
+class JitModule:
+    """Owns the execution engine: function pointers stay valid while this object lives."""
+
+    def __init__(self, module, target_machine):
+        self.engine = llvm.create_mcjit_compiler(module, target_machine)
+        self.engine.finalize_object()
+        self.engine.run_static_constructors()
+
+    def address(self, symbol: str) -> int:
+        return self.engine.get_function_address(symbol)
+
+    def run_entry(self, symbol: str) -> int:
+        """Call `int symbol(void)` and return its exit status."""
+        address = self.address(symbol)
+        if not address:
+            raise LookupError(f"symbol {symbol} not found in the compiled module")
+        return ctypes.CFUNCTYPE(ctypes.c_int)(address)()

@@ -1,0 +1,77 @@
+"""Run pyx programs in this process and capture what they write to the file descriptors.
+
+Compiled code writes with C stdio straight to fd 1 and fd 2, below Python's sys.stdout,
+so capturing means pointing those descriptors at files for the duration of the run.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Result:
+    status: int
+    stdout: str
+    stderr: str
+
+
+@contextlib.contextmanager
+def captured_fds():
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        os.dup2(out.fileno(), 1)
+        os.dup2(err.fileno(), 2)
+        # Python-level writes (diagnostics) must land in the same files, in order.
+        py_out, py_err = sys.stdout, sys.stderr
+        sys.stdout = open(1, "w", closefd=False)
+        sys.stderr = open(2, "w", closefd=False)
+        box = {}
+        try:
+            yield box
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            sys.stdout, sys.stderr = py_out, py_err
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+            out.seek(0)
+            err.seek(0)
+            box["stdout"] = out.read().decode()
+            box["stderr"] = err.read().decode()
+
+
+def run_pyx(path: str | Path, *options: str) -> Result:
+    """`pyx run` in-process (the CLI entry point, so exit codes and rendering are the real ones)."""
+    from pyx.cli import main
+
+    with captured_fds() as box:
+        status = main(["run", *options, str(path)])
+    return Result(status, box["stdout"], box["stderr"])
+
+
+def run_cli(*argv: str) -> Result:
+    from pyx.cli import main
+
+    with captured_fds() as box:
+        try:
+            status = main(list(argv))
+        except SystemExit as exc:  # argparse usage errors
+            status = exc.code
+    return Result(status, box["stdout"], box["stderr"])
+
+
+def run_source(text: str, tmp_path: Path, name: str = "prog.px", *options: str) -> Result:
+    path = tmp_path / name
+    path.write_text(text)
+    return run_pyx(path, *options)
