@@ -34,6 +34,7 @@ class Compilation:
 def _stage(comp: Compilation, name: str, fn, *args):
     from .semantics.check import PROGRESS
     from .codegen.llvm_gen import UnsupportedOnTarget
+    from .codegen.libdevice import LibdeviceNotFound
 
     start = time.perf_counter()
     PROGRESS.span = None
@@ -41,6 +42,8 @@ def _stage(comp: Compilation, name: str, fn, *args):
         return fn(*args)
     except CompileError:
         raise
+    except LibdeviceNotFound as exc:
+        raise CompileError([error("E0904", None, detail=str(exc))]) from None
     except UnsupportedOnTarget as exc:
         span = exc.span or PROGRESS.span
         raise CompileError([error("E0226", span, func=exc.what, target=comp.options.target)]) from None

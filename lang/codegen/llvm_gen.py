@@ -7,6 +7,8 @@ their frame onto the traceback. After inlining LLVM folds all of that away.
 """
 from __future__ import annotations
 
+import re
+
 from llvmlite import ir as ll
 
 from ..ir import nodes as ir
@@ -67,6 +69,12 @@ class ModuleCodegen:
                 self.rt.define_c_main(entry_fn)
         return self.module
 
+    def symbol(self, name: str) -> str:
+        """PTX identifiers allow only [A-Za-z0-9_$]; other targets keep the readable name."""
+        if self.target.host:
+            return name
+        return re.sub(r"[^A-Za-z0-9_]", lambda m: f"_{ord(m.group()):02x}_", name)
+
     def declare(self, f: ir.Function) -> None:
         params = [llvm_type(p.type) for p in f.params]
         ret = llvm_type(f.return_type)
@@ -74,7 +82,7 @@ class ModuleCodegen:
             if f.return_type != T.NONE:
                 params.insert(0, ret.as_pointer())
             ret = I1
-        fn = ll.Function(self.module, ll.FunctionType(ret, params), f.symbol)
+        fn = ll.Function(self.module, ll.FunctionType(ret, params), self.symbol(f.symbol))
         if not f.exported:
             fn.linkage = "internal"
         if f.raises and f.return_type != T.NONE:

@@ -10,6 +10,11 @@ def parse_and_optimize(llvm_ir: str, target: Target, opt: int, tm=None):
     init_llvm()
     module = llvm.parse_assembly(llvm_ir)
     module.verify()
+    if not target.host:
+        from .libdevice import link_libdevice, uses_libdevice
+
+        if uses_libdevice(module):
+            link_libdevice(module)
     tm = tm or target.target_machine(opt=opt)
     if opt > 0:
         pto = llvm.create_pipeline_tuning_options(speed_level=opt)

@@ -59,6 +59,7 @@ MESSAGES: dict[str, str] = {
     "E0901": "cannot read `{path}`: {reason}",
     "E0902": "no C compiler found to link an executable (tried {tried}); install gcc or clang, or set CC",
     "E0903": "linking failed: {detail}",
+    "E0904": "{detail}",
 }
 
 WARNINGS: dict[str, str] = {

@@ -1,0 +1,97 @@
+"""Host code generation: this CPU's features reach LLVM, executables link and run."""
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT, run_cli
+
+VECTOR_LOOP = """
+fn count_inside(n: Int) -> Int:
+    var c = 0
+    for i in range(n):
+        var x = Float64(i) * 0.001
+        if x * x < 0.5:
+            c += 1
+    return c
+"""
+
+
+def test_host_target_uses_this_cpu():
+    import llvmlite.binding as llvm
+
+    from pyx.codegen.target import host_target
+
+    target = host_target()
+    assert target.cpu == llvm.get_host_cpu_name()
+    assert target.features == llvm.get_host_cpu_features().flatten()
+
+
+def test_float_loop_is_vectorized_for_this_cpu(tmp_path: Path):
+    import llvmlite.binding as llvm
+
+    src = tmp_path / "vec.px"
+    src.write_text(VECTOR_LOOP)
+    result = run_cli("build", "--emit=asm", str(src))
+    assert result.status == 0, result.stderr
+    features = llvm.get_host_cpu_features()
+    if features.get("avx512f"):
+        assert "%zmm" in result.stdout
+    elif features.get("avx2"):
+        assert "%ymm" in result.stdout
+    else:
+        pytest.skip("this CPU has neither AVX2 nor AVX-512")
+
+
+def test_O0_keeps_the_loop_scalar(tmp_path: Path):
+    src = tmp_path / "vec.px"
+    src.write_text(VECTOR_LOOP)
+    result = run_cli("build", "--emit=asm", "-O0", str(src))
+    assert "%zmm" not in result.stdout and "%ymm" not in result.stdout
+
+
+@pytest.mark.parametrize("emit", ["ast", "ir", "llvm", "asm"])
+def test_text_emits_are_deterministic(emit: str):
+    path = str(ROOT / "examples" / "fib.px")
+    first, second = run_cli("build", f"--emit={emit}", path), run_cli("build", f"--emit={emit}", path)
+    assert first.status == 0 and first.stdout == second.stdout and first.stdout
+
+
+needs_cc = pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc")), reason="no C compiler to link with")
+
+
+@needs_cc
+def test_executable_runs_standalone(tmp_path: Path):
+    exe = tmp_path / "primes"
+    result = run_cli("build", "--emit=exe", str(ROOT / "examples" / "primes.px"), "-o", str(exe))
+    assert result.status == 0, result.stderr
+    done = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert done.returncode == 0
+    assert done.stdout == (ROOT / "examples" / "primes.out").read_text()
+
+
+@needs_cc
+def test_executable_reports_uncaught_exception(tmp_path: Path):
+    golden = ROOT / "tests" / "golden" / "raise_zero_division.px"
+    exe = tmp_path / "raiser"
+    assert run_cli("build", "--emit=exe", str(golden), "-o", str(exe)).status == 0
+    done = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stdout == golden.with_suffix(".out").read_text()
+    assert done.stderr.endswith("ZeroDivisionError: integer division or modulo by zero\n")
+
+
+def test_object_file(tmp_path: Path):
+    out = tmp_path / "hello.o"
+    assert run_cli("build", "--emit=obj", str(ROOT / "examples" / "hello.px"), "-o", str(out)).status == 0
+    assert out.read_bytes()[:4] == b"\x7fELF"
+
+
+def test_missing_c_compiler_is_a_clear_error(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("CC", raising=False)
+    result = run_cli("build", "--emit=exe", "--color=never", str(ROOT / "examples" / "hello.px"), "-o",
+                     str(tmp_path / "h"))
+    assert result.status == 1
+    assert "error[E0902]: no C compiler found" in result.stderr

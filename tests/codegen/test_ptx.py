@@ -1,0 +1,48 @@
+"""NVPTX code generation, checked by NVIDIA's own assembler (ptxas), without a GPU."""
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT, run_cli
+
+PTXAS = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if Path("/usr/local/cuda/bin/ptxas").exists() else None)
+needs_ptxas = pytest.mark.skipif(PTXAS is None, reason="ptxas (CUDA toolkit) is not installed on this machine")
+CASES = sorted((ROOT / "tests" / "codegen" / "ptx").glob("*.px"))
+
+
+def build_ptx(path: Path, out: Path, *extra: str) -> str:
+    result = run_cli("build", "--emit=ptx", *extra, str(path), "-o", str(out))
+    assert result.status == 0, result.stderr
+    return out.read_text()
+
+
+@needs_ptxas
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_ptx_assembles(path: Path, arch: str, tmp_path: Path):
+    ptx = build_ptx(path, tmp_path / "out.ptx", f"--gpu-arch={arch}")
+    assert f".target {arch}" in ptx
+    done = subprocess.run([PTXAS, f"-arch={arch}", str(tmp_path / "out.ptx"), "-o", str(tmp_path / "out.cubin")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_default_arch_is_sm_80(tmp_path: Path):
+    assert ".target sm_80" in build_ptx(CASES[0], tmp_path / "out.ptx")
+
+
+def test_math_links_only_the_libdevice_functions_used(tmp_path: Path):
+    ptx = build_ptx(ROOT / "tests" / "codegen" / "ptx" / "math.px", tmp_path / "out.ptx")
+    assert ".extern" not in ptx  # everything resolved inside the module
+    assert ptx.count(".func") < 40  # libdevice's hundreds of functions were not all kept
+
+
+def test_print_on_the_gpu_is_a_diagnostic(tmp_path: Path):
+    src = tmp_path / "p.px"
+    src.write_text("fn main():\n    print(1)\n")
+    result = run_cli("build", "--emit=ptx", "--color=never", str(src))
+    assert result.status == 1
+    assert "error[E0226]: `print` is not available on the `cuda` target" in result.stderr
+    assert "p.px:2:5" in result.stderr
