@@ -5,7 +5,7 @@ from ..diagnostics import DiagnosticBag
 from . import ast
 
 # Every recursive pass after parsing stays well inside Python's stack at this depth.
-MAX_NESTING = 200
+MAX_NESTING = 1000
 
 
 def check_module_shape(module: ast.Module, diags: DiagnosticBag) -> None:

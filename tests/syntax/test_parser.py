@@ -85,3 +85,13 @@ def test_unsupported_constructs_are_collected_not_fatal():
     bag = DiagnosticBag()
     parse(SourceFile("t.px", "fn f():\n    g = lambda: 1\n    del g\n"), bag)
     assert [d.code for d in bag.items] == ["E0002", "E0002"]
+
+
+def test_long_flat_expressions_compile_and_run(tmp_path):
+    """A 990-term sum is a 990-deep tree; everything up to the limit works end to end."""
+    from helpers import run_source
+
+    text = ("fn main():\n    var x = 1\n    print(" + " + ".join(["x"] * 990) + ")\n"
+            "    print(" + "-(" * 495 + "x" + ")" * 495 + ")\n")
+    result = run_source(text, tmp_path)
+    assert (result.status, result.stdout) == (0, "990\n-1\n"), result.stderr
