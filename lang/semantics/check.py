@@ -17,7 +17,7 @@ from .. import types as T
 from ..types import ERROR, LiteralType, ScalarType, Type, default_type
 from . import fold
 from .scope import BlockScopes, ComptimeSymbol, ModuleSymbols
-from .typed import (FunctionInstance, LocalVar, TAssert, TAssign, TBinary, TBoolOp, TBreak, TBuiltin,
+from .typed import (FunctionInstance, LocalVar, Reference, TAssert, TAssign, TBinary, TBoolOp, TBreak, TBuiltin,
                     TCall, TCompare, TConst, TContinue, TConvert, TExpr, TExprStmt, TForRange, TIf,
                     TIfExp, TLocal, TPrint, TReturn, TStmt, TUnary, TWhile)
 
@@ -85,6 +85,7 @@ class FunctionChecker:
             var = self._new_var(param.name, ptype, param.span, is_param=True, mutable=mutable)
             self.fn.params.append(var)
             self.scopes.declare(param.name, var)
+            self.refer_local(param.span, var, "param")
             self.assigned.add(var)
         if decl.ct_params:
             self.diags.error("E0225", decl.name_span, func=decl.name)
@@ -95,6 +96,10 @@ class FunctionChecker:
                 self.fn.return_type = T.NONE
             elif ret not in (T.NONE, ERROR):
                 self.diags.error("E0209", decl.name_span, func=decl.name, type=ret)
+
+    def refer_local(self, span: Span, var: LocalVar, kind: str = "") -> None:
+        kind = kind or ("param" if var.is_param else "local")
+        self.fn.references.append(Reference(span, kind, var.name, var.type, var.span))
 
     def _new_var(self, name: str, t: Type, span: Span, is_param=False, mutable=True) -> LocalVar:
         self.next_id += 1
@@ -154,6 +159,7 @@ class FunctionChecker:
         vtype = declared if declared is not None else (value.type if value is not None else ERROR)
         var = self._new_var(s.name, vtype, s.name_span)
         self.scopes.declare(s.name, var, function_wide=not s.explicit)
+        self.refer_local(s.name_span, var)
         if value is None:
             return None
         return self._store([var], [value], s.span)
@@ -212,6 +218,7 @@ class FunctionChecker:
             self.diags.error("E0107", target.span, name=target.id)
             return None
         if isinstance(existing, LocalVar):
+            self.refer_local(target.span, existing)
             if not existing.mutable:
                 self.diags.error("E0113", target.span, name=target.id, func=self.fn.name)
                 return None
@@ -224,6 +231,7 @@ class FunctionChecker:
             return None
         var = self._new_var(target.id, default_type(value.type), target.span)
         self.scopes.declare(target.id, var, function_wide=True)
+        self.refer_local(target.span, var)
         return var
 
     def _store(self, variables: list[LocalVar], values: list[TExpr], span: Span) -> TAssign:
@@ -450,6 +458,7 @@ class FunctionChecker:
     def expr_Name(self, e: ast.Name) -> TExpr:
         found = self.scopes.lookup(e.id)
         if isinstance(found, LocalVar):
+            self.refer_local(e.span, found)
             if self.assigned is not None and found not in self.assigned and found not in self.reported_unbound:
                 self.reported_unbound.add(found)
                 self.diags.error("E0103", e.span, name=e.id)
@@ -457,7 +466,10 @@ class FunctionChecker:
         if isinstance(found, TConst):
             return TConst(e.span, found.type, found.value)
         if e.id in self.module.comptimes:
-            value = self.comptime_value(self.module.comptimes[e.id])
+            sym = self.module.comptimes[e.id]
+            value = self.comptime_value(sym)
+            self.fn.references.append(Reference(e.span, "comptime", e.id, value.type if value else None,
+                                                sym.decl.name_span, f"= {value.value!r}" if value else ""))
             return TConst(e.span, value.type, value.value) if value is not None else TConst(e.span, ERROR, None)
         if e.id in self.module.functions or e.id in BUILTIN_FUNCTIONS:
             self.diags.error("E0007", e.span, construct="using a function as a value")
@@ -846,6 +858,8 @@ class FunctionChecker:
         instance = self.instantiate(decl, tuple(arg_types), e.span)
         if instance is None:
             return TConst(e.span, ERROR, None)
+        self.fn.references.append(Reference(e.func.span, "function", decl.name, instance.return_type,
+                                            decl.name_span, signature(instance)))
         ret = instance.return_type
         if ret is None:
             self.diags.error("E0221", e.span, func=decl.name)
@@ -917,6 +931,15 @@ def _is_num(t: Type) -> bool:
 
 def _is_float(t: Type) -> bool:
     return (isinstance(t, ScalarType) and t.is_float) or t == T.FLOAT_LITERAL
+
+
+def signature(instance: FunctionInstance) -> str:
+    decl = instance.decl
+    params = ", ".join(f"{p.name}: {t}" for p, t in zip(decl.params, instance.param_types))
+    ret = instance.return_type
+    tail = f" -> {ret}" if ret not in (None, T.NONE) else ""
+    raises = " raises" if decl.raises else ""
+    return f"{decl.kind} {decl.name}({params}){raises}{tail}"
 
 
 def _nonempty_range(start: TExpr, stop: TExpr, step: TExpr) -> bool:

@@ -23,6 +23,18 @@ class LocalVar:
 
 
 @dataclass(eq=False)
+class Reference:
+    """A name in the source and what the checker resolved it to (for editors: hover, go to definition)."""
+
+    span: Span
+    kind: str  # "local" | "param" | "function" | "comptime"
+    name: str
+    type: Type | None
+    target_span: Span | None
+    detail: str = ""
+
+
+@dataclass(eq=False)
 class FunctionInstance:
     """One monomorphic copy of a `fn`/`def`: its parameter types are fixed."""
 
@@ -36,6 +48,7 @@ class FunctionInstance:
     body: list["TStmt"] = field(default_factory=list)
     checked: bool = False
     in_progress: bool = False
+    references: list[Reference] = field(default_factory=list)
 
     @property
     def name(self) -> str:

@@ -1,0 +1,143 @@
+"""Questions an editor asks about one file, answered by the real parser and checker.
+
+`analyze(text, path)` runs the front end (never code generation) and keeps whatever it
+got, errors included, so hover and completion keep working in a file that does not
+compile yet. Lines and columns are 1-based, as in diagnostics.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .diagnostics import CompileError, Diagnostic, DiagnosticBag, InternalCompilerError
+from .source import SourceFile, Span
+from .syntax import ast
+from . import types as T
+
+KEYWORDS = ["fn", "def", "var", "comptime", "if", "elif", "else", "while", "for", "in", "break", "continue",
+            "pass", "return", "assert", "and", "or", "not", "True", "False", "None", "raises"]
+BUILTINS = {"print": "print(*values, sep=\" \", end=\"\\n\")", "range": "range(start, stop, step)",
+            "abs": "abs(x)", "min": "min(a, b, ...)", "max": "max(a, b, ...)", "int": "int(x) -> Int",
+            "float": "float(x) -> Float64", "bool": "bool(x) -> Bool"}
+
+
+@dataclass
+class Symbol:
+    name: str
+    kind: str  # "function" | "constant"
+    span: Span
+    name_span: Span
+    detail: str
+
+
+@dataclass
+class Completion:
+    label: str
+    kind: str  # "variable" | "function" | "constant" | "type" | "keyword"
+    detail: str = ""
+
+
+@dataclass
+class Analysis:
+    source: SourceFile
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    module: ast.Module | None = None
+    program: object = None
+
+    # ---- positions ----
+    def offset(self, line: int, col: int) -> int:
+        return self.source.offset(line, col)
+
+    def _references(self):
+        if self.program is None:
+            return []
+        return [r for inst in self.program.instances for r in inst.references]
+
+    def references_at(self, line: int, col: int):
+        """Every resolution of the name at this position (a generic `def` has one per instance)."""
+        at = self.offset(line, col)
+        hits = [r for r in self._references() if r.span.start <= at < max(r.span.end, r.span.start + 1)]
+        if not hits:
+            return []
+        narrowest = min(r.span.end - r.span.start for r in hits)
+        return [r for r in hits if r.span.end - r.span.start == narrowest]
+
+    # ---- queries ----
+    def hover(self, line: int, col: int) -> str | None:
+        refs = self.references_at(line, col)
+        if not refs:
+            return None
+        lines: list[str] = []
+        for r in refs:
+            if r.kind == "function":
+                text = r.detail
+            elif r.kind == "comptime":
+                text = f"comptime {r.name}: {r.type} {r.detail}".rstrip()
+            elif r.kind == "param":
+                text = f"(parameter) {r.name}: {r.type}"
+            else:
+                text = f"(variable) {r.name}: {r.type}"
+            if text not in lines:
+                lines.append(text)
+        return "\n".join(lines)
+
+    def definition(self, line: int, col: int) -> Span | None:
+        refs = self.references_at(line, col)
+        return refs[0].target_span if refs else None
+
+    def symbols(self) -> list[Symbol]:
+        if self.module is None:
+            return []
+        out = []
+        for item in self.module.body:
+            if isinstance(item, ast.FnDef):
+                params = ", ".join(p.name + (f": {_text(self.source, p.annotation)}" if p.annotation else "")
+                                   for p in item.params)
+                ret = f" -> {_text(self.source, item.returns)}" if item.returns is not None else ""
+                out.append(Symbol(item.name, "function", item.span, item.name_span,
+                                  f"{item.kind} {item.name}({params}){ret}"))
+            elif isinstance(item, ast.Comptime):
+                out.append(Symbol(item.name, "constant", item.span, item.name_span,
+                                  f"comptime {item.name} = {_text(self.source, item.value)}"))
+        return out
+
+    def completions(self, line: int, col: int) -> list[Completion]:
+        at = self.offset(line, col)
+        items: dict[str, Completion] = {}
+        if self.program is not None:
+            for inst in self.program.instances:
+                if inst.decl.span.start <= at <= inst.decl.span.end:
+                    for var in inst.locals:
+                        if var.span.start < at and var.name not in items:
+                            items[var.name] = Completion(var.name, "variable", str(var.type))
+        for sym in self.symbols():
+            items.setdefault(sym.name, Completion(sym.name, sym.kind, sym.detail))
+        for name, detail in BUILTINS.items():
+            items.setdefault(name, Completion(name, "function", detail))
+        for name in T.TYPE_NAMES:
+            items.setdefault(name, Completion(name, "type", "type"))
+        for kw in KEYWORDS:
+            items.setdefault(kw, Completion(kw, "keyword"))
+        return list(items.values())
+
+
+def _text(source: SourceFile, node) -> str:
+    return source.text[node.span.start:node.span.end] if node is not None else ""
+
+
+def analyze(text: str, path: str = "<editor>") -> Analysis:
+    from .monomorphize import instantiate_program
+    from .syntax import parse
+
+    result = Analysis(SourceFile(path, text))
+    diags = DiagnosticBag()
+    try:
+        result.module = parse(result.source, diags)
+        result.program = instantiate_program(result.module, diags)
+    except CompileError as exc:
+        diags.items.extend(d for d in exc.diagnostics if d not in diags.items)
+    except (InternalCompilerError, RecursionError, Exception) as exc:  # noqa: BLE001 - an editor must not crash
+        from .diagnostics import Diagnostic as D
+
+        diags.add(D("E9999", f"internal compiler error while checking: {type(exc).__name__}: {exc}", None))
+    result.diagnostics = sorted(diags.items, key=lambda d: (d.span.start if d.span else 0))
+    return result
