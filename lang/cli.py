@@ -50,6 +50,10 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--target", choices=("cpu", "cuda"), default=None,
                        help="code generation target (default: cpu; --emit=ptx implies cuda)")
     build.add_argument("--gpu-arch", default="sm_80", help="GPU architecture for PTX (default: sm_80)")
+
+    lsp = sub.add_parser("lsp", help="run the language server on stdin/stdout (for editors)",
+                         description="Serve the Language Server Protocol over stdio. Needs `pip install pyx-lang[lsp]`.")
+    lsp.add_argument("--color", default="never", help=argparse.SUPPRESS)
     return p
 
 
@@ -59,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     from .diagnostics.render import render_all
 
     try:
-        return {"run": cmd_run, "check": cmd_check, "build": cmd_build}[args.command](args)
+        return {"run": cmd_run, "check": cmd_check, "build": cmd_build, "lsp": cmd_lsp}[args.command](args)
     except CompileError as exc:
         print(render_all(exc.diagnostics, sys.stderr, args.color), file=sys.stderr)
         return EXIT_USER
@@ -102,6 +106,16 @@ def _print_timings(comp, extra: dict[str, float] | None = None) -> None:
     timings.update(extra or {})
     parts = ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in timings.items())
     print(f"pyx: {parts}; total {sum(timings.values()) * 1000:.1f} ms", file=sys.stderr)
+
+
+def cmd_lsp(args) -> int:
+    try:
+        from .lsp import main as serve
+    except ImportError as exc:
+        print(f"pyx: error: the language server needs pygls ({exc.name} is not installed); "
+              "install it with: pip install 'pyx-lang[lsp]'", file=sys.stderr)
+        return EXIT_USER
+    return serve()
 
 
 def cmd_check(args) -> int:

@@ -1,0 +1,83 @@
+"""`pyx lsp` driven by pygls' own client over stdio, as an editor would."""
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls", reason="the language server needs pygls (pip install 'pyx-lang[lsp]')")
+
+from lsprotocol import types as lsp  # noqa: E402
+from pygls.lsp.client import LanguageClient  # noqa: E402
+
+SOURCE = """fn scale(x: Float64, k: Int) -> Float64:
+    var y = x * k
+    return y
+
+
+fn main():
+    var total = 3
+    print(scale(1.5, total))
+"""
+
+
+async def session(tmp_path: Path, body):
+    client = LanguageClient("pyx-tests", "1")
+    published: list = []
+    arrived = asyncio.Event()
+
+    @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_diagnostics(params):
+        published.append(params)
+        arrived.set()
+
+    await client.start_io(sys.executable, "-m", "pyx", "lsp")
+    try:
+        await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities(),
+                                                           root_uri=tmp_path.as_uri()))
+        client.initialized(lsp.InitializedParams())
+        uri = (tmp_path / "k.px").as_uri()
+        client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+            text_document=lsp.TextDocumentItem(uri=uri, language_id="pyx", version=1, text=SOURCE)))
+        await asyncio.wait_for(arrived.wait(), 30)
+        arrived.clear()
+        return await body(client, uri, published, arrived)
+    finally:
+        await client.shutdown_async(None)
+        client.exit(None)
+        await client.stop()
+
+
+def run(tmp_path, body):
+    return asyncio.run(asyncio.wait_for(session(tmp_path, body), 60))
+
+
+def test_diagnostics_on_open_and_after_a_change(tmp_path):
+    async def body(client, uri, published, arrived):
+        assert len(published[-1].diagnostics) == 0
+        broken = SOURCE.replace("return y", "return y + missing")
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=broken)]))
+        await asyncio.wait_for(arrived.wait(), 30)
+        diag = published[-1].diagnostics[0]
+        assert diag.code == "E0101" and "missing" in diag.message
+        assert (diag.range.start.line, diag.range.start.character) == (2, 15)
+    run(tmp_path, body)
+
+
+def test_hover_definition_symbols_completion(tmp_path):
+    async def body(client, uri, published, arrived):
+        doc = lsp.TextDocumentIdentifier(uri=uri)
+        hover = await client.text_document_hover_async(lsp.HoverParams(doc, lsp.Position(7, 11)))
+        assert "fn scale(x: Float64, k: Int) -> Float64" in hover.contents.value
+        hover = await client.text_document_hover_async(lsp.HoverParams(doc, lsp.Position(7, 22)))
+        assert "(variable) total: Int" in hover.contents.value
+        where = await client.text_document_definition_async(lsp.DefinitionParams(doc, lsp.Position(7, 11)))
+        assert (where.range.start.line, where.range.start.character) == (0, 3)
+        symbols = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(doc))
+        assert [s.name for s in symbols] == ["scale", "main"]
+        items = await client.text_document_completion_async(lsp.CompletionParams(doc, lsp.Position(7, 4)))
+        labels = {i.label for i in items.items}
+        assert {"total", "scale", "print", "Float64"} <= labels and "y" not in labels
+    run(tmp_path, body)
