@@ -76,7 +76,7 @@ class ModuleCodegen:
         return re.sub(r"[^A-Za-z0-9_]", lambda m: f"_{ord(m.group()):02x}_", name)
 
     def declare(self, f: ir.Function) -> None:
-        params = [llvm_type(p.type) for p in f.params]
+        params = [llvm_type(p.type).as_pointer() if p.by_ref else llvm_type(p.type) for p in f.params]
         ret = llvm_type(f.return_type)
         if f.raises:
             if f.return_type != T.NONE:
@@ -107,10 +107,17 @@ class FunctionCodegen:
             self.blocks[block] = self.fn.append_basic_block(block.label)
         args = list(self.fn.args[1:] if self.has_out else self.fn.args)
         for var in self.f.params + [v for v in self.f.vars if v not in self.f.params]:
-            self.slots[var] = self.b.alloca(llvm_type(var.type), name=var.name)
+            if not var.by_ref:
+                self.slots[var] = self.b.alloca(llvm_type(var.type), name=var.name)
         for var, arg in zip(self.f.params, args):
             arg.name = var.name
-            self.b.store(arg, self.slots[var])
+            if var.by_ref:
+                # `mut`: the caller's variable is the slot; LLVM sees no alias between two of them
+                # because the checker refuses one variable passed to two `mut` parameters.
+                arg.add_attribute("noalias")
+                self.slots[var] = arg
+            else:
+                self.b.store(arg, self.slots[var])
         self.b.branch(self.blocks[self.f.blocks[0]])
         for block in self.f.blocks:
             self.b.position_at_end(self.blocks[block])
@@ -122,6 +129,8 @@ class FunctionCodegen:
     def value(self, v: ir.Value) -> ll.Value:
         if isinstance(v, ir.Temp):
             return self.temps[v.id]
+        if isinstance(v, ir.Ref):
+            return self.slots[v.var]
         if v.type == T.STRING_LITERAL:
             return self.mg.rt.cstr(self.b, v.value)
         return ll.Constant(llvm_type(v.type), v.value)

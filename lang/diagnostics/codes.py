@@ -27,6 +27,8 @@ MESSAGES: dict[str, str] = {
     "E0110": "`fn main` must take no arguments and return nothing",
     "E0111": "no `fn main()` to run in {file}",
     "E0112": "duplicate parameter `{name}`",
+    "E0114": "the argument for `mut {name}` must be a mutable variable of type `{type}`",
+    "E0115": "`{name}` is passed to two `mut` parameters of one call",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

@@ -56,7 +56,7 @@ class FunctionLowering:
     def var(self, local: t.LocalVar) -> ir.Var:
         v = self.vars.get(local)
         if v is None:
-            v = ir.Var(local.name, local.type, local.id)
+            v = ir.Var(local.name, local.type, local.id, by_ref=local.by_ref)
             self.vars[local] = v
             self.fn.vars.append(v)
         return v
@@ -355,6 +355,9 @@ class FunctionLowering:
             return self.cmp("eq" if op == "==" else "ne", a, b, span)
         prefix = "s" if vt.is_signed else "u"
         return self.cmp(prefix + _INT_CMP[op], a, b, span)
+
+    def expr_TRef(self, e: t.TRef) -> ir.Value:
+        return ir.Ref(e.type, self.var(e.var))
 
     def expr_TConvert(self, e: t.TConvert) -> ir.Value:
         v = self.expr(e.value)

@@ -19,6 +19,7 @@ class Var:
     name: str
     type: Type
     id: int
+    by_ref: bool = False  # a parameter that is the address of the caller's variable (`mut`)
 
     def __str__(self) -> str:
         return f"${self.name}.{self.id}"
@@ -35,6 +36,16 @@ class Temp(Value):
 
     def __str__(self) -> str:
         return f"%{self.id}"
+
+
+@dataclass(eq=False)
+class Ref(Value):
+    """The address of a variable, passed to a `mut` parameter."""
+
+    var: "Var"
+
+    def __str__(self) -> str:
+        return f"&{self.var}"
 
 
 @dataclass(eq=False)

@@ -9,7 +9,7 @@ def print_module(module: ir.Module) -> str:
 
 
 def print_function(f: ir.Function) -> str:
-    params = ", ".join(f"{p}: {p.type}" for p in f.params)
+    params = ", ".join(f"{'mut ' if p.by_ref else ''}{p}: {p.type}" for p in f.params)
     flags = " raises" if f.raises else ""
     lines = [f"fn @{f.symbol}({params}) -> {f.return_type}{flags} {{"]
     for v in f.vars:

@@ -74,6 +74,12 @@ def _verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str
                     _fail(f, f"call to unknown @{instr.callee}", after)
                 if [a.type for a in instr.args] != [p.type for p in callee.params]:
                     _fail(f, f"call to @{instr.callee} with argument types {[str(a.type) for a in instr.args]}", after)
+                for a, p in zip(instr.args, callee.params):
+                    if isinstance(a, ir.Ref) != p.by_ref:
+                        _fail(f, f"call to @{instr.callee}: `{p}` needs {'a variable' if p.by_ref else 'a value'}",
+                              after)
+                    if isinstance(a, ir.Ref) and a.var not in variables:
+                        _fail(f, f"{a.var} is not a variable of this function", after)
                 rtype = instr.result.type if instr.result is not None else T.NONE
                 if rtype != callee.return_type:
                     _fail(f, f"call to @{instr.callee} expects {callee.return_type}, result is {rtype}", after)

@@ -17,7 +17,7 @@ from .. import types as T
 from ..types import ERROR, LiteralType, ScalarType, Type, default_type
 from . import fold
 from .scope import BlockScopes, ComptimeSymbol, ModuleSymbols
-from .typed import (FunctionInstance, LocalVar, Reference, TAssert, TAssign, TBinary, TBoolOp, TBreak, TBuiltin,
+from .typed import (FunctionInstance, LocalVar, Reference, TRef, TAssert, TAssign, TBinary, TBoolOp, TBreak, TBuiltin,
                     TCall, TCompare, TConst, TContinue, TConvert, TExpr, TExprStmt, TForRange, TIf,
                     TIfExp, TLocal, TPrint, TReturn, TStmt, TUnary, TWhile)
 
@@ -79,10 +79,11 @@ class FunctionChecker:
             if param.name in names:
                 self.diags.error("E0112", param.span, name=param.name)
             names.add(param.name)
-            if param.convention not in (None, "var", "owned"):
+            if param.convention not in (None, "var", "owned", "mut"):
                 self.diags.error("E0007", param.span, construct=f"the `{param.convention}` argument convention")
-            mutable = decl.kind == "def" or param.convention in ("var", "owned")
+            mutable = decl.kind == "def" or param.convention in ("var", "owned", "mut")
             var = self._new_var(param.name, ptype, param.span, is_param=True, mutable=mutable)
+            var.by_ref = param.convention == "mut"
             self.fn.params.append(var)
             self.scopes.declare(param.name, var)
             self.refer_local(param.span, var, "param")
@@ -854,7 +855,21 @@ class FunctionChecker:
             arg_types.append(self.resolve_type(p.annotation) if p.annotation is not None else default_type(b.type))
         if ERROR in arg_types:
             return TConst(e.span, ERROR, None)
-        args = [self.coerce(b, t) for b, t in zip(bound, arg_types)]
+        args = []
+        borrowed: dict[LocalVar, Span] = {}
+        for p, b, t in zip(params, bound, arg_types):
+            if p.convention != "mut":
+                args.append(self.coerce(b, t))
+                continue
+            # `mut`: the callee writes the caller's variable, so it must be one, of exactly this type.
+            if not (isinstance(b, TLocal) and b.var.mutable and b.type == t):
+                self.diags.error("E0114", b.span, name=p.name, type=t)
+                return TConst(e.span, ERROR, None)
+            if b.var in borrowed:
+                self.diags.error("E0115", b.span, (Note("first passed here", borrowed[b.var]),), name=b.var.name)
+                return TConst(e.span, ERROR, None)
+            borrowed[b.var] = b.span
+            args.append(TRef(b.span, t, b.var))
         instance = self.instantiate(decl, tuple(arg_types), e.span)
         if instance is None:
             return TConst(e.span, ERROR, None)

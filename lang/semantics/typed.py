@@ -17,6 +17,7 @@ class LocalVar:
     is_param: bool = False
     mutable: bool = True
     id: int = 0
+    by_ref: bool = False  # a `mut` argument: reads and writes go to the caller's variable
 
     def __repr__(self) -> str:
         return f"{self.name}#{self.id}: {self.type}"
@@ -113,6 +114,13 @@ class TIfExp(TExpr):
 class TCall(TExpr):
     callee: FunctionInstance
     args: list[TExpr]
+
+
+@dataclass(eq=False)
+class TRef(TExpr):
+    """The caller's variable itself, passed to a `mut` parameter."""
+
+    var: LocalVar
 
 
 @dataclass(eq=False)
