@@ -4,7 +4,7 @@ One object per type (interned), so `is` and `==` agree and types can key dicts.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,20 @@ class LiteralType(Type):
 @dataclass(frozen=True)
 class OtherType(Type):
     pass
+
+
+@dataclass(frozen=True)
+class StructType(Type):
+    """A nominal value type. Its fields are filled in by the checker once resolved."""
+
+    module: str
+    fields: list = field(default_factory=list, compare=False, hash=False, repr=False)  # [(name, Type)]
+
+    def field_index(self, name: str) -> int | None:
+        for i, (n, _) in enumerate(self.fields):
+            if n == name:
+                return i
+        return None
 
 
 BOOL = ScalarType("Bool", "bool", 1)

@@ -38,6 +38,8 @@ def llvm_type(t: Type) -> ll.Type:
         if t.is_float:
             return {16: ll.HalfType(), 32: ll.FloatType(), 64: ll.DoubleType()}[t.bits]
         return ll.IntType(t.bits)
+    if isinstance(t, T.StructType):
+        return ll.LiteralStructType([llvm_type(ft) for _, ft in t.fields])
     if t == T.STRING_LITERAL:
         return CHARP
     if t == T.NONE:
@@ -177,6 +179,12 @@ class FunctionCodegen:
             self.define(i.result, a)
             return
         self.define(i.result, getattr(self.b, i.kind)(a, to))
+
+    def instr_Extract(self, i: ir.Extract):
+        self.define(i.result, self.b.extract_value(self.value(i.agg), i.index))
+
+    def instr_Insert(self, i: ir.Insert):
+        self.define(i.result, self.b.insert_value(self.value(i.agg), self.value(i.value), i.index))
 
     def instr_Select(self, i: ir.Select):
         self.define(i.result, self.b.select(self.value(i.cond), self.value(i.a), self.value(i.b)))

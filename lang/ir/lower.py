@@ -122,7 +122,23 @@ class FunctionLowering:
     def stmt_TAssign(self, s: t.TAssign) -> None:
         values = [self.expr(v) for v in s.values]
         for target, value in zip(s.targets, values):
-            self.emit(ir.Store(s.span, self.var(target), value))
+            if isinstance(target, t.FieldTarget):
+                self.store_field(target, value, s.span)
+            else:
+                self.emit(ir.Store(s.span, self.var(target), value))
+
+    def store_field(self, target: t.FieldTarget, value: ir.Value, span) -> None:
+        """`v.a.b = x` on values: load v, rebuild the path with x inside, store v."""
+        var = self.var(target.var)
+        outer = self.emit(ir.Load(span, self.temp(var.type), var))
+        chain = [outer]
+        for index in target.path[:-1]:
+            agg = chain[-1]
+            chain.append(self.emit(ir.Extract(span, self.temp(agg.type.fields[index][1]), agg, index)))
+        new = value
+        for agg, index in zip(reversed(chain), reversed(target.path)):
+            new = self.emit(ir.Insert(span, self.temp(agg.type), agg, index, new))
+        self.emit(ir.Store(span, var, new))
 
     def stmt_TExprStmt(self, s: t.TExprStmt) -> None:
         self.expr(s.expr)
@@ -355,6 +371,10 @@ class FunctionLowering:
             return self.cmp("eq" if op == "==" else "ne", a, b, span)
         prefix = "s" if vt.is_signed else "u"
         return self.cmp(prefix + _INT_CMP[op], a, b, span)
+
+    def expr_TField(self, e: t.TField) -> ir.Value:
+        agg = self.expr(e.base)
+        return self.emit(ir.Extract(e.span, self.temp(e.type), agg, e.index))
 
     def expr_TRef(self, e: t.TRef) -> ir.Value:
         return ir.Ref(e.type, self.var(e.var))

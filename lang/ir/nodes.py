@@ -97,6 +97,25 @@ class Select(Instr):
 
 
 @dataclass(eq=False)
+class Extract(Instr):
+    """Field `index` of a struct value."""
+
+    result: Temp
+    agg: Value
+    index: int
+
+
+@dataclass(eq=False)
+class Insert(Instr):
+    """A copy of a struct value with field `index` replaced: structs are values."""
+
+    result: Temp
+    agg: Value
+    index: int
+    value: Value
+
+
+@dataclass(eq=False)
 class Call(Instr):
     result: Temp | None
     callee: str

@@ -33,6 +33,10 @@ def print_instr(i: ir.Instr) -> str:
         return f"{i.result} = {i.kind} {i.a} to {i.result.type}"
     if isinstance(i, ir.Select):
         return f"{i.result} = select {i.cond}, {i.a}, {i.b}"
+    if isinstance(i, ir.Extract):
+        return f"{i.result} = extract {i.agg}, {i.index} : {i.result.type}"
+    if isinstance(i, ir.Insert):
+        return f"{i.result} = insert {i.agg}, {i.index}, {i.value}"
     if isinstance(i, ir.Call):
         head = f"{i.result} = " if i.result is not None else ""
         return f"{head}call @{i.callee}({', '.join(map(str, i.args))})"

@@ -49,7 +49,7 @@ def _verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str
                 _fail(f, f"{what} in {block.label} uses {v}, which is not defined on every path to it", after)
 
         for instr in block.instrs:
-            operands = [getattr(instr, name) for name in ("a", "b", "cond", "value") if hasattr(instr, name)]
+            operands = [getattr(instr, name) for name in ("a", "b", "cond", "value", "agg") if hasattr(instr, name)]
             operands += list(getattr(instr, "args", []))
             for v in operands:
                 use(v, type(instr).__name__)
@@ -83,6 +83,15 @@ def _verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str
                 rtype = instr.result.type if instr.result is not None else T.NONE
                 if rtype != callee.return_type:
                     _fail(f, f"call to @{instr.callee} expects {callee.return_type}, result is {rtype}", after)
+            elif isinstance(instr, (ir.Extract, ir.Insert)):
+                fields = getattr(instr.agg.type, "fields", None)
+                if fields is None or not 0 <= instr.index < len(fields):
+                    _fail(f, f"{type(instr).__name__.lower()} {instr.index} of {instr.agg.type}", after)
+                ftype = fields[instr.index][1]
+                if isinstance(instr, ir.Extract) and instr.result.type != ftype:
+                    _fail(f, f"extract gives {ftype}, result is {instr.result.type}", after)
+                if isinstance(instr, ir.Insert) and (instr.value.type != ftype or instr.result.type != instr.agg.type):
+                    _fail(f, f"insert of {instr.value.type} into field {instr.index}: {ftype}", after)
             elif isinstance(instr, ir.Cast):
                 if not isinstance(instr.a.type, ScalarType) or not isinstance(instr.result.type, ScalarType):
                     _fail(f, "cast of a non-scalar", after)

@@ -17,7 +17,7 @@ from ..syntax import ast
 from .. import types as T
 from ..types import ERROR, Type
 from ..semantics.check import FunctionChecker
-from ..semantics.module import collect, resolve_type
+from ..semantics.module import collect, resolve_fields, resolve_type
 from ..semantics.scope import ComptimeSymbol, ModuleSymbols
 from ..semantics.typed import FunctionInstance, TConst
 
@@ -32,10 +32,12 @@ class Program:
     main: FunctionInstance | None = None
 
 
-def mangle(module: str, decl: ast.FnDef, param_types: tuple[Type, ...]) -> str:
+def mangle(module: str, decl: ast.FnDef, param_types: tuple[Type, ...], owner: Type | None = None) -> str:
+    name = f"{module}.{owner.name}.{decl.name}" if owner is not None else f"{module}.{decl.name}"
     if decl.is_generic:
-        return f"{module}.{decl.name}[{','.join(t.name for t in param_types)}]"
-    return f"{module}.{decl.name}"
+        shown = param_types[1:] if decl.self_convention is not None else param_types
+        return f"{name}[{','.join(t.name for t in shown)}]"
+    return name
 
 
 class Instantiator:
@@ -48,10 +50,11 @@ class Instantiator:
         self.depth = 0
 
     def resolve_type(self, expr: ast.Expr | None) -> Type:
-        return resolve_type(expr, self.diags)
+        return resolve_type(expr, self.diags, self.symbols)
 
-    def instantiate(self, decl: ast.FnDef, param_types: tuple[Type, ...], span: Span | None) -> FunctionInstance | None:
-        key = (decl.name, param_types)
+    def instantiate(self, decl: ast.FnDef, param_types: tuple[Type, ...], span: Span | None,
+                    owner: Type | None = None) -> FunctionInstance | None:
+        key = (owner.name if owner is not None else "", decl.name, param_types)
         instance = self.instances.get(key)
         if instance is None:
             count = self.per_def.get(decl.name, 0) + 1
@@ -60,8 +63,11 @@ class Instantiator:
                 if count == MAX_INSTANCES_PER_DEF + 1:
                     self.diags.error("E0222", span or decl.name_span, func=decl.name, limit=MAX_INSTANCES_PER_DEF)
                 return None
-            instance = FunctionInstance(decl, self.symbols.name, param_types, mangle(self.symbols.name, decl, param_types))
-            if decl.returns is not None:
+            instance = FunctionInstance(decl, self.symbols.name, param_types,
+                                        mangle(self.symbols.name, decl, param_types, owner), owner=owner)
+            if decl.self_convention == "out":
+                instance.return_type = owner  # a constructor returns the value it built
+            elif decl.returns is not None:
                 instance.return_type = self.resolve_type(decl.returns)
             elif decl.kind == "fn":
                 instance.return_type = T.NONE
@@ -120,6 +126,16 @@ class Instantiator:
         for decl in roots:
             types = tuple(self.resolve_type(p.annotation) for p in decl.params)
             self.instantiate(decl, types, None)
+        for sym in self.symbols.structs.values():
+            resolve_fields(sym, self.symbols, self.diags)
+            if sym.state != "done":
+                continue
+            for method in sym.methods.values():
+                # Concrete methods are checked even when unused, so their errors show up.
+                if not method.is_generic:
+                    types = tuple(sym.type if i == 0 and method.self_convention is not None
+                                  else self.resolve_type(p.annotation) for i, p in enumerate(method.params))
+                    self.instantiate(method, types, None, sym.type)
         for sym in self.symbols.comptimes.values():
             self.comptime_value(sym)
         while self.worklist:
@@ -127,7 +143,7 @@ class Instantiator:
         program.instances = [i for i in self.instances.values() if i.checked]
         main = self.symbols.functions.get("main")
         if main is not None and not main.is_generic:
-            program.main = self.instances.get(("main", tuple(self.resolve_type(p.annotation) for p in main.params)))
+            program.main = self.instances.get(("", "main", tuple(self.resolve_type(p.annotation) for p in main.params)))
             if main.params or (program.main and program.main.return_type not in (T.NONE, ERROR)):
                 self.diags.error("E0110", main.name_span)
         return program

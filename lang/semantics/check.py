@@ -14,10 +14,10 @@ from ..diagnostics import DiagnosticBag, Note
 from ..source import Span
 from ..syntax import ast
 from .. import types as T
-from ..types import ERROR, LiteralType, ScalarType, Type, default_type
+from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
 from . import fold
 from .scope import BlockScopes, ComptimeSymbol, ModuleSymbols
-from .typed import (FunctionInstance, LocalVar, Reference, TRef, TAssert, TAssign, TBinary, TBoolOp, TBreak, TBuiltin,
+from .typed import (FieldTarget, FunctionInstance, LocalVar, Reference, TField, TRef, TAssert, TAssign, TBinary, TBoolOp, TBreak, TBuiltin,
                     TCall, TCompare, TConst, TContinue, TConvert, TExpr, TExprStmt, TForRange, TIf,
                     TIfExp, TLocal, TPrint, TReturn, TStmt, TUnary, TWhile)
 
@@ -32,6 +32,13 @@ FUTURE_NAMES = {
     "PythonObject", "BFloat16",
 }
 ARITH_OPS = {"+", "-", "*", "/", "//", "%", "**"}
+# Python's data model: the method a struct defines to take part in each operator.
+BINARY_METHODS = {"+": "__add__", "-": "__sub__", "*": "__mul__", "/": "__truediv__", "//": "__floordiv__",
+                  "%": "__mod__", "**": "__pow__", "@": "__matmul__", "&": "__and__", "|": "__or__",
+                  "^": "__xor__", "<<": "__lshift__", ">>": "__rshift__"}
+INPLACE_METHODS = {op: "__i" + name[2:] for op, name in BINARY_METHODS.items()}
+COMPARE_METHODS = {"==": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__"}
+UNARY_METHODS = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
 BIT_OPS = {"&", "|", "^", "<<", ">>"}
 CMP_OPS = {"<", ">", "<=", ">=", "==", "!="}
 
@@ -75,10 +82,15 @@ class FunctionChecker:
     def check(self) -> None:
         decl = self.fn.decl
         names = set()
-        for param, ptype in zip(decl.params, self.fn.param_types):
+        self.self_var: LocalVar | None = None
+        self.field_vars: dict[str, LocalVar] = {}
+        for index, (param, ptype) in enumerate(zip(decl.params, self.fn.param_types)):
             if param.name in names:
                 self.diags.error("E0112", param.span, name=param.name)
             names.add(param.name)
+            if index == 0 and decl.self_convention is not None and self.fn.owner is not None:
+                self.declare_self(param, self.fn.owner, decl.self_convention)
+                continue
             if param.convention not in (None, "var", "owned", "mut"):
                 self.diags.error("E0007", param.span, construct=f"the `{param.convention}` argument convention")
             mutable = decl.kind == "def" or param.convention in ("var", "owned", "mut")
@@ -91,12 +103,37 @@ class FunctionChecker:
         if decl.ct_params:
             self.diags.error("E0225", decl.name_span, func=decl.name)
         self.fn.body = self.block(decl.body)
+        if self.assigned is not None and decl.self_convention == "out" and self.self_var is not None:
+            self.fn.body.append(self.return_self(decl.name_span))
+            return
         if self.assigned is not None:
             ret = self.fn.return_type
             if ret is None:
                 self.fn.return_type = T.NONE
             elif ret not in (T.NONE, ERROR):
                 self.diags.error("E0209", decl.name_span, func=decl.name, type=ret)
+
+    def declare_self(self, param: ast.Param, owner: StructType, convention: str) -> None:
+        var = self._new_var("self", owner, param.span, is_param=convention != "out",
+                            mutable=convention in ("mut", "out"))
+        var.by_ref = convention == "mut"
+        self.scopes.declare("self", var)
+        self.self_var = var
+        if convention == "out":
+            # Each field is tracked like a variable, so definite assignment covers initialization.
+            for name, ftype in owner.fields:
+                self.field_vars[name] = LocalVar(f"self.{name}", ftype, param.span, id=-1)
+            if not owner.fields:
+                self.assigned.add(var)
+        else:
+            self.fn.params.append(var)
+            self.assigned.add(var)
+
+    def return_self(self, span: Span) -> TReturn:
+        missing = [n for n, v in self.field_vars.items() if v not in (self.assigned or set())]
+        for name in missing:
+            self.diags.error("E0117", span, field=name, struct=self.fn.owner)
+        return TReturn(span, TLocal(span, self.self_var.type, self.self_var))
 
     def refer_local(self, span: Span, var: LocalVar, kind: str = "") -> None:
         kind = kind or ("param" if var.is_param else "local")
@@ -192,11 +229,27 @@ class FunctionChecker:
             checked = [self.expr(v) for v in values]
             return self._assign_targets(list(targets), checked, s.span)
         value = self.expr(s.value)
+        if len(s.targets) == 1 and isinstance(s.targets[0], ast.Subscript):
+            return self.setitem(s.targets[0], value, s.span)
         if len(s.targets) == 1:
             return self._assign_targets([s.targets[0]], [value], s.span)
         # `a = b = v`: v once, then each target in order.
         value = self.value(value)
         return self._assign_targets(list(s.targets), [value] * len(s.targets), s.span)
+
+    def setitem(self, target: ast.Subscript, value: TExpr, span: Span):
+        base = self.expr(target.value)
+        if base.type == ERROR:
+            return None
+        if self.struct_of(base.type) is None:
+            self.diags.error("E0007", target.span, construct="indexing")
+            return None
+        index = [self.expr(i) for i in target.items if isinstance(i, ast.Expr)]
+        result = self.method_call(base, "__setitem__", index + [value], span)
+        if result is None:
+            self.diags.error("E0118", target.span, struct=base.type, name="__setitem__")
+            return None
+        return TExprStmt(span, result)
 
     def _assign_targets(self, targets: list[ast.Expr], values: list[TExpr], span: Span):
         variables, coerced = [], []
@@ -205,12 +258,14 @@ class FunctionChecker:
             if var is None:
                 continue
             variables.append(var)
-            coerced.append(self.coerce(value, var.type))
+            coerced.append(self.coerce(value, var.type))  # FieldTarget has .type too
         if not variables:
             return None
         return self._store(variables, coerced, span)
 
-    def assign_target(self, target: ast.Expr, value: TExpr) -> LocalVar | None:
+    def assign_target(self, target: ast.Expr, value: TExpr):
+        if isinstance(target, ast.Attribute):
+            return self.field_target(target)
         if not isinstance(target, ast.Name):
             self.diags.error("E0108", target.span)
             return None
@@ -235,12 +290,67 @@ class FunctionChecker:
         self.refer_local(target.span, var)
         return var
 
-    def _store(self, variables: list[LocalVar], values: list[TExpr], span: Span) -> TAssign:
+    def field_target(self, target: ast.Attribute) -> FieldTarget | None:
+        """`v.a.b = x`: the variable v and the path of field indices, checked for mutability."""
+        names = []
+        node = target
+        while isinstance(node, ast.Attribute):
+            names.append((node.attr, node.span))
+            node = node.value
+        if not isinstance(node, ast.Name):
+            self.diags.error("E0108", target.span)
+            return None
+        var = self.scopes.lookup(node.id)
+        if not isinstance(var, LocalVar):
+            if var is None:
+                self.unknown_name(node.id, node.span)
+            else:
+                self.diags.error("E0108", target.span)
+            return None
+        self.refer_local(node.span, var)
+        if not var.mutable:
+            self.diags.error("E0113", node.span, name=node.id, func=self.fn.name)
+            return None
+        initializing = var is self.self_var and self.field_vars and len(names) == 1
+        if not initializing and self.assigned is not None and var not in self.assigned \
+                and var not in self.reported_unbound:
+            self.reported_unbound.add(var)
+            self.diags.error("E0103", node.span, name=node.id)
+        t, path = var.type, []
+        for attr, span in reversed(names):
+            sym = self.struct_of(t)
+            index = t.field_index(attr) if sym is not None else None
+            if index is None:
+                if sym is None:
+                    self.diags.error("E0223", span, name=t, attr=attr)
+                else:
+                    self.diags.error("E0122", span, struct=t, name=attr)
+                return None
+            path.append(index)
+            self.fn.references.append(Reference(span, "field", attr, t.fields[index][1], _field_span(sym, attr)))
+            t = t.fields[index][1]
+        return FieldTarget(var, path, t)
+
+    def _store(self, variables: list, values: list[TExpr], span: Span) -> TAssign:
         if self.assigned is not None:
-            self.assigned.update(variables)
+            for v in variables:
+                if isinstance(v, LocalVar):
+                    self.assigned.add(v)
+                elif v.var is self.self_var and self.field_vars and len(v.path) == 1:
+                    name = self.fn.owner.fields[v.path[0]][0]
+                    self.assigned.add(self.field_vars[name])
+                    if all(f in self.assigned for f in self.field_vars.values()):
+                        self.assigned.add(self.self_var)
         return TAssign(span, variables, values)
 
     def stmt_AugAssign(self, s: ast.AugAssign):
+        if isinstance(s.target, ast.Attribute):
+            target = self.field_target(s.target)
+            current = self.expr(s.target)
+            if target is None or current.type == ERROR:
+                return None
+            result = self.binary(s.op, current, self.expr(s.value), s.span)
+            return self._store([target], [self.coerce(result, target.type)], s.span)
         if not isinstance(s.target, ast.Name):
             self.diags.error("E0108", s.target.span)
             return None
@@ -253,6 +363,13 @@ class FunctionChecker:
         if not current.var.mutable:
             self.diags.error("E0113", s.target.span, name=s.target.id, func=self.fn.name)
             return None
+        if isinstance(current.type, StructType):
+            value = self.expr(s.value)
+            inplace = self.method_call(current, INPLACE_METHODS[s.op], [value], s.span)
+            if inplace is not None:
+                return TExprStmt(s.span, inplace)
+            result = self.binary(s.op, current, value, s.span)
+            return self._store([current.var], [self.coerce(result, current.var.type)], s.span)
         result = self.binary(s.op, current, self.expr(s.value), s.span)
         return self._store([current.var], [self.coerce(result, current.var.type)], s.span)
 
@@ -350,6 +467,12 @@ class FunctionChecker:
         return TContinue(s.span)
 
     def stmt_Return(self, s: ast.Return):
+        if self.fn.decl.self_convention == "out" and self.self_var is not None:
+            if s.value is not None:
+                self.diags.error("E0210", s.value.span)
+            result = self.return_self(s.span)
+            self.assigned = None
+            return result
         value = None
         if s.value is not None:
             value = self.expr(s.value) if not isinstance(s.value, ast.TupleExpr) else self._tuple_error(s.value)
@@ -475,7 +598,7 @@ class FunctionChecker:
         if e.id in self.module.functions or e.id in BUILTIN_FUNCTIONS:
             self.diags.error("E0007", e.span, construct="using a function as a value")
             return TConst(e.span, ERROR, None)
-        if e.id in T.TYPE_NAMES:
+        if e.id in T.TYPE_NAMES or e.id in self.module.structs:
             self.diags.error("E0220", e.span, name=e.id)
             return TConst(e.span, ERROR, None)
         self.unknown_name(e.id, e.span)
@@ -486,6 +609,7 @@ class FunctionChecker:
             self.diags.error("E0007", span, construct=f"`{name}`")
             return
         candidates = (self.scopes.all_names() + list(self.module.functions) + list(self.module.comptimes)
+                      + list(self.module.structs)
                       + sorted(BUILTIN_FUNCTIONS) + list(T.TYPE_NAMES))
         close = difflib.get_close_matches(name, candidates, n=1)
         notes = (Note(f"did you mean `{close[0]}`?"),) if close else ()
@@ -495,9 +619,21 @@ class FunctionChecker:
         if isinstance(e.value, ast.Name) and e.value.id in FUTURE_NAMES and self.scopes.lookup(e.value.id) is None:
             self.diags.error("E0007", e.span, construct=f"`{e.value.id}`")
             return TConst(e.span, ERROR, None)
-        base = self.expr(e.value)
-        if base.type != ERROR:
-            self.diags.error("E0223", e.span, name=base.type, attr=e.attr)
+        if isinstance(e.value, ast.Name) and e.value.id == "self" and self.field_vars \
+                and self.scopes.lookup("self") is self.self_var and self.assigned is not None \
+                and self.self_var not in self.assigned:
+            # Inside `__init__(out self)`: a field may be read once it is initialized.
+            fvar = self.field_vars.get(e.attr)
+            if fvar is not None and fvar not in self.assigned:
+                self.diags.error("E0117", e.span, field=e.attr, struct=self.fn.owner)
+            base = TLocal(e.value.span, self.self_var.type, self.self_var)
+        else:
+            base = self.expr(e.value)
+        if base.type == ERROR:
+            return TConst(e.span, ERROR, None)
+        if self.struct_of(base.type) is not None:
+            return self.field_read(base, e.attr, e.span)
+        self.diags.error("E0223", e.span, name=base.type, attr=e.attr)
         return TConst(e.span, ERROR, None)
 
     def expr_Subscript(self, e: ast.Subscript):
@@ -505,8 +641,16 @@ class FunctionChecker:
             self.diags.error("E0007", e.span, construct=f"`{e.value.id}[...]`")
             return TConst(e.span, ERROR, None)
         base = self.expr(e.value)
-        if base.type != ERROR:
-            self.diags.error("E0007", e.span, construct="indexing")
+        if base.type == ERROR:
+            return base
+        if self.struct_of(base.type) is not None:
+            index = [self.expr(i) for i in e.items if isinstance(i, ast.Expr)]
+            result = self.method_call(base, "__getitem__", index, e.span)
+            if result is not None:
+                return result
+            self.diags.error("E0118", e.span, struct=base.type, name="__getitem__")
+            return TConst(e.span, ERROR, None)
+        self.diags.error("E0007", e.span, construct="indexing")
         return TConst(e.span, ERROR, None)
 
     def expr_Unary(self, e: ast.Unary) -> TExpr:
@@ -519,6 +663,12 @@ class FunctionChecker:
         t = operand.type
         if t == ERROR:
             return operand
+        if isinstance(t, StructType):
+            result = self.method_call(operand, UNARY_METHODS[e.op], [], e.span)
+            if result is None:
+                self.diags.error("E0203", e.span, op=e.op, operand=t)
+                return TConst(e.span, ERROR, None)
+            return result
         if t == T.BOOL:  # Python: -True == -1, ~True == -2
             operand, t = self.convert(operand, T.INT, e.span), T.INT
         ok = (isinstance(t, LiteralType) and (e.op != "~" or t.kind == "int")) or (
@@ -541,6 +691,13 @@ class FunctionChecker:
     def binary(self, op: str, left: TExpr, right: TExpr, span: Span) -> TExpr:
         if ERROR in (left.type, right.type):
             return TConst(span, ERROR, None)
+        if isinstance(left.type, StructType) or isinstance(right.type, StructType):
+            result = self.method_call(left, BINARY_METHODS[op], [right], span) \
+                if isinstance(left.type, StructType) else None
+            if result is None:
+                self.diags.error("E0202", span, op=op, left=left.type, right=right.type)
+                return TConst(span, ERROR, None)
+            return result
         if op == "@":
             self.diags.error("E0202", span, op=op, left=left.type, right=right.type)
             return TConst(span, ERROR, None)
@@ -611,6 +768,8 @@ class FunctionChecker:
 
     def expr_Compare(self, e: ast.Compare) -> TExpr:
         operands = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
+        if any(isinstance(o.type, StructType) for o in operands):
+            return self.struct_compare(e, operands)
         link_types: list[Type] = []
         for i, op in enumerate(e.ops):
             a, b = operands[i], operands[i + 1]
@@ -636,6 +795,26 @@ class FunctionChecker:
             return TConst(e.span, T.BOOL, result)
         link_types = [default_type(t) for t in link_types]
         return TCompare(e.span, T.BOOL, operands, list(e.ops), link_types)
+
+    def struct_compare(self, e: ast.Compare, operands: list[TExpr]) -> TExpr:
+        if len(e.ops) != 1:
+            self.diags.error("E0007", e.span, construct="chained comparisons of structs")
+            return TConst(e.span, ERROR, None)
+        op, (left, right) = e.ops[0], operands
+        if op not in COMPARE_METHODS:
+            self.diags.error("E0007", e.span, construct=f"the `{op}` operator")
+            return TConst(e.span, ERROR, None)
+        result = None
+        if isinstance(left.type, StructType):
+            result = self.method_call(left, COMPARE_METHODS[op], [right], e.span)
+            if result is None and op == "!=":  # Python falls back to `not __eq__`
+                equal = self.method_call(left, "__eq__", [right], e.span)
+                if equal is not None:
+                    result = TUnary(e.span, T.BOOL, "not", self.truth(equal, e.span))
+        if result is None:
+            self.diags.error("E0202", e.span, op=op, left=left.type, right=right.type)
+            return TConst(e.span, ERROR, None)
+        return result
 
     def expr_BoolOp(self, e: ast.BoolOp) -> TExpr:
         values = [self.expr(v) for v in e.values]
@@ -693,6 +872,8 @@ class FunctionChecker:
                              else "E0007", func.span,
                              func=getattr(func.value, "id", "this"), construct=f"`{getattr(func.value, 'id', '')}[...]`")
             return TConst(e.span, ERROR, None)
+        if isinstance(func, ast.Attribute):
+            return self.attribute_call(func, e)
         if not isinstance(func, ast.Name):
             self.expr(func)
             self.diags.error("E0007", func.span, construct="calling anything but a function name")
@@ -704,6 +885,8 @@ class FunctionChecker:
             return TConst(e.span, ERROR, None)
         if name in self.module.functions:
             return self.user_call(self.module.functions[name], e)
+        if name in self.module.structs:
+            return self.struct_call(self.module.structs[name], e)
         if name in self.module.comptimes:
             self.diags.error("E0109", func.span, name=name)
             return TConst(e.span, ERROR, None)
@@ -718,7 +901,14 @@ class FunctionChecker:
             self.diags.error("E0007", e.span, construct="`range` outside a `for` loop")
             return TConst(e.span, ERROR, None)
         if name == "len":
-            self.diags.error("E0007", e.span, construct="`len` (no containers yet)")
+            args = [self.expr(a) for a in e.args]
+            if len(args) == 1 and self.struct_of(args[0].type) is not None:
+                result = self.method_call(args[0], "__len__", [], e.span)
+                if result is not None:
+                    return result
+            if len(args) == 1 and args[0].type == ERROR:
+                return args[0]
+            self.diags.error("E0007", e.span, construct="`len` of anything but a struct with `__len__`")
             return TConst(e.span, ERROR, None)
         self.unknown_name(name, func.span)
         for a in e.args:
@@ -817,23 +1007,25 @@ class FunctionChecker:
                 return other
         return None
 
-    def user_call(self, decl: ast.FnDef, e: ast.Call) -> TExpr:
-        params = decl.params
+    def user_call(self, decl: ast.FnDef, e: ast.Call, owner: StructType | None = None,
+                  receiver: TExpr | None = None) -> TExpr:
+        params = decl.params[1:] if decl.self_convention is not None else decl.params
         bound: list[TExpr | None] = [None] * len(params)
+        name = decl.name if owner is None else (owner.name if decl.name == "__init__" else f"{owner}.{decl.name}")
         too_many = len(e.args) > len(params)
         for i, a in enumerate(e.args):
             v = self.expr(a)
             if i < len(params):
                 bound[i] = v
         if too_many:
-            self.diags.error("E0204", e.span, func=decl.name, expected=len(params), s="s" if len(params) != 1 else "",
+            self.diags.error("E0204", e.span, func=name, expected=len(params), s="s" if len(params) != 1 else "",
                              found=len(e.args))
             return TConst(e.span, ERROR, None)
         for kw in e.keywords:
             index = next((i for i, p in enumerate(params) if p.name == kw.name), None)
             v = self.expr(kw.value)
             if index is None:
-                self.diags.error("E0207", kw.span, func=decl.name, name=kw.name)
+                self.diags.error("E0207", kw.span, func=name, name=kw.name)
                 return TConst(e.span, ERROR, None)
             if bound[index] is not None:
                 self.diags.error("E0001", kw.span, detail=f"argument `{kw.name}` given twice")
@@ -843,43 +1035,128 @@ class FunctionChecker:
             if bound[i] is None:
                 if p.default is None:
                     missing = sum(1 for j, q in enumerate(params) if bound[j] is None and q.default is None)
-                    self.diags.error("E0204", e.span, func=decl.name,
+                    self.diags.error("E0204", e.span, func=name,
                                      expected=sum(1 for q in params if q.default is None),
                                      s="s", found=len(params) - missing)
                     return TConst(e.span, ERROR, None)
                 bound[i] = self.default_value(p)
-        if any(b.type == ERROR for b in bound):
-            return TConst(e.span, ERROR, None)
+        return self.finish_call(decl, bound, e.span, e.func.span, owner, receiver)
+
+    def finish_call(self, decl: ast.FnDef, bound: list[TExpr], span: Span, name_span: Span,
+                    owner: StructType | None = None, receiver: TExpr | None = None) -> TExpr:
+        """Convert bound arguments to the parameters' types, instantiate, and build the call."""
+        params = decl.params[1:] if decl.self_convention is not None else decl.params
+        if any(b.type == ERROR for b in bound) or (receiver is not None and receiver.type == ERROR):
+            return TConst(span, ERROR, None)
         arg_types = []
         for p, b in zip(params, bound):
             arg_types.append(self.resolve_type(p.annotation) if p.annotation is not None else default_type(b.type))
         if ERROR in arg_types:
-            return TConst(e.span, ERROR, None)
+            return TConst(span, ERROR, None)
         args = []
         borrowed: dict[LocalVar, Span] = {}
-        for p, b, t in zip(params, bound, arg_types):
+        convention = decl.self_convention
+        if convention is not None:
+            arg_types.insert(0, owner)
+            if convention == "mut":
+                if not (isinstance(receiver, TLocal) and receiver.var.mutable):
+                    self.diags.error("E0123", receiver.span, name=decl.name, struct=owner)
+                    return TConst(span, ERROR, None)
+                borrowed[receiver.var] = receiver.span
+                args.append(TRef(receiver.span, owner, receiver.var))
+            elif convention == "":
+                args.append(receiver)
+        for p, b, t in zip(params, bound, arg_types[1:] if convention is not None else arg_types):
             if p.convention != "mut":
                 args.append(self.coerce(b, t))
                 continue
             # `mut`: the callee writes the caller's variable, so it must be one, of exactly this type.
             if not (isinstance(b, TLocal) and b.var.mutable and b.type == t):
                 self.diags.error("E0114", b.span, name=p.name, type=t)
-                return TConst(e.span, ERROR, None)
+                return TConst(span, ERROR, None)
             if b.var in borrowed:
                 self.diags.error("E0115", b.span, (Note("first passed here", borrowed[b.var]),), name=b.var.name)
-                return TConst(e.span, ERROR, None)
+                return TConst(span, ERROR, None)
             borrowed[b.var] = b.span
             args.append(TRef(b.span, t, b.var))
-        instance = self.instantiate(decl, tuple(arg_types), e.span)
+        if any(a.type == ERROR for a in args):
+            return TConst(span, ERROR, None)
+        instance = self.instantiate(decl, tuple(arg_types), span, owner)
         if instance is None:
-            return TConst(e.span, ERROR, None)
-        self.fn.references.append(Reference(e.func.span, "function", decl.name, instance.return_type,
+            return TConst(span, ERROR, None)
+        self.fn.references.append(Reference(name_span, "function", decl.name, instance.return_type,
                                             decl.name_span, signature(instance)))
         ret = instance.return_type
         if ret is None:
-            self.diags.error("E0221", e.span, func=decl.name)
+            self.diags.error("E0221", span, func=decl.name)
+            return TConst(span, ERROR, None)
+        return TCall(span, ret, instance, args)
+
+    # ---- structs ----
+    def struct_of(self, t: Type):
+        return self.module.structs.get(t.name) if isinstance(t, StructType) else None
+
+    def method_call(self, receiver: TExpr, method: str, args: list[TExpr], span: Span) -> TExpr | None:
+        """`receiver.method(args)` with checked arguments (operators); None if there is no such method."""
+        sym = self.struct_of(receiver.type)
+        decl = sym.methods.get(method) if sym is not None else None
+        if decl is None or decl.self_convention is None:
+            return None
+        params = decl.params[1:]
+        if len(params) != len(args):
+            self.diags.error("E0204", span, func=f"{sym.type}.{method}", expected=len(params),
+                             s="s" if len(params) != 1 else "", found=len(args))
+            return TConst(span, ERROR, None)
+        return self.finish_call(decl, args, span, span, sym.type, receiver)
+
+    def struct_call(self, sym, e: ast.Call) -> TExpr:
+        init = sym.methods.get("__init__")
+        if init is None:
+            self.diags.error("E0118", e.func.span, struct=sym.type, name="__init__",
+                             notes=(Note("add `fn __init__(out self, ...)` or the `@fieldwise_init` decorator"),))
+            for a in e.args:
+                self.expr(a)
             return TConst(e.span, ERROR, None)
-        return TCall(e.span, ret, instance, args)
+        if sym.state != "done":
+            return TConst(e.span, ERROR, None)
+        return self.user_call(init, e, sym.type)
+
+    def attribute_call(self, func: ast.Attribute, e: ast.Call) -> TExpr:
+        base = func.value
+        if isinstance(base, ast.Name) and self.scopes.lookup(base.id) is None and base.id in self.module.structs:
+            sym = self.module.structs[base.id]  # `Point.origin()`: a static method
+            decl = sym.methods.get(func.attr)
+            if decl is None or decl.self_convention is not None:
+                self.diags.error("E0118", func.span, struct=sym.type, name=func.attr)
+                return TConst(e.span, ERROR, None)
+            return self.user_call(decl, e, sym.type)
+        receiver = self.expr(base)
+        if receiver.type == ERROR:
+            return receiver
+        sym = self.struct_of(receiver.type)
+        if sym is None:
+            self.diags.error("E0223", func.span, name=receiver.type, attr=func.attr)
+            return TConst(e.span, ERROR, None)
+        decl = sym.methods.get(func.attr)
+        if decl is None:
+            self.diags.error("E0118", func.span, struct=sym.type, name=func.attr)
+            return TConst(e.span, ERROR, None)
+        if decl.self_convention is None:  # a static method called on a value
+            return self.user_call(decl, e, sym.type)
+        return self.user_call(decl, e, sym.type, receiver)
+
+    def field_read(self, base: TExpr, attr: str, span: Span) -> TExpr:
+        sym = self.struct_of(base.type)
+        index = base.type.field_index(attr)
+        if index is None:
+            if attr in sym.methods:
+                self.diags.error("E0120", span, name=attr)
+            else:
+                self.diags.error("E0122", span, struct=base.type, name=attr)
+            return TConst(span, ERROR, None)
+        ftype = base.type.fields[index][1]
+        self.fn.references.append(Reference(span, "field", attr, ftype, _field_span(sym, attr)))
+        return TField(span, ftype, base, index)
 
     def default_value(self, p: ast.Param) -> TExpr:
         v = self.expr(p.default)
@@ -930,6 +1207,12 @@ class FunctionChecker:
         """Python truthiness as a Bool: nonzero numbers, non-empty strings."""
         if v.type in (T.BOOL, ERROR):
             return v
+        if isinstance(v.type, StructType):
+            result = self.method_call(v, "__bool__", [], span)
+            if result is None:
+                result = self.method_call(v, "__len__", [], span)
+            if result is not None:
+                return self.truth(result, span)
         if isinstance(v, TConst) and v.type in (T.INT_LITERAL, T.FLOAT_LITERAL, T.STRING_LITERAL, T.NONE):
             return TConst(span, T.BOOL, bool(v.value))
         if isinstance(v.type, ScalarType):
@@ -946,6 +1229,13 @@ def _is_num(t: Type) -> bool:
 
 def _is_float(t: Type) -> bool:
     return (isinstance(t, ScalarType) and t.is_float) or t == T.FLOAT_LITERAL
+
+
+def _field_span(sym, name: str) -> Span | None:
+    for f in sym.decl.fields:
+        if f.name == name:
+            return f.name_span
+    return None
 
 
 def signature(instance: FunctionInstance) -> str:

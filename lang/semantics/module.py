@@ -8,13 +8,19 @@ from ..syntax import ast
 from .. import types as T
 from ..types import ERROR, Type
 from .check import FUTURE_NAMES
-from .scope import ComptimeSymbol, ModuleSymbols
+from .scope import ComptimeSymbol, ModuleSymbols, StructSymbol
 
 
 def collect(module: ast.Module, diags: DiagnosticBag) -> ModuleSymbols:
     symbols = ModuleSymbols(module.name)
     seen: dict[str, ast.Node] = {}
     for item in module.body:
+        if isinstance(item, ast.StructDef):
+            if item.name in seen or item.name in T.TYPE_NAMES:
+                diags.error("E0102", item.name_span, name=item.name)
+                continue
+            seen[item.name] = item
+            symbols.structs[item.name] = _struct_symbol(item, module.name, diags)
         if isinstance(item, (ast.FnDef, ast.Comptime)):
             if item.name in seen:
                 diags.error("E0102", item.name_span, (Note("first defined here", seen[item.name].name_span),),
@@ -28,9 +34,56 @@ def collect(module: ast.Module, diags: DiagnosticBag) -> ModuleSymbols:
     return symbols
 
 
-def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag) -> Type:
+def _struct_symbol(decl: ast.StructDef, module: str, diags: DiagnosticBag) -> StructSymbol:
+    sym = StructSymbol(decl, T.StructType(decl.name, module))
+    for method in decl.methods:
+        if method.name in sym.methods:
+            diags.error("E0102", method.name_span, name=method.name)
+            continue
+        if method.name == "__init__" and method.self_convention != "out":
+            diags.error("E0119", method.name_span)
+        sym.methods[method.name] = method
+    if any(d.name == "fieldwise_init" for d in decl.decorators) and "__init__" not in sym.methods:
+        sym.methods["__init__"] = fieldwise_init(decl)
+    return sym
+
+
+def fieldwise_init(decl: ast.StructDef) -> ast.FnDef:
+    """`@fieldwise_init`: an `__init__(out self, <each field>)` that stores them in order."""
+    span = decl.name_span
+    params = [ast.Param(span, "self", None, None, "out")]
+    body = []
+    for f in decl.fields:
+        params.append(ast.Param(f.span, f.name, f.annotation, None, None))
+        target = ast.Attribute(f.span, ast.Name(f.name_span, "self"), f.name)
+        body.append(ast.Assign(f.span, (target,), ast.Name(f.name_span, f.name)))
+    return ast.FnDef(span, "fn", "__init__", span, (), tuple(params), False, None, tuple(body))
+
+
+def resolve_fields(sym: StructSymbol, symbols: ModuleSymbols, diags: DiagnosticBag) -> None:
+    if sym.state == "done":
+        return
+    if sym.state == "resolving":
+        diags.error("E0121", sym.decl.name_span, name=sym.decl.name)
+        return
+    sym.state = "resolving"
+    names = set()
+    for f in sym.decl.fields:
+        if f.name in names:
+            diags.error("E0102", f.name_span, name=f.name)
+            continue
+        names.add(f.name)
+        sym.type.fields.append((f.name, resolve_type(f.annotation, diags, symbols)))
+    sym.state = "done"
+
+
+def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSymbols | None = None) -> Type:
     if expr is None:
         return T.NONE
+    if isinstance(expr, ast.Name) and symbols is not None and expr.id in symbols.structs:
+        sym = symbols.structs[expr.id]
+        resolve_fields(sym, symbols, diags)
+        return ERROR if sym.state != "done" else sym.type
     if isinstance(expr, ast.NoneLit):
         return T.NONE
     if isinstance(expr, ast.ErrorExpr):
@@ -41,7 +94,8 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag) -> Type:
         if expr.id in FUTURE_NAMES:
             diags.error("E0007", expr.span, construct=f"the type `{expr.id}`")
             return ERROR
-        close = difflib.get_close_matches(expr.id, list(T.TYPE_NAMES), n=1)
+        known = list(T.TYPE_NAMES) + (list(symbols.structs) if symbols is not None else [])
+        close = difflib.get_close_matches(expr.id, known, n=1)
         notes = (Note(f"did you mean `{close[0]}`?"),) if close else ()
         diags.error("E0105", expr.span, notes, name=expr.id)
         return ERROR

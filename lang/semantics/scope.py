@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..syntax import ast
+from ..types import StructType
 from .typed import LocalVar, TConst
 
 
@@ -14,11 +15,20 @@ class ComptimeSymbol:
     evaluating: bool = False
 
 
+@dataclass(eq=False)
+class StructSymbol:
+    decl: ast.StructDef
+    type: "StructType"
+    methods: dict[str, ast.FnDef] = field(default_factory=dict)
+    state: str = "new"  # "new" -> "resolving" -> "done": fields are resolved once, cycles caught
+
+
 @dataclass
 class ModuleSymbols:
     name: str
     functions: dict[str, ast.FnDef] = field(default_factory=dict)
     comptimes: dict[str, ComptimeSymbol] = field(default_factory=dict)
+    structs: dict[str, StructSymbol] = field(default_factory=dict)
 
 
 class BlockScopes:

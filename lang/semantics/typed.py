@@ -50,6 +50,7 @@ class FunctionInstance:
     checked: bool = False
     in_progress: bool = False
     references: list[Reference] = field(default_factory=list)
+    owner: Type | None = None  # the struct, for a method
 
     @property
     def name(self) -> str:
@@ -117,6 +118,21 @@ class TCall(TExpr):
 
 
 @dataclass(eq=False)
+class TField(TExpr):
+    base: TExpr
+    index: int
+
+
+@dataclass(eq=False)
+class FieldTarget:
+    """`v.a.b = x`: store into field path [a, b] of variable v."""
+
+    var: LocalVar
+    path: list[int]
+    type: Type
+
+
+@dataclass(eq=False)
 class TRef(TExpr):
     """The caller's variable itself, passed to a `mut` parameter."""
 
@@ -145,7 +161,7 @@ class TStmt:
 
 @dataclass(eq=False)
 class TAssign(TStmt):
-    targets: list[LocalVar]
+    targets: list["LocalVar | FieldTarget"]
     values: list[TExpr]  # all evaluated before any target is stored: `a, b = b, a`
 
 

@@ -261,7 +261,32 @@ class FnDef(Stmt):
     @property
     def is_generic(self) -> bool:
         """A `def` with an unannotated parameter gets one copy per call signature."""
-        return any(p.annotation is None for p in self.params)
+        return any(p.annotation is None and not (i == 0 and p.name == "self") for i, p in enumerate(self.params))
+
+    @property
+    def self_convention(self) -> str | None:
+        """For a method: how it takes `self` ("" read-only, "mut", "out"); None for a static one."""
+        if self.params and self.params[0].name == "self" and self.params[0].annotation is None:
+            return self.params[0].convention or ""
+        return None
+
+
+@dataclass(frozen=True)
+class FieldDecl(Node):
+    name: str
+    name_span: Span
+    annotation: Expr
+
+
+@dataclass(frozen=True)
+class StructDef(Stmt):
+    name: str
+    name_span: Span
+    ct_params: tuple[CtParam, ...]
+    traits: tuple[Expr, ...]
+    fields: tuple[FieldDecl, ...]
+    methods: tuple[FnDef, ...]
+    decorators: tuple[Decorator, ...] = field(default=())
 
 
 @dataclass(frozen=True)

@@ -201,7 +201,21 @@ class BuildAst(Transformer_NonRecursive):
         return self._bad_stmt(meta, "`class` (use `struct`)")
 
     def structdef(self, meta, c):
-        return self._bad_stmt(meta, "`struct`", "E0007")
+        name, ct_params, traits, body = c
+        fields, methods = [], []
+        for stmt in body:
+            if isinstance(stmt, ast.VarDecl) and stmt.explicit and stmt.annotation is not None and stmt.value is None:
+                fields.append(ast.FieldDecl(stmt.span, stmt.name, stmt.name_span, stmt.annotation))
+            elif isinstance(stmt, ast.FnDef):
+                methods.append(stmt)
+            elif isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.ExprStmt) and isinstance(stmt.expr, ast.StrLit)):
+                continue
+            else:
+                self.diags.error("E0116", stmt.span)
+        if ct_params:
+            self.diags.error("E0007", self._span(meta), construct="compile-time parameters on a struct")
+        return ast.StructDef(self._span(meta), str(name), self._tok(name), tuple(ct_params or ()),
+                             tuple(traits or ()), tuple(fields), tuple(methods))
 
     def traitdef(self, meta, c):
         return self._bad_stmt(meta, "`trait`", "E0007")
@@ -215,6 +229,9 @@ class BuildAst(Transformer_NonRecursive):
         if isinstance(target, ast.FnDef):
             return ast.FnDef(target.span, target.kind, target.name, target.name_span, target.ct_params,
                              target.params, target.raises, target.returns, target.body, tuple(decorators))
+        if isinstance(target, ast.StructDef):
+            return ast.StructDef(target.span, target.name, target.name_span, target.ct_params, target.traits,
+                                 target.fields, target.methods, tuple(decorators))
         return target
 
     def funcdef(self, meta, c):
