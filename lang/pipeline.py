@@ -67,7 +67,7 @@ def check(source: SourceFile, options: CompileOptions = CompileOptions()) -> Com
 
     diags = DiagnosticBag()
     comp = parse(source, options, diags)
-    comp.program = _stage(comp, "check", instantiate_program, comp.ast, diags)
+    comp.program = _stage(comp, "check", instantiate_program, comp.ast, diags, target_of(options).vector_bits)
     diags.raise_if_errors()
     return comp
 

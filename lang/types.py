@@ -62,6 +62,25 @@ class OtherType(Type):
 
 
 @dataclass(frozen=True)
+class SIMDType(Type):
+    """`SIMD[dtype, width]`: `width` lanes of a scalar type, one LLVM vector."""
+
+    elem: ScalarType
+    width: int
+
+
+@dataclass(frozen=True)
+class DTypeValue:
+    """A `DType` member (`DType.float32`): a compile-time value naming a scalar type."""
+
+    name: str
+    scalar: ScalarType
+
+    def __str__(self) -> str:
+        return f"DType.{self.name}"
+
+
+@dataclass(frozen=True)
 class StructType(Type):
     """A nominal value type. Its fields are filled in by the checker once resolved."""
 
@@ -111,3 +130,27 @@ def default_type(t: Type) -> Type:
     if t == FLOAT_LITERAL:
         return FLOAT64
     return t
+
+
+DTYPE = OtherType("DType")
+DTYPES = {name: DTypeValue(name, t) for name, t in (
+    ("bool", BOOL), ("int8", INT8), ("int16", INT16), ("int32", INT32), ("int64", INT64), ("index", INT),
+    ("uint8", UINT8), ("uint16", UINT16), ("uint32", UINT32), ("uint64", UINT64),
+    ("float16", FLOAT16), ("float32", FLOAT32), ("float64", FLOAT64))}
+MAX_SIMD_WIDTH = 1024
+
+
+def dtype_of(t: ScalarType) -> DTypeValue:
+    for d in DTYPES.values():
+        if d.scalar == t:
+            return d
+    raise KeyError(t)
+
+
+def simd(elem: ScalarType, width: int) -> SIMDType:
+    return SIMDType(f"SIMD[{dtype_of(elem)}, {width}]", elem, width)
+
+
+def elem_type(t: Type) -> Type:
+    """The scalar a SIMD type is made of; a scalar is its own element."""
+    return t.elem if isinstance(t, SIMDType) else t

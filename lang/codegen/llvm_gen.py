@@ -31,6 +31,14 @@ class UnsupportedOnTarget(Exception):
         self.span = span
 
 
+def _suffix(t: ll.Type) -> str:
+    if isinstance(t, ll.VectorType):
+        return f"v{t.count}{_suffix(t.element)}"
+    if isinstance(t, ll.IntType):
+        return f"i{t.width}"
+    return {ll.HalfType: "f16", ll.FloatType: "f32", ll.DoubleType: "f64"}[type(t)]
+
+
 def llvm_type(t: Type) -> ll.Type:
     if isinstance(t, ScalarType):
         if t.is_bool:
@@ -38,6 +46,8 @@ def llvm_type(t: Type) -> ll.Type:
         if t.is_float:
             return {16: ll.HalfType(), 32: ll.FloatType(), 64: ll.DoubleType()}[t.bits]
         return ll.IntType(t.bits)
+    if isinstance(t, T.SIMDType):
+        return ll.VectorType(llvm_type(t.elem), t.width)
     if isinstance(t, T.StructType):
         return ll.LiteralStructType([llvm_type(ft) for _, ft in t.fields])
     if t == T.STRING_LITERAL:
@@ -70,6 +80,12 @@ class ModuleCodegen:
             if c_main:
                 self.rt.define_c_main(entry_fn)
         return self.module
+
+    def intrinsic(self, name: str, overloads: list, fnty: ll.FunctionType) -> ll.Function:
+        """Declare `name.<suffixes>` (llvm.floor.v8f64): LLVM's overloaded-intrinsic naming."""
+        full = ".".join([name] + [_suffix(t) for t in overloads])
+        fn = self.module.globals.get(full)
+        return fn if fn is not None else ll.Function(self.module, fnty, full)
 
     def symbol(self, name: str) -> str:
         """PTX identifiers allow only [A-Za-z0-9_$]; other targets keep the readable name."""
@@ -133,8 +149,13 @@ class FunctionCodegen:
             return self.temps[v.id]
         if isinstance(v, ir.Ref):
             return self.slots[v.var]
+        if isinstance(v, ir.Undef):
+            return ll.Constant(llvm_type(v.type), ll.Undefined)
         if v.type == T.STRING_LITERAL:
             return self.mg.rt.cstr(self.b, v.value)
+        if isinstance(v.type, T.SIMDType):
+            lane = ll.Constant(llvm_type(v.type.elem), v.value)
+            return ll.Constant(llvm_type(v.type), [lane] * v.type.width)
         return ll.Constant(llvm_type(v.type), v.value)
 
     def define(self, result: ir.Temp | None, value: ll.Value) -> None:
@@ -186,6 +207,44 @@ class FunctionCodegen:
     def instr_Insert(self, i: ir.Insert):
         self.define(i.result, self.b.insert_value(self.value(i.agg), self.value(i.value), i.index))
 
+    def instr_Splat(self, i: ir.Splat):
+        vty = llvm_type(i.result.type)
+        one = self.b.insert_element(ll.Constant(vty, ll.Undefined), self.value(i.value), I32(0))
+        zeros = ll.Constant(ll.VectorType(I32, i.result.type.width), [I32(0)] * i.result.type.width)
+        self.define(i.result, self.b.shuffle_vector(one, ll.Constant(vty, ll.Undefined), zeros))
+
+    def instr_ExtractLane(self, i: ir.ExtractLane):
+        self.define(i.result, self.b.extract_element(self.value(i.vector), self.value(i.index)))
+
+    def instr_InsertLane(self, i: ir.InsertLane):
+        self.define(i.result, self.b.insert_element(self.value(i.vector), self.value(i.value), self.value(i.index)))
+
+    def instr_Shuffle(self, i: ir.Shuffle):
+        v = self.value(i.vector)
+        mask = ll.Constant(ll.VectorType(I32, len(i.lanes)), [I32(x) for x in i.lanes])
+        self.define(i.result, self.b.shuffle_vector(v, ll.Constant(v.type, ll.Undefined), mask))
+
+    def instr_Reduce(self, i: ir.Reduce):
+        vt = i.vector.type
+        et = vt.elem
+        vector = self.value(i.vector)
+        ety, vty = llvm_type(et), llvm_type(vt)
+        if et.is_float and i.kind in ("add", "mul"):
+            # Tree order, like every SIMD library: exact sequential order would forbid vector code.
+            name = "llvm.vector.reduce.f" + i.kind
+            fn = self.mg.intrinsic(name, [vty], ll.FunctionType(ety, [ety, vty]))
+            start = ll.Constant(ety, 0.0 if i.kind == "add" else 1.0)
+            self.define(i.result, self.b.call(fn, [start, vector], fastmath=("reassoc",)))
+            return
+        if et.is_float:
+            kind = "f" + i.kind
+        elif i.kind in ("min", "max"):
+            kind = ("s" if et.is_signed else "u") + i.kind
+        else:
+            kind = i.kind
+        fn = self.mg.intrinsic("llvm.vector.reduce." + kind, [vty], ll.FunctionType(ety, [vty]))
+        self.define(i.result, self.b.call(fn, [vector]))
+
     def instr_Select(self, i: ir.Select):
         self.define(i.result, self.b.select(self.value(i.cond), self.value(i.a), self.value(i.b)))
 
@@ -194,7 +253,7 @@ class FunctionCodegen:
         if i.name == "fneg":
             self.define(i.result, self.b.fneg(args[0]))
             return
-        if i.name in ("fabs", "floor", "copysign", "pow"):
+        if i.name in ("fabs", "floor", "copysign", "pow", "fma"):
             self.define(i.result, self.math(i.name, args, i.result.type))
             return
         if i.name.startswith("print_"):
@@ -214,7 +273,7 @@ class FunctionCodegen:
             fn = self.mg.rt.libc(fname, ty, [ty, ty])
             return self.b.call(fn, args)
         fnty = ll.FunctionType(ty, [ty] * len(args))
-        fn = self.mg.module.declare_intrinsic("llvm." + name, [ty], fnty)
+        fn = self.mg.intrinsic("llvm." + name, [ty], fnty)
         return self.b.call(fn, args)
 
     def instr_Call(self, i: ir.Call):

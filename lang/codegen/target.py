@@ -24,6 +24,18 @@ class Target:
     host: bool = True  # has libc: printing, process exit codes
 
     @property
+    def vector_bits(self) -> int:
+        """The natural SIMD register width (`simd_width_of`)."""
+        if not self.host:
+            return 32  # a GPU thread's registers are scalar
+        features = set(self.features.split(","))
+        if "+avx512f" in features:
+            return 512
+        if "+avx" in features:
+            return 256
+        return 128
+
+    @property
     def cache_key(self) -> str:
         return f"{self.triple}/{self.cpu}/{self.features}"
 

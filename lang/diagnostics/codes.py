@@ -37,6 +37,11 @@ MESSAGES: dict[str, str] = {
     "E0121": "struct `{name}` contains itself",
     "E0122": "`{struct}` has no field `{name}`",
     "E0123": "`{name}` of `{struct}` needs `mut self` to be called on a value that is not a variable",
+    "E0124": "cannot infer the compile-time parameter `{name}` of `{func}`; pass it explicitly, e.g. `{func}[...](...)`",
+    "E0125": "compile-time parameter `{name}` expects {expected}, got {found}",
+    "E0126": "`{name}` needs compile-time parameters, e.g. `{example}`",
+    "E0127": "SIMD width must be a power of two from 1 to 1024, got {width}",
+    "E0128": "`{func}` takes {expected} compile-time parameter{s}, {found} given",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

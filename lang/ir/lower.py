@@ -6,7 +6,7 @@ from ..semantics.check import PROGRESS
 from ..monomorphize import Program
 from ..source import Span
 from .. import types as T
-from ..types import LiteralType, ScalarType, Type, default_type
+from ..types import LiteralType, ScalarType, SIMDType, Type, default_type, elem_type
 from . import nodes as ir
 from .builtins import ipow_function, ipow_symbol
 
@@ -86,7 +86,8 @@ class FunctionLowering:
         return self.emit(ir.BinOp(span, self.temp(a.type), op, a, b))
 
     def cmp(self, pred: str, a: ir.Value, b: ir.Value, span: Span | None) -> ir.Temp:
-        return self.emit(ir.Cmp(span, self.temp(T.BOOL), pred, a, b))
+        mask = T.simd(T.BOOL, a.type.width) if isinstance(a.type, SIMDType) else T.BOOL
+        return self.emit(ir.Cmp(span, self.temp(mask), pred, a, b))
 
     def select(self, cond: ir.Value, a: ir.Value, b: ir.Value, span: Span | None) -> ir.Temp:
         return self.emit(ir.Select(span, self.temp(a.type), cond, a, b))
@@ -95,7 +96,9 @@ class FunctionLowering:
         return self.emit(ir.Intrinsic(span, self.temp(result) if result is not None else None, name, args))
 
     def guard(self, failed: ir.Value, exc: str, message: str, span: Span | None) -> None:
-        """Raise `exc` when `failed` is true; go on in a new block otherwise."""
+        """Raise `exc` when `failed` is true (in any lane); go on in a new block otherwise."""
+        if isinstance(failed.type, SIMDType):
+            failed = self.emit(ir.Reduce(span, self.temp(T.BOOL), "or", failed))
         fail, ok = self.new_block("raise"), self.new_block("ok")
         self.block.term = ir.Branch(span, failed, fail, ok)
         fail.term = ir.Raise(span, exc, message)
@@ -124,6 +127,12 @@ class FunctionLowering:
         for target, value in zip(s.targets, values):
             if isinstance(target, t.FieldTarget):
                 self.store_field(target, value, s.span)
+            elif isinstance(target, t.LaneTarget):
+                var = self.var(target.var)
+                index = self.lane_index(self.expr(target.index), var.type.width, s.span)
+                vector = self.emit(ir.Load(s.span, self.temp(var.type), var))
+                self.emit(ir.Store(s.span, var, self.emit(ir.InsertLane(s.span, self.temp(var.type), vector,
+                                                                         index, value))))
             else:
                 self.emit(ir.Store(s.span, self.var(target), value))
 
@@ -245,6 +254,15 @@ class FunctionLowering:
 
     def print_value(self, v: ir.Value, span) -> None:
         vt = v.type
+        if isinstance(vt, SIMDType):
+            self.print_str("[", span)
+            for lane in range(vt.width):
+                if lane:
+                    self.print_str(", ", span)
+                item = self.emit(ir.ExtractLane(span, self.temp(vt.elem), v, ir.Const(T.INT, lane)))
+                self.print_value(item, span)
+            self.print_str("]", span)
+            return
         if vt == T.STRING_LITERAL:
             self.intrinsic("print_str", [v], None, span)
         elif vt == T.NONE:
@@ -271,10 +289,11 @@ class FunctionLowering:
     def const(self, value, type_: Type) -> ir.Const:
         if isinstance(type_, LiteralType):
             type_ = default_type(type_)
-        if isinstance(type_, ScalarType):
-            if type_.is_float:
+        kind = elem_type(type_)
+        if isinstance(kind, ScalarType):
+            if kind.is_float:
                 value = float(value)
-            elif type_.is_bool:
+            elif kind.is_bool:
                 value = bool(value)
             else:
                 value = int(value)
@@ -296,9 +315,12 @@ class FunctionLowering:
         v = self.expr(e.operand)
         if e.op == "not":
             return self.cmp("eq", v, ir.Const(T.BOOL, False), e.span)
+        et = elem_type(v.type)
         if e.op == "~":
-            return self.binop("xor", v, ir.Const(v.type, -1 if v.type.is_signed else v.type.max), e.span)
-        if v.type.is_float:
+            if et.is_bool:
+                return self.binop("xor", v, ir.Const(v.type, True), e.span)
+            return self.binop("xor", v, ir.Const(v.type, -1 if et.is_signed else et.max), e.span)
+        if et.is_float:
             return self.emit(ir.Intrinsic(e.span, self.temp(v.type), "fneg", [v]))
         return self.binop("sub", ir.Const(v.type, 0), v, e.span)
 
@@ -362,7 +384,7 @@ class FunctionLowering:
         return self.cast_to(self.expr(e), type_, e.span)
 
     def compare(self, op: str, a: ir.Value, b: ir.Value, span) -> ir.Value:
-        vt = a.type
+        vt = elem_type(a.type)
         if vt == T.STRING_LITERAL:
             raise AssertionError("string comparison reaches lowering only when folded")
         if vt.is_float:
@@ -375,6 +397,41 @@ class FunctionLowering:
     def expr_TField(self, e: t.TField) -> ir.Value:
         agg = self.expr(e.base)
         return self.emit(ir.Extract(e.span, self.temp(e.type), agg, e.index))
+
+    def expr_TSplat(self, e: t.TSplat) -> ir.Value:
+        return self.emit(ir.Splat(e.span, self.temp(e.type), self.expr(e.value)))
+
+    def expr_TVector(self, e: t.TVector) -> ir.Value:
+        values = [self.expr(x) for x in e.elements]
+        vector = ir.Undef(e.type)
+        for lane, value in enumerate(values):
+            vector = self.emit(ir.InsertLane(e.span, self.temp(e.type), vector, ir.Const(T.INT, lane), value))
+        return vector
+
+    def lane_index(self, index: ir.Value, width: int, span) -> ir.Value:
+        if isinstance(index, ir.Const) and 0 <= index.value < width:
+            return index
+        outside = self.binop("or", self.cmp("slt", index, ir.Const(T.INT, 0), span),
+                             self.cmp("sge", index, ir.Const(T.INT, width), span), span)
+        self.guard(outside, "IndexError", "SIMD lane index out of range", span)
+        return index
+
+    def expr_TLane(self, e: t.TLane) -> ir.Value:
+        vector = self.expr(e.vector)
+        index = self.lane_index(self.expr(e.index), vector.type.width, e.span)
+        return self.emit(ir.ExtractLane(e.span, self.temp(e.type), vector, index))
+
+    def expr_TSIMDOp(self, e: t.TSIMDOp) -> ir.Value:
+        args = [self.expr(a) for a in e.args]
+        if e.op.startswith("reduce_"):
+            return self.emit(ir.Reduce(e.span, self.temp(e.type), e.op.removeprefix("reduce_"), args[0]))
+        if e.op == "fma":
+            return self.intrinsic("fma", args, e.type, e.span)
+        if e.op == "select":
+            return self.select(args[0], args[1], args[2], e.span)
+        if e.op == "shuffle":
+            return self.emit(ir.Shuffle(e.span, self.temp(e.type), args[0], e.lanes))
+        raise AssertionError(e.op)
 
     def expr_TRef(self, e: t.TRef) -> ir.Value:
         return ir.Ref(e.type, self.var(e.var))
@@ -398,11 +455,12 @@ class FunctionLowering:
         self.guard(either, "OverflowError", f"float too large to convert to {target}", span)
 
     def cast_to(self, v: ir.Value, target: Type, span) -> ir.Value:
-        src = v.type
-        if src == target:
+        if v.type == target:
             return v
-        if isinstance(v, ir.Const) and not isinstance(src, ScalarType):
+        if isinstance(v, ir.Const) and not isinstance(v.type, (ScalarType, SIMDType)):
             return self.const(v.value, target)
+        result_type = target
+        src, target = elem_type(v.type), elem_type(target)
         if target == T.BOOL:
             return self.truth(v, span)
         if src == T.BOOL:
@@ -417,12 +475,13 @@ class FunctionLowering:
             kind = "fpext" if target.bits > src.bits else "fptrunc"
         else:
             kind = "fptosi" if target.is_signed else "fptoui"
-        return self.emit(ir.Cast(span, self.temp(target), kind, v))
+        return self.emit(ir.Cast(span, self.temp(result_type), kind, v))
 
     def truth(self, v: ir.Value, span) -> ir.Value:
-        if v.type == T.BOOL:
+        et = elem_type(v.type)
+        if et == T.BOOL:
             return v
-        if v.type.is_float:
+        if et.is_float:
             return self.cmp("une", v, ir.Const(v.type, 0.0), span)
         return self.cmp("ne", v, ir.Const(v.type, 0), span)
 
@@ -432,9 +491,9 @@ class FunctionLowering:
         args = [self.expr(a) for a in e.args]
         if e.name == "abs":
             v = args[0]
-            if v.type.is_float:
+            if elem_type(v.type).is_float:
                 return self.intrinsic("fabs", [v], v.type, e.span)
-            if not v.type.is_signed:
+            if not elem_type(v.type).is_signed:
                 return v
             neg = self.binop("sub", ir.Const(v.type, 0), v, e.span)
             return self.select(self.cmp("slt", v, ir.Const(v.type, 0), e.span), neg, v, e.span)
@@ -448,7 +507,7 @@ class FunctionLowering:
     def expr_TBinary(self, e: t.TBinary) -> ir.Value:
         a = self.expr(e.left)
         b = self.expr(e.right)
-        vt = a.type
+        vt = elem_type(a.type)
         op = e.op
         if vt == T.BOOL:  # & | ^ on Bools
             return self.binop({"&": "and", "|": "or", "^": "xor"}[op], a, b, e.span)
@@ -460,12 +519,12 @@ class FunctionLowering:
         return self.int_op(op, a, b, e.span)
 
     def int_op(self, op: str, a: ir.Value, b: ir.Value, span) -> ir.Value:
-        vt: ScalarType = a.type
+        vt, et = a.type, elem_type(a.type)
         zero = ir.Const(vt, 0)
         if op in ("//", "%"):
             message = "integer division or modulo by zero" if op == "//" else "integer modulo by zero"
             self.guard(self.cmp("eq", b, zero, span), "ZeroDivisionError", message, span)
-            if not vt.is_signed:
+            if not et.is_signed:
                 return self.binop("udiv" if op == "//" else "urem", a, b, span)
             # MIN // -1 traps in hardware: divide by 1 instead and negate (wrapping, like Int).
             minus_one = self.cmp("eq", b, ir.Const(vt, -1), span)
@@ -486,20 +545,27 @@ class FunctionLowering:
                 self.helpers[symbol] = ipow_function(vt)
             return self.emit(ir.Call(span, self.temp(vt), symbol, [a, b]))
         if op in ("<<", ">>"):
-            if vt.is_signed:
+            if et.is_signed:
                 self.guard(self.cmp("slt", b, zero, span), "ValueError", "negative shift count", span)
-            too_far = self.cmp("uge", b, ir.Const(vt, vt.bits), span)
+            too_far = self.cmp("uge", b, ir.Const(vt, et.bits), span)
             safe = self.select(too_far, zero, b, span)
             if op == "<<":
                 return self.select(too_far, zero, self.binop("shl", a, safe, span), span)
-            shr = "ashr" if vt.is_signed else "lshr"
-            fill = self.binop(shr, a, ir.Const(vt, vt.bits - 1), span) if vt.is_signed else zero
+            shr = "ashr" if et.is_signed else "lshr"
+            fill = self.binop(shr, a, ir.Const(vt, et.bits - 1), span) if et.is_signed else zero
             return self.select(too_far, fill, self.binop(shr, a, safe, span), span)
         raise AssertionError(f"int operator {op}")
 
     def float_op(self, op: str, a: ir.Value, b: ir.Value, span) -> ir.Value:
-        vt: ScalarType = a.type
+        vt = a.type
         zero = ir.Const(vt, 0.0)
+        if isinstance(vt, SIMDType):
+            # SIMD lanes follow IEEE 754 (a zero divisor gives inf or nan), as on every vector unit.
+            if op == "/":
+                return self.binop("fdiv", a, b, span)
+            if op == "**":
+                return self.intrinsic("pow", [a, b], vt, span)
+            return self.float_floordiv_mod(op, a, b, span)
         if op == "/":
             message = "float division by zero" if True else ""
             self.guard(self.cmp("oeq", b, zero, span), "ZeroDivisionError", message, span)

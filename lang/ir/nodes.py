@@ -49,6 +49,14 @@ class Ref(Value):
 
 
 @dataclass(eq=False)
+class Undef(Value):
+    """A value whose contents do not matter yet (the start of a vector built lane by lane)."""
+
+    def __str__(self) -> str:
+        return f"undef:{self.type}"
+
+
+@dataclass(eq=False)
 class Const(Value):
     value: Any
 
@@ -113,6 +121,43 @@ class Insert(Instr):
     agg: Value
     index: int
     value: Value
+
+
+@dataclass(eq=False)
+class Splat(Instr):
+    result: Temp
+    value: Value
+
+
+@dataclass(eq=False)
+class ExtractLane(Instr):
+    result: Temp
+    vector: Value
+    index: Value
+
+
+@dataclass(eq=False)
+class InsertLane(Instr):
+    result: Temp
+    vector: Value
+    index: Value
+    value: Value
+
+
+@dataclass(eq=False)
+class Shuffle(Instr):
+    result: Temp
+    vector: Value
+    lanes: list[int]
+
+
+@dataclass(eq=False)
+class Reduce(Instr):
+    """Combine all lanes: add mul min max (by element type) and or."""
+
+    result: Temp
+    kind: str
+    vector: Value
 
 
 @dataclass(eq=False)

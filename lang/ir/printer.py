@@ -37,6 +37,16 @@ def print_instr(i: ir.Instr) -> str:
         return f"{i.result} = extract {i.agg}, {i.index} : {i.result.type}"
     if isinstance(i, ir.Insert):
         return f"{i.result} = insert {i.agg}, {i.index}, {i.value}"
+    if isinstance(i, ir.Splat):
+        return f"{i.result} = splat {i.value} : {i.result.type}"
+    if isinstance(i, ir.ExtractLane):
+        return f"{i.result} = extractlane {i.vector}, {i.index}"
+    if isinstance(i, ir.InsertLane):
+        return f"{i.result} = insertlane {i.vector}, {i.index}, {i.value}"
+    if isinstance(i, ir.Shuffle):
+        return f"{i.result} = shuffle {i.vector}, {i.lanes}"
+    if isinstance(i, ir.Reduce):
+        return f"{i.result} = reduce.{i.kind} {i.vector}"
     if isinstance(i, ir.Call):
         head = f"{i.result} = " if i.result is not None else ""
         return f"{head}call @{i.callee}({', '.join(map(str, i.args))})"

@@ -49,7 +49,8 @@ def _verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str
                 _fail(f, f"{what} in {block.label} uses {v}, which is not defined on every path to it", after)
 
         for instr in block.instrs:
-            operands = [getattr(instr, name) for name in ("a", "b", "cond", "value", "agg") if hasattr(instr, name)]
+            operands = [getattr(instr, name) for name in ("a", "b", "cond", "value", "agg", "vector", "index")
+                        if hasattr(instr, name)]
             operands += list(getattr(instr, "args", []))
             for v in operands:
                 use(v, type(instr).__name__)
@@ -57,11 +58,18 @@ def _verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str
                 if not (instr.a.type == instr.b.type == instr.result.type):
                     _fail(f, f"binop {instr.op} on {instr.a.type}, {instr.b.type} -> {instr.result.type}", after)
             elif isinstance(instr, ir.Cmp):
-                if instr.a.type != instr.b.type or instr.result.type != T.BOOL:
+                if instr.a.type != instr.b.type or instr.result.type != _mask_of(instr.a.type):
                     _fail(f, f"cmp on {instr.a.type} and {instr.b.type}", after)
             elif isinstance(instr, ir.Select):
-                if instr.cond.type != T.BOOL or not (instr.a.type == instr.b.type == instr.result.type):
+                if instr.cond.type not in (T.BOOL, _mask_of(instr.a.type)) or \
+                        not (instr.a.type == instr.b.type == instr.result.type):
                     _fail(f, "select types disagree", after)
+            elif isinstance(instr, (ir.ExtractLane, ir.InsertLane, ir.Reduce, ir.Shuffle, ir.Splat)):
+                vt = instr.result.type if isinstance(instr, ir.Splat) else instr.vector.type
+                if not isinstance(vt, T.SIMDType):
+                    _fail(f, f"{type(instr).__name__} on a non-vector {vt}", after)
+                if isinstance(instr, (ir.ExtractLane, ir.Reduce)) and instr.result.type != vt.elem:
+                    _fail(f, f"{type(instr).__name__} gives {vt.elem}, result is {instr.result.type}", after)
             elif isinstance(instr, (ir.Load, ir.Store)):
                 if instr.var not in variables:
                     _fail(f, f"{instr.var} is not a variable of this function", after)
@@ -93,8 +101,11 @@ def _verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str
                 if isinstance(instr, ir.Insert) and (instr.value.type != ftype or instr.result.type != instr.agg.type):
                     _fail(f, f"insert of {instr.value.type} into field {instr.index}: {ftype}", after)
             elif isinstance(instr, ir.Cast):
-                if not isinstance(instr.a.type, ScalarType) or not isinstance(instr.result.type, ScalarType):
-                    _fail(f, "cast of a non-scalar", after)
+                src, dst = instr.a.type, instr.result.type
+                if isinstance(src, T.SIMDType) and isinstance(dst, T.SIMDType) and src.width == dst.width:
+                    pass
+                elif not isinstance(src, ScalarType) or not isinstance(dst, ScalarType):
+                    _fail(f, f"cast from {src} to {dst}", after)
             result = getattr(instr, "result", None)
             if result is not None:
                 defined.add(result.id)
@@ -173,3 +184,7 @@ def _dominates(a: ir.Block, b: ir.Block, idom: dict[ir.Block, ir.Block]) -> bool
         if parent is b:
             return False
         b = parent
+
+
+def _mask_of(t):
+    return T.simd(T.BOOL, t.width) if isinstance(t, T.SIMDType) else T.BOOL

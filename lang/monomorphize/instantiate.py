@@ -32,8 +32,17 @@ class Program:
     main: FunctionInstance | None = None
 
 
-def mangle(module: str, decl: ast.FnDef, param_types: tuple[Type, ...], owner: Type | None = None) -> str:
+def ct_env(decl: ast.FnDef, ct_args: tuple) -> dict:
+    return {p.name: v for p, v in zip(decl.ct_params, ct_args)}
+
+
+def mangle(module: str, decl: ast.FnDef, param_types: tuple[Type, ...], owner: Type | None = None,
+           ct_args: tuple = ()) -> str:
+    from ..semantics.comptime import show
+
     name = f"{module}.{owner.name}.{decl.name}" if owner is not None else f"{module}.{decl.name}"
+    if decl.ct_params:
+        return f"{name}[{', '.join(show(v) for v in ct_args)}]"
     if decl.is_generic:
         shown = param_types[1:] if decl.self_convention is not None else param_types
         return f"{name}[{','.join(t.name for t in shown)}]"
@@ -49,12 +58,19 @@ class Instantiator:
         self.worklist: deque[FunctionInstance] = deque()
         self.depth = 0
 
-    def resolve_type(self, expr: ast.Expr | None) -> Type:
-        return resolve_type(expr, self.diags, self.symbols)
+    def resolve_type(self, expr: ast.Expr | None, env: dict | None = None) -> Type:
+        return resolve_type(expr, self.diags, self.symbols, env, self.lookup_constant)
+
+    def lookup_constant(self, name: str, span: Span):
+        sym = self.symbols.comptimes.get(name)
+        if sym is None:
+            return None
+        value = self.comptime_value(sym)
+        return value.value if value is not None else ERROR
 
     def instantiate(self, decl: ast.FnDef, param_types: tuple[Type, ...], span: Span | None,
-                    owner: Type | None = None) -> FunctionInstance | None:
-        key = (owner.name if owner is not None else "", decl.name, param_types)
+                    owner: Type | None = None, ct_args: tuple = ()) -> FunctionInstance | None:
+        key = (owner.name if owner is not None else "", decl.name, param_types, ct_args)
         instance = self.instances.get(key)
         if instance is None:
             count = self.per_def.get(decl.name, 0) + 1
@@ -64,11 +80,12 @@ class Instantiator:
                     self.diags.error("E0222", span or decl.name_span, func=decl.name, limit=MAX_INSTANCES_PER_DEF)
                 return None
             instance = FunctionInstance(decl, self.symbols.name, param_types,
-                                        mangle(self.symbols.name, decl, param_types, owner), owner=owner)
+                                        mangle(self.symbols.name, decl, param_types, owner, ct_args), owner=owner,
+                                        ct_args=ct_args)
             if decl.self_convention == "out":
                 instance.return_type = owner  # a constructor returns the value it built
             elif decl.returns is not None:
-                instance.return_type = self.resolve_type(decl.returns)
+                instance.return_type = self.resolve_type(decl.returns, ct_env(decl, ct_args))
             elif decl.kind == "fn":
                 instance.return_type = T.NONE
             self.instances[key] = instance
@@ -143,13 +160,15 @@ class Instantiator:
         program.instances = [i for i in self.instances.values() if i.checked]
         main = self.symbols.functions.get("main")
         if main is not None and not main.is_generic:
-            program.main = self.instances.get(("", "main", tuple(self.resolve_type(p.annotation) for p in main.params)))
+            program.main = self.instances.get(("", "main", tuple(self.resolve_type(p.annotation) for p in main.params),
+                                               ()))
             if main.params or (program.main and program.main.return_type not in (T.NONE, ERROR)):
                 self.diags.error("E0110", main.name_span)
         return program
 
 
-def instantiate_program(module: ast.Module, diags: DiagnosticBag) -> Program:
+def instantiate_program(module: ast.Module, diags: DiagnosticBag, vector_bits: int = 128) -> Program:
     symbols = collect(module, diags)
+    symbols.vector_bits = vector_bits
     roots = [d for d in symbols.functions.values() if not d.is_generic]
     return Instantiator(symbols, diags).run(roots)

@@ -17,6 +17,7 @@ from .. import types as T
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
 from . import fold
 from .scope import BlockScopes, ComptimeSymbol, ModuleSymbols
+from .simd import SIMDChecks
 from .typed import (FieldTarget, FunctionInstance, LocalVar, Reference, TField, TRef, TAssert, TAssign, TBinary, TBoolOp, TBreak, TBuiltin,
                     TCall, TCompare, TConst, TContinue, TConvert, TExpr, TExprStmt, TForRange, TIf,
                     TIfExp, TLocal, TPrint, TReturn, TStmt, TUnary, TWhile)
@@ -24,7 +25,7 @@ from .typed import (FieldTarget, FunctionInstance, LocalVar, Reference, TField, 
 BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "bool", "len"}
 # Names later issues define; using them now says so instead of "not defined".
 FUTURE_NAMES = {
-    "SIMD", "Scalar", "DType", "Ptr", "UnsafePointer", "List", "String", "Dict", "Optional", "Span",
+    "Ptr", "UnsafePointer", "List", "String", "Dict", "Optional", "Span",
     "Buffer", "DeviceBuffer", "Tuple", "simd_width_of", "parallel_for", "parallelize", "vectorize",
     "thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx", "barrier", "shared_array",
     "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_exch", "lane_id", "WARP_SIZE",
@@ -61,7 +62,7 @@ class _Loop:
         self.break_states: list[set[LocalVar]] = []
 
 
-class FunctionChecker:
+class FunctionChecker(SIMDChecks):
     def __init__(self, module: ModuleSymbols, instance: FunctionInstance, diags: DiagnosticBag,
                  instantiate: Instantiate, resolve_type: Callable[[ast.Expr], Type],
                  comptime_value: Callable[[ComptimeSymbol], TConst | None]):
@@ -69,7 +70,8 @@ class FunctionChecker:
         self.fn = instance
         self.diags = diags
         self.instantiate = instantiate
-        self.resolve_type = resolve_type
+        self._resolve_type = resolve_type
+        self.ct_env: dict = {p.name: v for p, v in zip(instance.decl.ct_params, instance.ct_args)}
         self.comptime_value = comptime_value
         self.scopes = BlockScopes()
         self.assigned: set[LocalVar] | None = set()
@@ -77,6 +79,9 @@ class FunctionChecker:
         self.reported_unbound: set[LocalVar] = set()
         self.next_id = 0
         self.infer_return = instance.decl.returns is None and instance.decl.kind == "def"
+
+    def resolve_type(self, expr: ast.Expr) -> Type:
+        return self._resolve_type(expr, self.ct_env)
 
     # ---- entry ----
     def check(self) -> None:
@@ -100,8 +105,12 @@ class FunctionChecker:
             self.scopes.declare(param.name, var)
             self.refer_local(param.span, var, "param")
             self.assigned.add(var)
-        if decl.ct_params:
-            self.diags.error("E0225", decl.name_span, func=decl.name)
+        for p, value in self.ct_env.items():
+            # Compile-time parameters are constants in the body (types are only usable as types).
+            if not isinstance(value, T.Type):
+                self.scopes.declare(p, TConst(decl.name_span, _ct_type(value), value))
+            else:
+                self.scopes.declare(p, TConst(decl.name_span, ERROR, _TypeParam(p)))
         self.fn.body = self.block(decl.body)
         if self.assigned is not None and decl.self_convention == "out" and self.self_var is not None:
             self.fn.body.append(self.return_self(decl.name_span))
@@ -241,6 +250,14 @@ class FunctionChecker:
         base = self.expr(target.value)
         if base.type == ERROR:
             return None
+        if isinstance(base.type, T.SIMDType):
+            if not (isinstance(base, TLocal) and base.var.mutable):
+                self.diags.error("E0108", target.span)
+                return None
+            lane = self.lane_target(base.var, target.items, target.span)
+            if lane is None:
+                return None
+            return self._store([lane], [self.coerce(value, lane.type)], span)
         if self.struct_of(base.type) is None:
             self.diags.error("E0007", target.span, construct="indexing")
             return None
@@ -336,7 +353,7 @@ class FunctionChecker:
             for v in variables:
                 if isinstance(v, LocalVar):
                     self.assigned.add(v)
-                elif v.var is self.self_var and self.field_vars and len(v.path) == 1:
+                elif isinstance(v, FieldTarget) and v.var is self.self_var and self.field_vars and len(v.path) == 1:
                     name = self.fn.owner.fields[v.path[0]][0]
                     self.assigned.add(self.field_vars[name])
                     if all(f in self.assigned for f in self.field_vars.values()):
@@ -538,7 +555,7 @@ class FunctionChecker:
         args = []
         for a in e.args:
             v = self.value(self.expr(a))
-            if not (isinstance(v.type, ScalarType) or v.type in (T.STRING_LITERAL, ERROR, T.NONE)):
+            if not (isinstance(v.type, (ScalarType, T.SIMDType)) or v.type in (T.STRING_LITERAL, ERROR, T.NONE)):
                 self.diags.error("E0215", a.span, type=v.type)
             args.append(v)
         return TPrint(e.span, args, sep, end)
@@ -588,6 +605,8 @@ class FunctionChecker:
                 self.diags.error("E0103", e.span, name=e.id)
             return TLocal(e.span, found.type, found)
         if isinstance(found, TConst):
+            if isinstance(found.value, _TypeParam):
+                self.diags.error("E0220", e.span, name=e.id)
             return TConst(e.span, found.type, found.value)
         if e.id in self.module.comptimes:
             sym = self.module.comptimes[e.id]
@@ -616,6 +635,11 @@ class FunctionChecker:
         self.diags.error("E0101", span, notes, name=name)
 
     def expr_Attribute(self, e: ast.Attribute):
+        if isinstance(e.value, ast.Name) and e.value.id == "DType" and self.scopes.lookup("DType") is None:
+            if e.attr in T.DTYPES:
+                return TConst(e.span, T.DTYPE, T.DTYPES[e.attr])
+            self.diags.error("E0223", e.span, name="DType", attr=e.attr)
+            return TConst(e.span, ERROR, None)
         if isinstance(e.value, ast.Name) and e.value.id in FUTURE_NAMES and self.scopes.lookup(e.value.id) is None:
             self.diags.error("E0007", e.span, construct=f"`{e.value.id}`")
             return TConst(e.span, ERROR, None)
@@ -643,6 +667,8 @@ class FunctionChecker:
         base = self.expr(e.value)
         if base.type == ERROR:
             return base
+        if isinstance(base.type, T.SIMDType):
+            return self.simd_lane(base, e.items, e.span)
         if self.struct_of(base.type) is not None:
             index = [self.expr(i) for i in e.items if isinstance(i, ast.Expr)]
             result = self.method_call(base, "__getitem__", index, e.span)
@@ -663,6 +689,12 @@ class FunctionChecker:
         t = operand.type
         if t == ERROR:
             return operand
+        if isinstance(t, T.SIMDType):
+            ok = (e.op == "~" and (t.elem.is_int or t.elem.is_bool)) or (e.op in "-+" and t.elem.is_numeric)
+            if not ok:
+                self.diags.error("E0203", e.span, op=e.op, operand=t)
+                return TConst(e.span, ERROR, None)
+            return operand if e.op == "+" else TUnary(e.span, t, e.op, operand)
         if isinstance(t, StructType):
             result = self.method_call(operand, UNARY_METHODS[e.op], [], e.span)
             if result is None:
@@ -691,6 +723,8 @@ class FunctionChecker:
     def binary(self, op: str, left: TExpr, right: TExpr, span: Span) -> TExpr:
         if ERROR in (left.type, right.type):
             return TConst(span, ERROR, None)
+        if isinstance(left.type, T.SIMDType) or isinstance(right.type, T.SIMDType):
+            return self.simd_binary(op, left, right, span)
         if isinstance(left.type, StructType) or isinstance(right.type, StructType):
             result = self.method_call(left, BINARY_METHODS[op], [right], span) \
                 if isinstance(left.type, StructType) else None
@@ -770,6 +804,10 @@ class FunctionChecker:
         operands = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
         if any(isinstance(o.type, StructType) for o in operands):
             return self.struct_compare(e, operands)
+        if any(isinstance(o.type, T.SIMDType) for o in operands):
+            if any(o.type == ERROR for o in operands):
+                return TConst(e.span, ERROR, None)
+            return self.simd_compare(e, operands)
         link_types: list[Type] = []
         for i, op in enumerate(e.ops):
             a, b = operands[i], operands[i + 1]
@@ -868,10 +906,7 @@ class FunctionChecker:
     def expr_Call(self, e: ast.Call) -> TExpr:
         func = e.func
         if isinstance(func, ast.Subscript):
-            self.diags.error("E0224" if not (isinstance(func.value, ast.Name) and func.value.id in FUTURE_NAMES)
-                             else "E0007", func.span,
-                             func=getattr(func.value, "id", "this"), construct=f"`{getattr(func.value, 'id', '')}[...]`")
-            return TConst(e.span, ERROR, None)
+            return self.parameterized_call(func, e)
         if isinstance(func, ast.Attribute):
             return self.attribute_call(func, e)
         if not isinstance(func, ast.Name):
@@ -961,6 +996,18 @@ class FunctionChecker:
         args = [self.expr(a) for a in e.args]
         if any(a.type == ERROR for a in args):
             return TConst(e.span, ERROR, None)
+        vector = next((a.type for a in args if isinstance(a.type, T.SIMDType)), None)
+        if vector is not None:
+            if (name == "abs" and len(args) != 1) or (name != "abs" and len(args) < 2):
+                self.diags.error("E0204", e.span, func=name, expected=1 if name == "abs" else "at least 2",
+                                 s="", found=len(args))
+                return TConst(e.span, ERROR, None)
+            args = [self.broadcast(a, vector) for a in args]
+            if any(a.type == ERROR for a in args) or vector.elem.is_bool:
+                if vector.elem.is_bool:
+                    self.diags.error("E0203", e.span, op=name, operand=vector)
+                return TConst(e.span, ERROR, None)
+            return TBuiltin(e.span, vector, name, args)
         if name == "abs":
             if len(args) != 1:
                 self.diags.error("E0204", e.span, func="abs", expected=1, s="", found=len(args))
@@ -1007,8 +1054,88 @@ class FunctionChecker:
                 return other
         return None
 
+    def parameterized_call(self, func: ast.Subscript, e: ast.Call) -> TExpr:
+        """`f[...](...)`: compile-time arguments, then an ordinary call."""
+        base = func.value
+        if isinstance(base, ast.Name) and self.scopes.lookup(base.id) is None:
+            if base.id in ("SIMD", "Scalar"):
+                return self.simd_construct(self.resolve_type(func), e)
+            if base.id == "simd_width_of":
+                return self.simd_width_of(func, e)
+            if base.id in self.module.functions:
+                return self.user_call(self.module.functions[base.id], e, ct_items=func.items)
+            if base.id in FUTURE_NAMES:
+                self.diags.error("E0007", func.span, construct=f"`{base.id}[...]`")
+                return TConst(e.span, ERROR, None)
+        if isinstance(base, ast.Attribute):
+            return self.attribute_call(base, e, ct_items=func.items)
+        self.diags.error("E0224", func.span, func=getattr(base, "id", "this"))
+        return TConst(e.span, ERROR, None)
+
+    def ct_value(self, expr: ast.Expr):
+        from .comptime import evaluate
+
+        def lookup(name, span):
+            found = self.scopes.lookup(name)
+            if isinstance(found, TConst) and not isinstance(found.value, _TypeParam):
+                return found.value
+            if name in self.module.comptimes:
+                value = self.comptime_value(self.module.comptimes[name])
+                return value.value if value is not None else ERROR
+            return None
+
+        return evaluate(expr, self.ct_env, lookup, self.resolve_type)
+
+    def bind_ct(self, decl: ast.FnDef, items, params, bound: list[TExpr], span: Span) -> dict | None:
+        """Compile-time arguments: explicit ones in order or by name, the rest inferred from the
+        argument types or taken from defaults. Returns name -> value, or None after an error."""
+        from .comptime import CtError, kind_of, show
+
+        ct_params = decl.ct_params
+        if items and not ct_params:
+            self.diags.error("E0224", span, func=decl.name)
+            return None
+        values: dict = {}
+        try:
+            positional = [i for i in (items or ()) if not isinstance(i, ast.Keyword)]
+            if len(positional) > len(ct_params):
+                self.diags.error("E0128", span, func=decl.name, expected=len(ct_params),
+                                 s="s" if len(ct_params) != 1 else "", found=len(positional))
+                return None
+            for p, item in zip(ct_params, positional):
+                values[p.name] = self.ct_value(item)
+            for item in items or ():
+                if isinstance(item, ast.Keyword):
+                    if item.name not in {p.name for p in ct_params}:
+                        self.diags.error("E0207", item.span, func=decl.name, name=item.name)
+                        return None
+                    values[item.name] = self.ct_value(item.value)
+            names = {p.name for p in ct_params}
+            for p, b in zip(params, bound):
+                if p.annotation is not None:
+                    _unify(p.annotation, default_type(b.type), names, values)
+            for p in ct_params:
+                if p.name not in values and p.default is not None:
+                    values[p.name] = self.ct_value(p.default)
+        except CtError as exc:
+            self.diags.error("E0219", exc.span, detail=exc.detail)
+            return None
+        for p in ct_params:
+            if p.name not in values:
+                self.diags.error("E0124", span, name=p.name, func=decl.name)
+                return None
+            value, expected = values[p.name], _ct_kind(p)
+            if value is ERROR:
+                return None
+            if kind_of(value) != expected and not (expected == "type" and isinstance(value, T.Type)):
+                wanted = {"type": "a type", "DType": "a `DType`"}.get(expected, f"an `{expected}`")
+                self.diags.error("E0125", span, name=p.name, expected=wanted,
+                                 found=f"{kind_of(value)} `{show(value)}`")
+                return None
+        return values
+
     def user_call(self, decl: ast.FnDef, e: ast.Call, owner: StructType | None = None,
-                  receiver: TExpr | None = None) -> TExpr:
+                  receiver: TExpr | None = None, ct_items=None) -> TExpr:
         params = decl.params[1:] if decl.self_convention is not None else decl.params
         bound: list[TExpr | None] = [None] * len(params)
         name = decl.name if owner is None else (owner.name if decl.name == "__init__" else f"{owner}.{decl.name}")
@@ -1040,17 +1167,23 @@ class FunctionChecker:
                                      s="s", found=len(params) - missing)
                     return TConst(e.span, ERROR, None)
                 bound[i] = self.default_value(p)
-        return self.finish_call(decl, bound, e.span, e.func.span, owner, receiver)
+        return self.finish_call(decl, bound, e.span, e.func.span, owner, receiver, ct_items)
 
     def finish_call(self, decl: ast.FnDef, bound: list[TExpr], span: Span, name_span: Span,
-                    owner: StructType | None = None, receiver: TExpr | None = None) -> TExpr:
+                    owner: StructType | None = None, receiver: TExpr | None = None, ct_items=None) -> TExpr:
         """Convert bound arguments to the parameters' types, instantiate, and build the call."""
         params = decl.params[1:] if decl.self_convention is not None else decl.params
         if any(b.type == ERROR for b in bound) or (receiver is not None and receiver.type == ERROR):
             return TConst(span, ERROR, None)
+        env: dict = {}
+        if decl.ct_params or ct_items:
+            env = self.bind_ct(decl, ct_items, params, bound, span)
+            if env is None:
+                return TConst(span, ERROR, None)
         arg_types = []
         for p, b in zip(params, bound):
-            arg_types.append(self.resolve_type(p.annotation) if p.annotation is not None else default_type(b.type))
+            arg_types.append(self._resolve_type(p.annotation, env) if p.annotation is not None
+                             else default_type(b.type))
         if ERROR in arg_types:
             return TConst(span, ERROR, None)
         args = []
@@ -1081,7 +1214,8 @@ class FunctionChecker:
             args.append(TRef(b.span, t, b.var))
         if any(a.type == ERROR for a in args):
             return TConst(span, ERROR, None)
-        instance = self.instantiate(decl, tuple(arg_types), span, owner)
+        ct_args = tuple(env[p.name] for p in decl.ct_params)
+        instance = self.instantiate(decl, tuple(arg_types), span, owner, ct_args)
         if instance is None:
             return TConst(span, ERROR, None)
         self.fn.references.append(Reference(name_span, "function", decl.name, instance.return_type,
@@ -1121,7 +1255,7 @@ class FunctionChecker:
             return TConst(e.span, ERROR, None)
         return self.user_call(init, e, sym.type)
 
-    def attribute_call(self, func: ast.Attribute, e: ast.Call) -> TExpr:
+    def attribute_call(self, func: ast.Attribute, e: ast.Call, ct_items=None) -> TExpr:
         base = func.value
         if isinstance(base, ast.Name) and self.scopes.lookup(base.id) is None and base.id in self.module.structs:
             sym = self.module.structs[base.id]  # `Point.origin()`: a static method
@@ -1133,6 +1267,8 @@ class FunctionChecker:
         receiver = self.expr(base)
         if receiver.type == ERROR:
             return receiver
+        if isinstance(receiver.type, T.SIMDType):
+            return self.simd_method(receiver, func, e, ct_items)
         sym = self.struct_of(receiver.type)
         if sym is None:
             self.diags.error("E0223", func.span, name=receiver.type, attr=func.attr)
@@ -1142,8 +1278,8 @@ class FunctionChecker:
             self.diags.error("E0118", func.span, struct=sym.type, name=func.attr)
             return TConst(e.span, ERROR, None)
         if decl.self_convention is None:  # a static method called on a value
-            return self.user_call(decl, e, sym.type)
-        return self.user_call(decl, e, sym.type, receiver)
+            return self.user_call(decl, e, sym.type, ct_items=ct_items)
+        return self.user_call(decl, e, sym.type, receiver, ct_items)
 
     def field_read(self, base: TExpr, attr: str, span: Span) -> TExpr:
         sym = self.struct_of(base.type)
@@ -1174,6 +1310,8 @@ class FunctionChecker:
         if isinstance(e.type, LiteralType) and isinstance(e, TConst):
             if isinstance(target, LiteralType):
                 return TConst(e.span, target, float(e.value) if target.kind == "float" else e.value)
+            if isinstance(target, T.SIMDType) and target.elem.is_numeric:
+                return self.broadcast(e, target)
             if isinstance(target, ScalarType) and target.is_numeric:
                 if e.type.kind == "int" and target.is_int:
                     if not target.min <= e.value <= target.max:
@@ -1229,6 +1367,49 @@ def _is_num(t: Type) -> bool:
 
 def _is_float(t: Type) -> bool:
     return (isinstance(t, ScalarType) and t.is_float) or t == T.FLOAT_LITERAL
+
+
+def _unify(annotation: ast.Expr, t: Type, names: set, out: dict) -> None:
+    """Bind compile-time parameters by matching a parameter's annotation against an argument type."""
+    def value(expr, v):
+        if isinstance(expr, ast.Name) and expr.id in names and expr.id not in out:
+            out[expr.id] = v
+
+    if isinstance(annotation, ast.Name) and annotation.id in names and annotation.id not in out:
+        out[annotation.id] = t
+    elif isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name):
+        kind, items = annotation.value.id, annotation.items
+        if kind == "SIMD" and isinstance(t, T.SIMDType) and len(items) == 2:
+            value(items[0], T.dtype_of(t.elem))
+            value(items[1], t.width)
+        elif kind == "Scalar" and isinstance(t, ScalarType) and len(items) == 1:
+            value(items[0], T.dtype_of(t))
+
+
+def _ct_kind(p: ast.CtParam) -> str:
+    ann = p.annotation
+    if isinstance(ann, ast.Name) and ann.id in ("Int", "Bool", "DType"):
+        return ann.id
+    return "type"  # `T: AnyType`, a trait bound, or no annotation
+
+
+class _TypeParam:
+    """Marks a type-valued compile-time parameter in scope (it names a type, not a value)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+def _ct_type(value) -> Type:
+    if isinstance(value, T.DTypeValue):
+        return T.DTYPE
+    if isinstance(value, bool):
+        return T.BOOL
+    if isinstance(value, int):
+        return T.INT
+    if isinstance(value, float):
+        return T.FLOAT64
+    return ERROR
 
 
 def _field_span(sym, name: str) -> Span | None:

@@ -48,6 +48,44 @@ def _struct_symbol(decl: ast.StructDef, module: str, diags: DiagnosticBag) -> St
     return sym
 
 
+def _parametric(expr: ast.Subscript, diags, symbols, env, lookup) -> Type:
+    from .comptime import CtError, evaluate, kind_of, show
+
+    name = expr.value.id
+    args = []
+    try:
+        for item in expr.items:
+            if not isinstance(item, ast.Expr):
+                raise CtError(item.span, "keyword parameters are not accepted here")
+            args.append(evaluate(item, env, lookup or (lambda n, s: None),
+                                 lambda e: resolve_type(e, diags, symbols, env, lookup)))
+    except CtError as exc:
+        diags.error("E0219", exc.span, detail=exc.detail)
+        return ERROR
+    if any(a is ERROR for a in args):
+        return ERROR
+    expected = 2 if name == "SIMD" else 1
+    if len(args) != expected:
+        diags.error("E0128", expr.span, func=name, expected=expected, s="s" if expected > 1 else "",
+                    found=len(args))
+        return ERROR
+    if not isinstance(args[0], T.DTypeValue):
+        diags.error("E0125", expr.items[0].span, name="dtype", expected="a `DType` such as `DType.float32`",
+                    found=f"{kind_of(args[0])} `{show(args[0])}`")
+        return ERROR
+    if name == "Scalar":
+        return args[0].scalar
+    width = args[1]
+    if isinstance(width, bool) or not isinstance(width, int):
+        diags.error("E0125", expr.items[1].span, name="width", expected="an `Int`",
+                    found=f"{kind_of(width)} `{show(width)}`")
+        return ERROR
+    if width < 1 or width > T.MAX_SIMD_WIDTH or width & (width - 1):
+        diags.error("E0127", expr.items[1].span, width=width)
+        return ERROR
+    return T.simd(args[0].scalar, width)
+
+
 def fieldwise_init(decl: ast.StructDef) -> ast.FnDef:
     """`@fieldwise_init`: an `__init__(out self, <each field>)` that stores them in order."""
     span = decl.name_span
@@ -77,9 +115,27 @@ def resolve_fields(sym: StructSymbol, symbols: ModuleSymbols, diags: DiagnosticB
     sym.state = "done"
 
 
-def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSymbols | None = None) -> Type:
+PARAMETRIC = {"SIMD": "SIMD[DType.float32, 8]", "Scalar": "Scalar[DType.float32]"}
+
+
+def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSymbols | None = None,
+                 env: dict | None = None, lookup=None) -> Type:
+    """The type an annotation names. `env` binds compile-time parameters; `lookup(name, span)`
+    gives module constants for type arguments like `SIMD[DType.float32, WIDTH]`."""
+    env = env or {}
     if expr is None:
         return T.NONE
+    if isinstance(expr, ast.Name) and expr.id in env:
+        value = env[expr.id]
+        if isinstance(value, T.Type):
+            return value
+        diags.error("E0104", expr.span, name=expr.id)
+        return ERROR
+    if isinstance(expr, ast.Name) and expr.id in PARAMETRIC:
+        diags.error("E0126", expr.span, name=expr.id, example=PARAMETRIC[expr.id])
+        return ERROR
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id in PARAMETRIC:
+        return _parametric(expr, diags, symbols, env, lookup)
     if isinstance(expr, ast.Name) and symbols is not None and expr.id in symbols.structs:
         sym = symbols.structs[expr.id]
         resolve_fields(sym, symbols, diags)

@@ -29,6 +29,7 @@ class ModuleSymbols:
     functions: dict[str, ast.FnDef] = field(default_factory=dict)
     comptimes: dict[str, ComptimeSymbol] = field(default_factory=dict)
     structs: dict[str, StructSymbol] = field(default_factory=dict)
+    vector_bits: int = 128  # the target's natural vector register width, for simd_width_of
 
 
 class BlockScopes:

@@ -51,6 +51,7 @@ class FunctionInstance:
     in_progress: bool = False
     references: list[Reference] = field(default_factory=list)
     owner: Type | None = None  # the struct, for a method
+    ct_args: tuple = ()  # compile-time parameter values, in declaration order
 
     @property
     def name(self) -> str:
@@ -133,6 +134,44 @@ class FieldTarget:
 
 
 @dataclass(eq=False)
+class TSplat(TExpr):
+    """A scalar copied into every lane."""
+
+    value: TExpr
+
+
+@dataclass(eq=False)
+class TVector(TExpr):
+    """A SIMD value from one scalar per lane."""
+
+    elements: list[TExpr]
+
+
+@dataclass(eq=False)
+class TLane(TExpr):
+    vector: TExpr
+    index: TExpr
+
+
+@dataclass(eq=False)
+class TSIMDOp(TExpr):
+    """reduce_add/mul/min/max, fma, select, shuffle (with `lanes`)."""
+
+    op: str
+    args: list[TExpr]
+    lanes: list[int] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class LaneTarget:
+    """`v[i] = x` on a SIMD variable."""
+
+    var: LocalVar
+    index: TExpr
+    type: Type
+
+
+@dataclass(eq=False)
 class TRef(TExpr):
     """The caller's variable itself, passed to a `mut` parameter."""
 
@@ -161,7 +200,7 @@ class TStmt:
 
 @dataclass(eq=False)
 class TAssign(TStmt):
-    targets: list["LocalVar | FieldTarget"]
+    targets: list["LocalVar | FieldTarget | LaneTarget"]
     values: list[TExpr]  # all evaluated before any target is stored: `a, b = b, a`
 
 

@@ -261,7 +261,8 @@ class FnDef(Stmt):
     @property
     def is_generic(self) -> bool:
         """A `def` with an unannotated parameter gets one copy per call signature."""
-        return any(p.annotation is None and not (i == 0 and p.name == "self") for i, p in enumerate(self.params))
+        return bool(self.ct_params) or any(p.annotation is None and not (i == 0 and p.name == "self")
+                                           for i, p in enumerate(self.params))
 
     @property
     def self_convention(self) -> str | None:

@@ -95,3 +95,16 @@ def test_missing_c_compiler_is_a_clear_error(tmp_path: Path, monkeypatch):
                      str(tmp_path / "h"))
     assert result.status == 1
     assert "error[E0902]: no C compiler found" in result.stderr
+
+
+def test_simd_16_float32_multiply_add_uses_whole_vector_registers(tmp_path: Path):
+    import llvmlite.binding as llvm
+
+    if not llvm.get_host_cpu_features().get("avx512f"):
+        pytest.skip("this CPU has no AVX-512")
+    src = tmp_path / "fma.px"
+    src.write_text("fn axpy(a: SIMD[DType.float32, 16], x: SIMD[DType.float32, 16], "
+                   "y: SIMD[DType.float32, 16]) -> SIMD[DType.float32, 16]:\n"
+                   "    return a.fma(x, y)\n")
+    asm = run_cli("build", "--emit=asm", str(src)).stdout
+    assert "vfmadd" in asm and "%zmm" in asm

@@ -1,0 +1,78 @@
+"""Compile-time evaluation of the expressions that parameterize types and functions:
+`SIMD[dtype, width * 2]`, `f[DType.float32, 8](...)`, `comptime N = 4 * K`.
+
+The result is a plain value: an int, float or bool, a DTypeValue, or a Type.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..source import Span
+from ..syntax import ast
+from .. import types as T
+from . import fold
+
+
+class CtError(Exception):
+    def __init__(self, span: Span, detail: str):
+        super().__init__(detail)
+        self.span = span
+        self.detail = detail
+
+
+def evaluate(expr: ast.Expr, env: dict, lookup: Callable[[str, Span], object | None],
+             resolve_type: Callable[[ast.Expr], T.Type]) -> object:
+    """`lookup(name, span)` gives module-level constants; `resolve_type` handles type expressions."""
+    if isinstance(expr, (ast.IntLit, ast.FloatLit, ast.BoolLit)):
+        return expr.value
+    if isinstance(expr, ast.Name):
+        if expr.id in env:
+            return env[expr.id]
+        found = lookup(expr.id, expr.span)
+        if found is not None:
+            return found
+        return resolve_type(expr)
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "DType":
+        if expr.attr in T.DTYPES:
+            return T.DTYPES[expr.attr]
+        raise CtError(expr.span, f"`DType` has no member `{expr.attr}`")
+    if isinstance(expr, ast.Subscript):
+        return resolve_type(expr)
+    if isinstance(expr, ast.Unary):
+        value = evaluate(expr.operand, env, lookup, resolve_type)
+        if expr.op == "not":
+            return not value
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise CtError(expr.span, f"`{expr.op}` needs a number")
+        return fold.unary(expr.op, value, T.INT_LITERAL)
+    if isinstance(expr, ast.Binary):
+        a = evaluate(expr.left, env, lookup, resolve_type)
+        b = evaluate(expr.right, env, lookup, resolve_type)
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b)):
+            raise CtError(expr.span, f"`{expr.op}` needs numbers")
+        try:
+            kind = T.FLOAT_LITERAL if isinstance(a, float) or isinstance(b, float) else T.INT_LITERAL
+            return fold.binary(expr.op, a, b, kind)
+        except fold.NoFold:
+            raise CtError(expr.span, f"`{expr.op}` cannot be computed at compile time here") from None
+    raise CtError(expr.span, "this expression is not a compile-time value")
+
+
+def kind_of(value) -> str:
+    if isinstance(value, T.DTypeValue):
+        return "DType"
+    if isinstance(value, T.Type):
+        return "type"
+    if isinstance(value, bool):
+        return "Bool"
+    if isinstance(value, int):
+        return "Int"
+    if isinstance(value, float):
+        return "Float64"
+    return "value"
+
+
+def show(value) -> str:
+    if isinstance(value, T.Type):
+        return value.name
+    return str(value)
