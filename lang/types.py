@@ -70,6 +70,19 @@ class SIMDType(Type):
 
 
 @dataclass(frozen=True)
+class PtrType(Type):
+    """`Ptr[T]`: an unchecked pointer to values of T, in an address space (0 generic, 3 GPU shared)."""
+
+    pointee: Type
+    address_space: int = 0
+
+
+def ptr(pointee: Type, address_space: int = 0) -> PtrType:
+    name = f"Ptr[{pointee}]" if not address_space else f"Ptr[{pointee}, {address_space}]"
+    return PtrType(name, pointee, address_space)
+
+
+@dataclass(frozen=True)
 class DTypeValue:
     """A `DType` member (`DType.float32`): a compile-time value naming a scalar type."""
 

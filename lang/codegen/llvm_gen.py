@@ -39,6 +39,13 @@ def _suffix(t: ll.Type) -> str:
     return {ll.HalfType: "f16", ll.FloatType: "f32", ll.DoubleType: "f64"}[type(t)]
 
 
+def _align(t: Type) -> int:
+    """Element alignment: pointers promise no more than their element type's natural alignment."""
+    if isinstance(t, T.ScalarType):
+        return max(1, t.bits // 8)
+    return 8
+
+
 def llvm_type(t: Type) -> ll.Type:
     if isinstance(t, ScalarType):
         if t.is_bool:
@@ -48,6 +55,9 @@ def llvm_type(t: Type) -> ll.Type:
         return ll.IntType(t.bits)
     if isinstance(t, T.SIMDType):
         return ll.VectorType(llvm_type(t.elem), t.width)
+    if isinstance(t, T.PtrType):
+        pointee = ll.IntType(8) if t.pointee == T.NONE else llvm_type(t.pointee)
+        return pointee.as_pointer(t.address_space)
     if isinstance(t, T.StructType):
         return ll.LiteralStructType([llvm_type(ft) for _, ft in t.fields])
     if t == T.STRING_LITERAL:
@@ -197,7 +207,7 @@ class FunctionCodegen:
         a = self.value(i.a)
         to = llvm_type(i.result.type)
         if i.kind == "bitcast":
-            self.define(i.result, a)
+            self.define(i.result, self.b.bitcast(a, to) if isinstance(i.a.type, T.PtrType) else a)
             return
         self.define(i.result, getattr(self.b, i.kind)(a, to))
 
@@ -206,6 +216,38 @@ class FunctionCodegen:
 
     def instr_Insert(self, i: ir.Insert):
         self.define(i.result, self.b.insert_value(self.value(i.agg), self.value(i.value), i.index))
+
+    def element_address(self, ptr: ir.Value, index: ir.Value, value_type: Type) -> ll.Value:
+        address = self.b.gep(self.value(ptr), [self.value(index)])
+        if isinstance(value_type, T.SIMDType):
+            address = self.b.bitcast(address, llvm_type(value_type).as_pointer(ptr.type.address_space))
+        return address
+
+    def instr_PtrOffset(self, i: ir.PtrOffset):
+        self.define(i.result, self.b.gep(self.value(i.ptr), [self.value(i.index)]))
+
+    def instr_PtrLoad(self, i: ir.PtrLoad):
+        address = self.element_address(i.ptr, i.index, i.result.type)
+        self.define(i.result, self.b.load(address, align=_align(i.ptr.type.pointee)))
+
+    def instr_PtrStore(self, i: ir.PtrStore):
+        address = self.element_address(i.ptr, i.index, i.value.type)
+        self.b.store(self.value(i.value), address, align=_align(i.ptr.type.pointee))
+
+    def instr_Alloc(self, i: ir.Alloc):
+        if not self.mg.target.host:
+            raise UnsupportedOnTarget("Ptr.alloc", i.span)
+        pty = llvm_type(i.result.type)
+        size = self.b.ptrtoint(self.b.gep(ll.Constant(pty, None), [I32(1)]), ll.IntType(64))
+        malloc = self.mg.rt.libc("malloc", CHARP, [ll.IntType(64)])
+        raw = self.b.call(malloc, [self.b.mul(size, self.value(i.count))])
+        self.define(i.result, self.b.bitcast(raw, pty))
+
+    def instr_Free(self, i: ir.Free):
+        if not self.mg.target.host:
+            raise UnsupportedOnTarget("Ptr.free", i.span)
+        free = self.mg.rt.libc("free", ll.VoidType(), [CHARP])
+        self.b.call(free, [self.b.bitcast(self.value(i.ptr), CHARP)])
 
     def instr_Splat(self, i: ir.Splat):
         vty = llvm_type(i.result.type)

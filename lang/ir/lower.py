@@ -387,6 +387,8 @@ class FunctionLowering:
         vt = elem_type(a.type)
         if vt == T.STRING_LITERAL:
             raise AssertionError("string comparison reaches lowering only when folded")
+        if isinstance(vt, T.PtrType):
+            return self.cmp("eq" if op == "==" else "ne", a, b, span)
         if vt.is_float:
             return self.cmp(_FLOAT_CMP[op], a, b, span)
         if op in ("==", "!="):
@@ -433,6 +435,31 @@ class FunctionLowering:
             return self.emit(ir.Shuffle(e.span, self.temp(e.type), args[0], e.lanes))
         raise AssertionError(e.op)
 
+    def expr_TPtrOp(self, e: t.TPtrOp) -> ir.Value:
+        args = [self.expr(a) for a in e.args]
+        if e.op == "alloc":
+            self.guard(self.cmp("slt", args[0], ir.Const(T.INT, 0), e.span), "ValueError",
+                       "negative allocation size", e.span)
+            p = self.emit(ir.Alloc(e.span, self.temp(e.type), args[0]))
+            self.guard(self.cmp("eq", p, ir.Const(e.type, None), e.span), "MemoryError", "", e.span)
+            return p
+        if e.op == "free":
+            self.emit(ir.Free(e.span, args[0]))
+            return ir.Const(T.NONE, None)
+        if e.op == "offset":
+            return self.emit(ir.PtrOffset(e.span, self.temp(e.type), args[0], args[1]))
+        if e.op == "load":
+            return self.emit(ir.PtrLoad(e.span, self.temp(e.type), args[0], args[1]))
+        if e.op == "store":
+            self.emit(ir.PtrStore(e.span, args[0], args[1], args[2]))
+            return ir.Const(T.NONE, None)
+        if e.op == "bitcast":
+            return self.emit(ir.Cast(e.span, self.temp(e.type), "bitcast", args[0]))
+        raise AssertionError(e.op)
+
+    def stmt_TBlock(self, s: t.TBlock) -> None:
+        self.stmts(s.body)
+
     def expr_TRef(self, e: t.TRef) -> ir.Value:
         return ir.Ref(e.type, self.var(e.var))
 
@@ -478,6 +505,8 @@ class FunctionLowering:
         return self.emit(ir.Cast(span, self.temp(result_type), kind, v))
 
     def truth(self, v: ir.Value, span) -> ir.Value:
+        if isinstance(v.type, T.PtrType):
+            return self.cmp("ne", v, ir.Const(v.type, None), span)
         et = elem_type(v.type)
         if et == T.BOOL:
             return v

@@ -161,6 +161,40 @@ class Reduce(Instr):
 
 
 @dataclass(eq=False)
+class PtrOffset(Instr):
+    result: Temp
+    ptr: Value
+    index: Value
+
+
+@dataclass(eq=False)
+class PtrLoad(Instr):
+    """ptr[index]; a SIMD result loads that many consecutive elements."""
+
+    result: Temp
+    ptr: Value
+    index: Value
+
+
+@dataclass(eq=False)
+class PtrStore(Instr):
+    ptr: Value
+    index: Value
+    value: Value
+
+
+@dataclass(eq=False)
+class Alloc(Instr):
+    result: Temp  # Ptr[T]
+    count: Value
+
+
+@dataclass(eq=False)
+class Free(Instr):
+    ptr: Value
+
+
+@dataclass(eq=False)
 class Call(Instr):
     result: Temp | None
     callee: str

@@ -37,6 +37,16 @@ def print_instr(i: ir.Instr) -> str:
         return f"{i.result} = extract {i.agg}, {i.index} : {i.result.type}"
     if isinstance(i, ir.Insert):
         return f"{i.result} = insert {i.agg}, {i.index}, {i.value}"
+    if isinstance(i, ir.PtrOffset):
+        return f"{i.result} = offset {i.ptr}, {i.index}"
+    if isinstance(i, ir.PtrLoad):
+        return f"{i.result} = load {i.ptr}[{i.index}] : {i.result.type}"
+    if isinstance(i, ir.PtrStore):
+        return f"store {i.ptr}[{i.index}], {i.value}"
+    if isinstance(i, ir.Alloc):
+        return f"{i.result} = alloc {i.count} : {i.result.type}"
+    if isinstance(i, ir.Free):
+        return f"free {i.ptr}"
     if isinstance(i, ir.Splat):
         return f"{i.result} = splat {i.value} : {i.result.type}"
     if isinstance(i, ir.ExtractLane):

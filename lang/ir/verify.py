@@ -49,8 +49,8 @@ def _verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str
                 _fail(f, f"{what} in {block.label} uses {v}, which is not defined on every path to it", after)
 
         for instr in block.instrs:
-            operands = [getattr(instr, name) for name in ("a", "b", "cond", "value", "agg", "vector", "index")
-                        if hasattr(instr, name)]
+            operands = [getattr(instr, name) for name in ("a", "b", "cond", "value", "agg", "vector", "index", "ptr",
+                                                          "count") if hasattr(instr, name)]
             operands += list(getattr(instr, "args", []))
             for v in operands:
                 use(v, type(instr).__name__)
@@ -100,9 +100,20 @@ def _verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str
                     _fail(f, f"extract gives {ftype}, result is {instr.result.type}", after)
                 if isinstance(instr, ir.Insert) and (instr.value.type != ftype or instr.result.type != instr.agg.type):
                     _fail(f, f"insert of {instr.value.type} into field {instr.index}: {ftype}", after)
+            elif isinstance(instr, (ir.PtrLoad, ir.PtrStore, ir.PtrOffset, ir.Free)):
+                if not isinstance(instr.ptr.type, T.PtrType):
+                    _fail(f, f"{type(instr).__name__} through a non-pointer {instr.ptr.type}", after)
+                if not isinstance(instr, ir.Free) and instr.index.type != T.INT:
+                    _fail(f, f"{type(instr).__name__} index of type {instr.index.type}", after)
+                value = instr.result.type if isinstance(instr, ir.PtrLoad) else getattr(instr, "value", None)
+                value = value.type if isinstance(value, ir.Value) else value
+                if isinstance(instr, (ir.PtrLoad, ir.PtrStore)) and T.elem_type(value) != instr.ptr.type.pointee:
+                    _fail(f, f"{type(instr).__name__} of {value} through {instr.ptr.type}", after)
             elif isinstance(instr, ir.Cast):
                 src, dst = instr.a.type, instr.result.type
                 if isinstance(src, T.SIMDType) and isinstance(dst, T.SIMDType) and src.width == dst.width:
+                    pass
+                elif isinstance(src, T.PtrType) and isinstance(dst, T.PtrType) and instr.kind == "bitcast":
                     pass
                 elif not isinstance(src, ScalarType) or not isinstance(dst, ScalarType):
                     _fail(f, f"cast from {src} to {dst}", after)

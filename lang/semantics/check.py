@@ -17,15 +17,16 @@ from .. import types as T
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
 from . import fold
 from .scope import BlockScopes, ComptimeSymbol, ModuleSymbols
+from .pointers import PointerChecks
 from .simd import SIMDChecks
-from .typed import (FieldTarget, FunctionInstance, LocalVar, Reference, TField, TRef, TAssert, TAssign, TBinary, TBoolOp, TBreak, TBuiltin,
+from .typed import (FieldTarget, FunctionInstance, LocalVar, Reference, TBlock, TField, TPtrOp, TRef, TAssert, TAssign, TBinary, TBoolOp, TBreak, TBuiltin,
                     TCall, TCompare, TConst, TContinue, TConvert, TExpr, TExprStmt, TForRange, TIf,
                     TIfExp, TLocal, TPrint, TReturn, TStmt, TUnary, TWhile)
 
 BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "bool", "len"}
 # Names later issues define; using them now says so instead of "not defined".
 FUTURE_NAMES = {
-    "Ptr", "UnsafePointer", "List", "String", "Dict", "Optional", "Span",
+    "UnsafePointer", "List", "String", "Dict", "Optional", "Span",
     "Buffer", "DeviceBuffer", "Tuple", "simd_width_of", "parallel_for", "parallelize", "vectorize",
     "thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx", "barrier", "shared_array",
     "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_exch", "lane_id", "WARP_SIZE",
@@ -62,7 +63,7 @@ class _Loop:
         self.break_states: list[set[LocalVar]] = []
 
 
-class FunctionChecker(SIMDChecks):
+class FunctionChecker(SIMDChecks, PointerChecks):
     def __init__(self, module: ModuleSymbols, instance: FunctionInstance, diags: DiagnosticBag,
                  instantiate: Instantiate, resolve_type: Callable[[ast.Expr], Type],
                  comptime_value: Callable[[ComptimeSymbol], TConst | None]):
@@ -246,10 +247,53 @@ class FunctionChecker(SIMDChecks):
         value = self.value(value)
         return self._assign_targets(list(s.targets), [value] * len(s.targets), s.span)
 
+    def aug_subscript(self, s: ast.AugAssign):
+        """`x[i] op= v`: x and i are evaluated once, as in Python."""
+        target = s.target
+        base = self.expr(target.value)
+        if base.type == ERROR:
+            return None
+        prelude: list = []
+
+        def once(value: TExpr) -> TExpr:
+            if isinstance(value, (TConst, TLocal)):
+                return value
+            var = self._new_var(f"${len(prelude)}", value.type, value.span)
+            prelude.append(self._store([var], [value], value.span))
+            return TLocal(value.span, var.type, var)
+
+        if not isinstance(base, TLocal) and not isinstance(base.type, T.PtrType):
+            self.diags.error("E0108", target.span)
+            return None
+        base = once(base)
+        items = [once(self.value(self.expr(i))) for i in target.items if isinstance(i, ast.Expr)]
+        names = [ast.Name(i.span, f"$item{n}") for n, i in enumerate(items)]
+        for name, item in zip(names, items):
+            self.scopes.declare(name.id, item.var if isinstance(item, TLocal) else item)
+        self.scopes.declare("$base", base.var)
+        subscript = ast.Subscript(target.span, ast.Name(target.value.span, "$base"), tuple(names))
+        current = self.expr(subscript)
+        if current.type == ERROR:
+            return None
+        result = self.binary(s.op, current, self.expr(s.value), s.span)
+        store = self.setitem(subscript, result, s.span)
+        if store is None:
+            return None
+        return TBlock(s.span, prelude + [store])
+
+    def stmt_TBlock(self, s):
+        return s
+
     def setitem(self, target: ast.Subscript, value: TExpr, span: Span):
         base = self.expr(target.value)
         if base.type == ERROR:
             return None
+        if isinstance(base.type, T.PtrType):
+            index = self.ptr_index(base, target.items, target.span)
+            value = self.coerce(value, base.type.pointee)
+            if index is None or value.type == ERROR:
+                return None
+            return TExprStmt(span, TPtrOp(span, T.NONE, "store", [base, index, value]))
         if isinstance(base.type, T.SIMDType):
             if not (isinstance(base, TLocal) and base.var.mutable):
                 self.diags.error("E0108", target.span)
@@ -361,6 +405,8 @@ class FunctionChecker(SIMDChecks):
         return TAssign(span, variables, values)
 
     def stmt_AugAssign(self, s: ast.AugAssign):
+        if isinstance(s.target, ast.Subscript):
+            return self.aug_subscript(s)
         if isinstance(s.target, ast.Attribute):
             target = self.field_target(s.target)
             current = self.expr(s.target)
@@ -669,6 +715,11 @@ class FunctionChecker(SIMDChecks):
             return base
         if isinstance(base.type, T.SIMDType):
             return self.simd_lane(base, e.items, e.span)
+        if isinstance(base.type, T.PtrType):
+            index = self.ptr_index(base, e.items, e.span)
+            if index is None:
+                return TConst(e.span, ERROR, None)
+            return TPtrOp(e.span, base.type.pointee, "load", [base, index])
         if self.struct_of(base.type) is not None:
             index = [self.expr(i) for i in e.items if isinstance(i, ast.Expr)]
             result = self.method_call(base, "__getitem__", index, e.span)
@@ -725,6 +776,11 @@ class FunctionChecker(SIMDChecks):
             return TConst(span, ERROR, None)
         if isinstance(left.type, T.SIMDType) or isinstance(right.type, T.SIMDType):
             return self.simd_binary(op, left, right, span)
+        if isinstance(left.type, T.PtrType) or isinstance(right.type, T.PtrType):
+            if isinstance(left.type, T.PtrType) and op in ("+", "-") and not isinstance(right.type, T.PtrType):
+                return self.ptr_offset(left, right, span, negate=op == "-")
+            self.diags.error("E0202", span, op=op, left=left.type, right=right.type)
+            return TConst(span, ERROR, None)
         if isinstance(left.type, StructType) or isinstance(right.type, StructType):
             result = self.method_call(left, BINARY_METHODS[op], [right], span) \
                 if isinstance(left.type, StructType) else None
@@ -804,6 +860,12 @@ class FunctionChecker(SIMDChecks):
         operands = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
         if any(isinstance(o.type, StructType) for o in operands):
             return self.struct_compare(e, operands)
+        if any(isinstance(o.type, T.PtrType) for o in operands):
+            if len(e.ops) == 1 and e.ops[0] in ("==", "!=") and operands[0].type == operands[1].type:
+                return TCompare(e.span, T.BOOL, operands, list(e.ops), [operands[0].type])
+            if all(o.type != ERROR for o in operands):
+                self.diags.error("E0202", e.span, op=e.ops[0], left=operands[0].type, right=operands[-1].type)
+            return TConst(e.span, ERROR, None)
         if any(isinstance(o.type, T.SIMDType) for o in operands):
             if any(o.type == ERROR for o in operands):
                 return TConst(e.span, ERROR, None)
@@ -1060,6 +1122,8 @@ class FunctionChecker(SIMDChecks):
         if isinstance(base, ast.Name) and self.scopes.lookup(base.id) is None:
             if base.id in ("SIMD", "Scalar"):
                 return self.simd_construct(self.resolve_type(func), e)
+            if base.id == "Ptr":
+                return self.ptr_construct(self.resolve_type(func), e)
             if base.id == "simd_width_of":
                 return self.simd_width_of(func, e)
             if base.id in self.module.functions:
@@ -1257,6 +1321,9 @@ class FunctionChecker(SIMDChecks):
 
     def attribute_call(self, func: ast.Attribute, e: ast.Call, ct_items=None) -> TExpr:
         base = func.value
+        if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name) and base.value.id == "Ptr" \
+                and self.scopes.lookup("Ptr") is None:
+            return self.ptr_static(self.resolve_type(base), func, e)
         if isinstance(base, ast.Name) and self.scopes.lookup(base.id) is None and base.id in self.module.structs:
             sym = self.module.structs[base.id]  # `Point.origin()`: a static method
             decl = sym.methods.get(func.attr)
@@ -1269,6 +1336,8 @@ class FunctionChecker(SIMDChecks):
             return receiver
         if isinstance(receiver.type, T.SIMDType):
             return self.simd_method(receiver, func, e, ct_items)
+        if isinstance(receiver.type, T.PtrType):
+            return self.ptr_method(receiver, func, e, ct_items)
         sym = self.struct_of(receiver.type)
         if sym is None:
             self.diags.error("E0223", func.span, name=receiver.type, attr=func.attr)
@@ -1345,6 +1414,8 @@ class FunctionChecker(SIMDChecks):
         """Python truthiness as a Bool: nonzero numbers, non-empty strings."""
         if v.type in (T.BOOL, ERROR):
             return v
+        if isinstance(v.type, T.PtrType):
+            return TBuiltin(span, T.BOOL, "truth", [v])
         if isinstance(v.type, StructType):
             result = self.method_call(v, "__bool__", [], span)
             if result is None:

@@ -64,6 +64,19 @@ def _parametric(expr: ast.Subscript, diags, symbols, env, lookup) -> Type:
         return ERROR
     if any(a is ERROR for a in args):
         return ERROR
+    if name == "Ptr":
+        if not 1 <= len(args) <= 2:
+            diags.error("E0128", expr.span, func=name, expected="1 or 2", s="s", found=len(args))
+            return ERROR
+        if not isinstance(args[0], T.Type) or args[0] in (T.NONE, T.STRING_LITERAL):
+            diags.error("E0125", expr.items[0].span, name="T", expected="a type", found=f"`{show(args[0])}`")
+            return ERROR
+        space = args[1] if len(args) > 1 else 0
+        if isinstance(space, bool) or not isinstance(space, int) or not 0 <= space < 8:
+            diags.error("E0125", expr.items[-1].span, name="address_space", expected="an `Int` from 0 to 7",
+                        found=f"`{show(space)}`")
+            return ERROR
+        return T.ptr(args[0], space)
     expected = 2 if name == "SIMD" else 1
     if len(args) != expected:
         diags.error("E0128", expr.span, func=name, expected=expected, s="s" if expected > 1 else "",
@@ -115,7 +128,7 @@ def resolve_fields(sym: StructSymbol, symbols: ModuleSymbols, diags: DiagnosticB
     sym.state = "done"
 
 
-PARAMETRIC = {"SIMD": "SIMD[DType.float32, 8]", "Scalar": "Scalar[DType.float32]"}
+PARAMETRIC = {"SIMD": "SIMD[DType.float32, 8]", "Scalar": "Scalar[DType.float32]", "Ptr": "Ptr[Float32]"}
 
 
 def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSymbols | None = None,

@@ -172,6 +172,14 @@ class LaneTarget:
 
 
 @dataclass(eq=False)
+class TPtrOp(TExpr):
+    """alloc(count) | free(p) | offset(p, n) | load(p, i) | store(p, i, v) | bitcast(p)."""
+
+    op: str
+    args: list[TExpr]
+
+
+@dataclass(eq=False)
 class TRef(TExpr):
     """The caller's variable itself, passed to a `mut` parameter."""
 
@@ -257,3 +265,10 @@ class TPrint(TStmt):
     args: list[TExpr]
     sep: str
     end: str
+
+
+@dataclass(eq=False)
+class TBlock(TStmt):
+    """Statements the checker made from one source statement (`p[i] += v` reads i once)."""
+
+    body: list[TStmt]
