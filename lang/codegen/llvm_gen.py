@@ -21,7 +21,15 @@ ENTRY_SYMBOL = "__pyx_main_entry"
 
 _INT_PRED = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
              "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
-_FLOAT_PRED = {"oeq": "==", "une": "!=", "olt": "<", "ole": "<=", "ogt": ">", "oge": ">=", "uno": "uno"}
+_FLOAT_PRED = {"oeq": "==", "une": "!=", "one": "!=", "olt": "<", "ole": "<=", "ogt": ">", "oge": ">=", "uno": "uno"}
+
+
+# Operations LLVM has as intrinsics (lowered to instructions or to libm calls on the host).
+LLVM_MATH = {"sqrt": "sqrt", "exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "log10": "log10",
+             "sin": "sin", "cos": "cos", "fabs": "fabs", "floor": "floor", "ceil": "ceil", "trunc": "trunc",
+             "pow": "pow", "copysign": "copysign"}
+# Those the NVPTX backend turns into instructions itself; the rest go through libdevice.
+NVPTX_NATIVE = {"sqrt", "fabs", "floor", "ceil", "trunc", "copysign", "fma"}
 
 
 class UnsupportedOnTarget(Exception):
@@ -298,6 +306,9 @@ class FunctionCodegen:
         if i.name in ("fabs", "floor", "copysign", "pow", "fma"):
             self.define(i.result, self.math(i.name, args, i.result.type))
             return
+        if i.name.startswith("math."):
+            self.define(i.result, self.math_function(i.name[5:], args, i.args[0].type, i.result.type, i.span))
+            return
         if i.name.startswith("print_"):
             if not self.mg.target.host:
                 raise UnsupportedOnTarget("print", i.span)
@@ -305,18 +316,49 @@ class FunctionCodegen:
             return
         raise AssertionError(f"unknown intrinsic {i.name}")
 
-    def math(self, name: str, args, t: ScalarType) -> ll.Value:
+    def math(self, name: str, args, t: Type) -> ll.Value:
         ty = llvm_type(t)
-        if not self.mg.target.host and name == "pow":
-            # NVPTX has no pow instruction: libdevice provides it (linked by the driver).
-            fname = {64: "__nv_pow", 32: "__nv_powf"}.get(t.bits)
-            if fname is None:
-                raise UnsupportedOnTarget(f"** on {t}", None)
-            fn = self.mg.rt.libc(fname, ty, [ty, ty])
-            return self.b.call(fn, args)
+        if not self.mg.target.host and name not in NVPTX_NATIVE:
+            return self.math_function({"pow": "pow"}.get(name, name), args, t, t, None)
         fnty = ll.FunctionType(ty, [ty] * len(args))
         fn = self.mg.intrinsic("llvm." + name, [ty], fnty)
         return self.b.call(fn, args)
+
+    def math_function(self, op: str, args, arg_type: Type, result_type: Type, span) -> ll.Value:
+        et = T.elem_type(arg_type)
+        if op in ("isnan", "isinf", "isfinite"):
+            x = args[0]
+            if op == "isnan":
+                return self.b.fcmp_unordered("uno", x, x)
+            inf = ll.Constant(x.type, [ll.Constant(llvm_type(et), float("inf"))] * arg_type.width) \
+                if isinstance(arg_type, T.SIMDType) else ll.Constant(x.type, float("inf"))
+            magnitude = self.math("fabs", [x], arg_type)
+            return self.b.fcmp_ordered("==" if op == "isinf" else "<", magnitude, inf)
+        if op == "fmod":
+            return self.b.frem(args[0], args[1])
+        host = self.mg.target.host
+        if op in LLVM_MATH and (host or op in NVPTX_NATIVE):
+            return self.math(LLVM_MATH[op], args, arg_type)
+        # A libm (host) or libdevice (GPU) function, called per lane on vectors.
+        suffix = "f" if et.bits == 32 else ""
+        name = (f"__nv_{op}{suffix}" if not host else f"{op}{suffix}")
+        compute = T.FLOAT32 if et.bits == 16 else et
+        cty = llvm_type(compute)
+        fn = self.mg.rt.libc(name, cty, [cty] * len(args))
+
+        def scalar_call(values):
+            if et.bits == 16:
+                values = [self.b.fpext(v, cty) for v in values]
+            out = self.b.call(fn, values)
+            return self.b.fptrunc(out, llvm_type(et)) if et.bits == 16 else out
+
+        if not isinstance(arg_type, T.SIMDType):
+            return scalar_call(args)
+        vector = ll.Constant(llvm_type(arg_type), ll.Undefined)
+        for lane in range(arg_type.width):
+            lanes = [self.b.extract_element(a, I32(lane)) for a in args]
+            vector = self.b.insert_element(vector, scalar_call(lanes), I32(lane))
+        return vector
 
     def instr_Call(self, i: ir.Call):
         callee_ir = self.mg.ir_functions[i.callee]

@@ -42,6 +42,8 @@ MESSAGES: dict[str, str] = {
     "E0126": "`{name}` needs compile-time parameters, e.g. `{example}`",
     "E0127": "SIMD width must be a power of two from 1 to 1024, got {width}",
     "E0128": "`{func}` takes {expected} compile-time parameter{s}, {found} given",
+    "E0129": "module `{module}` is not available to pyx programs yet (available: {available})",
+    "E0130": "module `{module}` has no `{name}`",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

@@ -457,6 +457,51 @@ class FunctionLowering:
             return self.emit(ir.Cast(e.span, self.temp(e.type), "bitcast", args[0]))
         raise AssertionError(e.op)
 
+    def expr_TMath(self, e: t.TMath) -> ir.Value:
+        args = [self.expr(a) for a in e.args]
+        x, op, span = args[0], e.op, e.span
+        ft = x.type
+        if e.checked:
+            zero, one, inf = ir.Const(ft, 0.0), ir.Const(ft, 1.0), ir.Const(ft, float("inf"))
+
+            def domain(failed):
+                self.guard(failed, "ValueError", "math domain error", span)
+
+            def is_inf(v):
+                return self.cmp("oeq", self.intrinsic("fabs", [v], ft, span), inf, span)
+
+            if op == "sqrt":
+                domain(self.cmp("olt", x, zero, span))
+            elif op in ("log", "log2", "log10"):
+                domain(self.cmp("ole", x, zero, span))
+            elif op == "log1p":
+                domain(self.cmp("ole", x, ir.Const(ft, -1.0), span))
+            elif op in ("asin", "acos"):
+                domain(self.cmp("ogt", self.intrinsic("fabs", [x], ft, span), one, span))
+            elif op in ("sin", "cos", "tan"):
+                domain(is_inf(x))
+            elif op == "fmod":
+                domain(self.binop("or", self.cmp("oeq", args[1], zero, span), is_inf(x), span))
+            elif op == "pow":
+                y = args[1]
+                zero_to_negative = self.binop("and", self.cmp("oeq", x, zero, span),
+                                              self.cmp("olt", y, zero, span), span)
+                fractional = self.cmp("une", self.intrinsic("floor", [y], ft, span), y, span)
+                negative_to_fraction = self.binop("and", self.cmp("olt", x, zero, span),
+                                                  self.binop("and", fractional, self.cmp("one", self.intrinsic(
+                                                      "fabs", [y], ft, span), inf, span), span), span)
+                domain(self.binop("or", zero_to_negative, negative_to_fraction, span))
+        result = self.intrinsic("math." + op, args, e.type, span)
+        if e.checked and op in ("exp", "exp2", "expm1", "sinh", "cosh", "pow"):
+            finite_args = None
+            for a in args:
+                finite = self.cmp("one", self.intrinsic("fabs", [a], ft, span), ir.Const(ft, float("inf")), span)
+                finite_args = finite if finite_args is None else self.binop("and", finite_args, finite, span)
+            overflow = self.binop("and", finite_args, self.cmp("oeq", self.intrinsic("fabs", [result], ft, span),
+                                                              ir.Const(ft, float("inf")), span), span)
+            self.guard(overflow, "OverflowError", "math range error", span)
+        return result
+
     def stmt_TBlock(self, s: t.TBlock) -> None:
         self.stmts(s.body)
 

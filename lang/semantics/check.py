@@ -17,6 +17,7 @@ from .. import types as T
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
 from . import fold
 from .scope import BlockScopes, ComptimeSymbol, ModuleSymbols
+from .mathlib import MathChecks
 from .pointers import PointerChecks
 from .simd import SIMDChecks
 from .typed import (FieldTarget, FunctionInstance, LocalVar, Reference, TBlock, TField, TPtrOp, TRef, TAssert, TAssign, TBinary, TBoolOp, TBreak, TBuiltin,
@@ -63,7 +64,7 @@ class _Loop:
         self.break_states: list[set[LocalVar]] = []
 
 
-class FunctionChecker(SIMDChecks, PointerChecks):
+class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
     def __init__(self, module: ModuleSymbols, instance: FunctionInstance, diags: DiagnosticBag,
                  instantiate: Instantiate, resolve_type: Callable[[ast.Expr], Type],
                  comptime_value: Callable[[ComptimeSymbol], TConst | None]):
@@ -660,6 +661,17 @@ class FunctionChecker(SIMDChecks, PointerChecks):
             self.fn.references.append(Reference(e.span, "comptime", e.id, value.type if value else None,
                                                 sym.decl.name_span, f"= {value.value!r}" if value else ""))
             return TConst(e.span, value.type, value.value) if value is not None else TConst(e.span, ERROR, None)
+        if e.id in self.module.imported:
+            module, name = self.module.imported[e.id]
+            from .mathlib import CONSTANTS
+
+            if name in CONSTANTS:
+                return self.math_constant(name, e.span)
+            self.diags.error("E0007", e.span, construct="using a function as a value")
+            return TConst(e.span, ERROR, None)
+        if e.id in self.module.modules:
+            self.diags.error("E0007", e.span, construct="using a module as a value")
+            return TConst(e.span, ERROR, None)
         if e.id in self.module.functions or e.id in BUILTIN_FUNCTIONS:
             self.diags.error("E0007", e.span, construct="using a function as a value")
             return TConst(e.span, ERROR, None)
@@ -681,6 +693,17 @@ class FunctionChecker(SIMDChecks, PointerChecks):
         self.diags.error("E0101", span, notes, name=name)
 
     def expr_Attribute(self, e: ast.Attribute):
+        module = self.module_of(e.value)
+        if module is not None:
+            from .mathlib import CONSTANTS, MODULES
+
+            if e.attr in CONSTANTS:
+                return self.math_constant(e.attr, e.span)
+            if e.attr in MODULES[module]:
+                self.diags.error("E0007", e.span, construct="using a function as a value")
+            else:
+                self.diags.error("E0130", e.span, module=module, name=e.attr)
+            return TConst(e.span, ERROR, None)
         if isinstance(e.value, ast.Name) and e.value.id == "DType" and self.scopes.lookup("DType") is None:
             if e.attr in T.DTYPES:
                 return TConst(e.span, T.DTYPE, T.DTYPES[e.attr])
@@ -984,6 +1007,8 @@ class FunctionChecker(SIMDChecks, PointerChecks):
             return self.user_call(self.module.functions[name], e)
         if name in self.module.structs:
             return self.struct_call(self.module.structs[name], e)
+        if name in self.module.imported:
+            return self.math_call(self.module.imported[name][1], e)
         if name in self.module.comptimes:
             self.diags.error("E0109", func.span, name=name)
             return TConst(e.span, ERROR, None)
@@ -1319,8 +1344,22 @@ class FunctionChecker(SIMDChecks, PointerChecks):
             return TConst(e.span, ERROR, None)
         return self.user_call(init, e, sym.type)
 
+    def module_of(self, node: ast.Expr) -> str | None:
+        """The module a name refers to (`math` after `import math`), unless a local shadows it."""
+        if isinstance(node, ast.Name) and node.id in self.module.modules and self.scopes.lookup(node.id) is None:
+            return self.module.modules[node.id]
+        return None
+
     def attribute_call(self, func: ast.Attribute, e: ast.Call, ct_items=None) -> TExpr:
         base = func.value
+        module = self.module_of(base)
+        if module is not None:
+            from .mathlib import MODULES
+
+            if func.attr not in MODULES[module]:
+                self.diags.error("E0130", func.span, module=module, name=func.attr)
+                return TConst(e.span, ERROR, None)
+            return self.math_call(func.attr, e)
         if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name) and base.value.id == "Ptr" \
                 and self.scopes.lookup("Ptr") is None:
             return self.ptr_static(self.resolve_type(base), func, e)

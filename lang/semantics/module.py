@@ -15,6 +15,9 @@ def collect(module: ast.Module, diags: DiagnosticBag) -> ModuleSymbols:
     symbols = ModuleSymbols(module.name)
     seen: dict[str, ast.Node] = {}
     for item in module.body:
+        if isinstance(item, ast.Import):
+            _collect_import(item, symbols, seen, diags)
+            continue
         if isinstance(item, ast.StructDef):
             if item.name in seen or item.name in T.TYPE_NAMES:
                 diags.error("E0102", item.name_span, name=item.name)
@@ -32,6 +35,25 @@ def collect(module: ast.Module, diags: DiagnosticBag) -> ModuleSymbols:
             else:
                 symbols.comptimes[item.name] = ComptimeSymbol(item)
     return symbols
+
+
+def _collect_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag) -> None:
+    from .mathlib import MODULES
+
+    if item.module not in MODULES:
+        diags.error("E0129", item.span, module=item.module, available=", ".join(sorted(MODULES)))
+        return
+    if not item.from_import:
+        local = item.alias or item.module
+        symbols.modules[local] = item.module
+        seen[local] = item
+        return
+    for name, local in item.names:
+        if name not in MODULES[item.module]:
+            diags.error("E0130", item.span, module=item.module, name=name)
+            continue
+        symbols.imported[local] = (item.module, name)
+        seen[local] = item
 
 
 def _struct_symbol(decl: ast.StructDef, module: str, diags: DiagnosticBag) -> StructSymbol:

@@ -30,6 +30,8 @@ class ModuleSymbols:
     comptimes: dict[str, ComptimeSymbol] = field(default_factory=dict)
     structs: dict[str, StructSymbol] = field(default_factory=dict)
     vector_bits: int = 128  # the target's natural vector register width, for simd_width_of
+    modules: dict[str, str] = field(default_factory=dict)  # `import math as m`: m -> math
+    imported: dict[str, tuple[str, str]] = field(default_factory=dict)  # `from math import sqrt`
 
 
 class BlockScopes:

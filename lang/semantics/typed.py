@@ -180,6 +180,15 @@ class TPtrOp(TExpr):
 
 
 @dataclass(eq=False)
+class TMath(TExpr):
+    """A `math` function; `checked` raises Python's domain and range errors (scalars only)."""
+
+    op: str
+    args: list[TExpr]
+    checked: bool
+
+
+@dataclass(eq=False)
 class TRef(TExpr):
     """The caller's variable itself, passed to a `mut` parameter."""
 

@@ -291,6 +291,16 @@ class StructDef(Stmt):
 
 
 @dataclass(frozen=True)
+class Import(Stmt):
+    """`import m [as a]` (names empty) or `from m import x [as y], ...` (names: (x, y) pairs)."""
+
+    module: str
+    alias: str | None
+    names: tuple[tuple[str, str], ...]
+    from_import: bool
+
+
+@dataclass(frozen=True)
 class MainGuard(Stmt):
     """`if __name__ == "__main__": main()` - lets a common-subset file run under CPython too."""
 

@@ -115,12 +115,13 @@ class BuildAst(Transformer_NonRecursive):
         return ast.Launch(self._span(meta), call.func.value, call.func.items, call.args, call.keywords)
 
     def import_stmt(self, meta, c):
-        return self._bad_stmt(meta, "`import`", "E0007")
+        return [ast.Import(self._span(meta), module, alias, (), False) for module, alias in c]
 
     def from_import(self, meta, c):
         if any(isinstance(x, Token) and x.type == "STAR" for x in c):
             return self._bad_stmt(meta, "`import *`")
-        return self._bad_stmt(meta, "`from ... import`", "E0007")
+        names = next(x for x in c[1:] if isinstance(x, list))
+        return ast.Import(self._span(meta), c[0], None, tuple(names), True)
 
     def yield_stmt(self, meta, c):
         return self._bad_stmt(meta, "`yield` (generators)")
@@ -141,13 +142,13 @@ class BuildAst(Transformer_NonRecursive):
         return ".".join(str(t) for t in c)
 
     def dotted_as_name(self, meta, c):
-        return c[0]
+        return (c[0], str(c[1]) if c[1] is not None else None)
 
     def import_name(self, meta, c):
-        return c[0]
+        return (str(c[0]), str(c[1]) if c[1] is not None else str(c[0]))
 
     def import_names(self, meta, c):
-        return c
+        return [x for x in c if x is not None]
 
     # ---- compound statements ----
     def if_stmt(self, meta, c):
