@@ -5,7 +5,21 @@ the compiler. The API below imports what it needs on first use.
 """
 from .version import __version__
 
-__all__ = ["__version__", "compile_file", "run_file"]
+__all__ = ["__version__", "compile_file", "run_file", "import_module", "install"]
+
+
+def import_module(name: str, target: str = "auto", path: list[str] | None = None):
+    """Import `name.px` (found on sys.path) as a Python module of checked, compiled functions."""
+    from .importer import import_module as _import
+
+    return _import(name, target, path)
+
+
+def install() -> None:
+    """Install the import hook: after this, `import name` finds name.px."""
+    from .importer import install as _install
+
+    _install()
 
 
 def compile_file(path: str, opt_level: int = 3):

@@ -51,9 +51,16 @@ def _parser() -> argparse.ArgumentParser:
                        help="code generation target (default: cpu; --emit=ptx implies cuda)")
     build.add_argument("--gpu-arch", default="sm_80", help="GPU architecture for PTX (default: sm_80)")
 
+    cache = sub.add_parser("cache", help="show or clear the cache of compiled modules",
+                           description="Entries live in __pycache__ beside each .px file, or in PYX_CACHE_DIR, or in "
+                                       "the user cache directory.")
+    cache.add_argument("action", choices=("info", "clear"))
+    cache.add_argument("dirs", nargs="*", help="directories whose __pycache__ to include (default: .)")
+
     lsp = sub.add_parser("lsp", help="run the language server on stdin/stdout (for editors)",
                          description="Serve the Language Server Protocol over stdio. Needs `pip install pyx-lang[lsp]`.")
     lsp.add_argument("--color", default="never", help=argparse.SUPPRESS)
+    cache.add_argument("--color", default="never", help=argparse.SUPPRESS)
     return p
 
 
@@ -63,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     from .diagnostics.render import render_all
 
     try:
-        return {"run": cmd_run, "check": cmd_check, "build": cmd_build, "lsp": cmd_lsp}[args.command](args)
+        return {"run": cmd_run, "check": cmd_check, "build": cmd_build, "lsp": cmd_lsp,
+                "cache": cmd_cache}[args.command](args)
     except CompileError as exc:
         print(render_all(exc.diagnostics, sys.stderr, args.color), file=sys.stderr)
         return EXIT_USER
@@ -106,6 +114,31 @@ def _print_timings(comp, extra: dict[str, float] | None = None) -> None:
     timings.update(extra or {})
     parts = ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in timings.items())
     print(f"pyx: {parts}; total {sum(timings.values()) * 1000:.1f} ms", file=sys.stderr)
+
+
+def cmd_cache(args) -> int:
+    from .runtime import cache
+
+    places = []
+    if os.environ.get("PYX_CACHE_DIR"):
+        places.append(Path(os.environ["PYX_CACHE_DIR"]))
+    places.append(cache.user_cache_dir())
+    for d in args.dirs or ["."]:
+        places.extend(p for p in Path(d).rglob("__pycache__") if p.is_dir())
+    total_files, total_bytes = 0, 0
+    for place in dict.fromkeys(places):
+        found = cache.entries(place)
+        size = sum(p.stat().st_size for p in found)
+        total_files += len(found)
+        total_bytes += size
+        if args.action == "clear":
+            for p in found:
+                p.unlink(missing_ok=True)
+        elif found:
+            print(f"{place}: {len(found)} entries, {size / 1024:.1f} KiB")
+    verb = "removed" if args.action == "clear" else "total"
+    print(f"{verb}: {total_files} entries, {total_bytes / 1024:.1f} KiB")
+    return EXIT_OK
 
 
 def cmd_lsp(args) -> int:

@@ -98,22 +98,29 @@ def target_of(options: CompileOptions):
     return cuda_target(options.gpu_arch) if options.target == "cuda" else host_target()
 
 
+def exported_functions(comp: Compilation) -> list:
+    """The instances Python can call: every top-level, non-generic function (not methods)."""
+    return [i for i in comp.program.instances if i.owner is None and not i.decl.is_generic]
+
+
 def codegen(source: SourceFile, options: CompileOptions = CompileOptions(), entry: bool = True,
-            c_main: bool = False) -> Compilation:
+            c_main: bool = False, exports: bool = False) -> Compilation:
     from .codegen.llvm_gen import generate
 
     comp = lower(source, options)
     target = target_of(options)
-    module = _stage(comp, "codegen", generate, comp.ir, target, entry and target.host, c_main and target.host)
+    symbols = [i.symbol for i in exported_functions(comp)] if exports and target.host else []
+    module = _stage(comp, "codegen", generate, comp.ir, target, entry and target.host, c_main and target.host,
+                    None, symbols)
     comp.llvm_ir = str(module)
     return comp
 
 
 def optimize(source: SourceFile, options: CompileOptions = CompileOptions(), entry: bool = True,
-             c_main: bool = False) -> Compilation:
+             c_main: bool = False, exports: bool = False) -> Compilation:
     from .codegen.optimize import parse_and_optimize
 
-    comp = codegen(source, options, entry, c_main)
+    comp = codegen(source, options, entry, c_main, exports)
     target = target_of(options)
     comp.llvm_module, comp.target_machine = _stage(comp, "llvm", parse_and_optimize, comp.llvm_ir, target,
                                                    options.opt_level)

@@ -23,3 +23,14 @@ class JitModule:
         if not address:
             raise LookupError(f"symbol {symbol} not found in the compiled module")
         return ctypes.CFUNCTYPE(ctypes.c_int)(address)()
+
+
+class JitObject(JitModule):
+    """Object code (fresh or from the cache) linked into this process: no front end, no optimizer."""
+
+    def __init__(self, obj: bytes, target_machine):
+        empty = llvm.parse_assembly("")
+        empty.triple = target_machine.triple
+        self.engine = llvm.create_mcjit_compiler(empty, target_machine)
+        self.engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+        self.engine.finalize_object()

@@ -87,11 +87,18 @@ class ModuleCodegen:
         self.functions: dict[str, ll.Function] = {}
         self.ir_functions = {f.symbol: f for f in module.functions}
 
-    def generate(self, entry: bool = False, c_main: bool = False) -> ll.Module:
+    def generate(self, entry: bool = False, c_main: bool = False, exports: list[str] = ()) -> ll.Module:
         for f in self.ir_module.functions:
             self.declare(f)
         for f in self.ir_module.functions:
             FunctionCodegen(self, f).generate()
+        if exports:
+            from .exports import define_exception_accessors, define_export
+
+            for symbol in exports:
+                f = self.ir_functions[symbol]
+                define_export(self.module, f, self.functions[symbol], llvm_type)
+            define_exception_accessors(self.rt)
         if entry and self.ir_module.main is not None:
             main = self.functions[self.ir_module.main]
             entry_fn = self.rt.define_entry(ENTRY_SYMBOL, main, self.ir_functions[self.ir_module.main].raises)
@@ -420,5 +427,5 @@ class FunctionCodegen:
 
 
 def generate(module: ir.Module, target: Target, entry: bool = False, c_main: bool = False,
-             data_layout: str | None = None) -> ll.Module:
-    return ModuleCodegen(module, target, data_layout).generate(entry=entry, c_main=c_main)
+             data_layout: str | None = None, exports: list[str] = ()) -> ll.Module:
+    return ModuleCodegen(module, target, data_layout).generate(entry=entry, c_main=c_main, exports=exports)

@@ -1,0 +1,28 @@
+"""An ordinary Python program using a pyx module: `python examples/interop/app.py`."""
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import pyx
+
+sys.path.insert(0, str(Path(__file__).parent))
+stats = pyx.import_module("stats")
+
+data = np.array([3.0, -4.0, 1.5, 0.5])
+print(stats.summarize(data, len(data)))
+stats.normalize(data, len(data), scale=2.0)
+print(data)
+
+a = np.arange(20, dtype=np.float32)
+print(stats.dot(a, a, len(a)), float(np.dot(a, a)))
+
+try:
+    stats.summarize(np.arange(4), 4)  # int64, not float64
+except TypeError as exc:
+    print("TypeError:", exc)
+
+pyx.install()  # from now on `import stats2` would find stats2.px too
+import stats as again  # noqa: E402  (the hook finds the already-imported module)
+
+print(again.summarize is not None)

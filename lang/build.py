@@ -1,0 +1,73 @@
+"""Compile a .px module into what Python loads: object code plus a description of its
+exported functions (types, defaults, docs), everything the bridge needs without the compiler."""
+from __future__ import annotations
+
+from . import pipeline
+from . import types as T
+from .options import CompileOptions
+from .source import SourceFile
+
+FORMAT = 1
+
+
+def describe_type(t: T.Type) -> dict:
+    if isinstance(t, T.ScalarType):
+        return {"kind": "scalar", "name": t.name, "class": t.kind, "bits": t.bits}
+    if isinstance(t, T.SIMDType):
+        return {"kind": "simd", "elem": describe_type(t.elem), "width": t.width, "name": t.name}
+    if isinstance(t, T.PtrType):
+        return {"kind": "ptr", "pointee": describe_type(t.pointee), "name": t.name}
+    if isinstance(t, T.StructType):
+        return {"kind": "struct", "name": t.name, "fields": [[n, describe_type(ft)] for n, ft in t.fields]}
+    if t == T.NONE:
+        return {"kind": "none", "name": "None"}
+    return {"kind": "other", "name": t.name}
+
+
+def build_module(source: SourceFile, options: CompileOptions = CompileOptions()) -> tuple[dict, bytes]:
+    """Returns (metadata, object code) for the host: the cache stores exactly this pair."""
+    from .codegen.exports import EXPORT_PREFIX
+
+    comp = pipeline.optimize(source, options, entry=False, exports=True)
+    functions = []
+    for inst in pipeline.exported_functions(comp):
+        decl = inst.decl
+        params = []
+        for p, t in zip(decl.params, inst.param_types):
+            entry = {"name": p.name, "type": describe_type(t)}
+            if p.default is not None:
+                entry["default"] = _constant(p.default)
+            params.append(entry)
+        shown = ", ".join(f"{p['name']}: {p['type']['name']}" + (f" = {p['default']!r}" if "default" in p else "")
+                          for p in params)
+        ret = f" -> {inst.return_type}" if inst.return_type != T.NONE else ""
+        functions.append({
+            "name": decl.name, "symbol": EXPORT_PREFIX + decl.name, "params": params,
+            "returns": describe_type(inst.return_type),
+            "signature": f"{decl.kind} {decl.name}({shown}){' raises' if decl.raises else ''}{ret}",
+            "doc": _docstring(decl), "line": decl.span.line,
+        })
+    prints = "print_" in comp.llvm_ir
+    tm = pipeline.target_of(options).target_machine(opt=options.opt_level)
+    obj = tm.emit_object(comp.llvm_module)
+    meta = {"format": FORMAT, "module": comp.ast.name, "source": source.name, "functions": functions,
+            "prints": prints, "timings": comp.timings}
+    return meta, obj
+
+
+def _constant(node):
+    from .syntax import ast
+
+    if isinstance(node, (ast.IntLit, ast.FloatLit, ast.BoolLit, ast.StrLit)):
+        return node.value
+    if isinstance(node, ast.Unary) and node.op == "-" and isinstance(node.operand, (ast.IntLit, ast.FloatLit)):
+        return -node.operand.value
+    return None
+
+
+def _docstring(decl) -> str:
+    from .syntax import ast
+
+    if decl.body and isinstance(decl.body[0], ast.ExprStmt) and isinstance(decl.body[0].expr, ast.StrLit):
+        return decl.body[0].expr.value
+    return ""

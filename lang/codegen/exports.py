@@ -1,0 +1,84 @@
+"""C-ABI entry points for calling compiled functions from Python (ctypes).
+
+Each exported function `f` gets `int32 __pyx_export.f(args..., out*)`: 0 when it
+returned (the result stored through `out`), 1 when it raised (the exception state is
+then read with the accessors below). Scalars travel by value (Bool as one byte);
+SIMD values and structs by pointer, since C has no portable way to pass them.
+"""
+from __future__ import annotations
+
+from llvmlite import ir as ll
+
+from .. import types as T
+from ..ir import nodes as ir
+from .runtime_lib import CHARP, I1, I8, I32, RuntimeLib
+
+EXPORT_PREFIX = "__pyx_export."
+
+
+def by_pointer(t: T.Type) -> bool:
+    return isinstance(t, (T.SIMDType, T.StructType))
+
+
+def abi_type(t: T.Type, llvm_type) -> ll.Type:
+    if t == T.BOOL:
+        return I8
+    if by_pointer(t):
+        return llvm_type(t).as_pointer()
+    return llvm_type(t)
+
+
+def define_export(module: ll.Module, f: ir.Function, fn: ll.Function, llvm_type) -> None:
+    params = [abi_type(p.type, llvm_type) for p in f.params]
+    has_result = f.return_type != T.NONE
+    if has_result:
+        params.append(abi_type(f.return_type, llvm_type).as_pointer() if not by_pointer(f.return_type)
+                      else llvm_type(f.return_type).as_pointer())
+    wrapper = ll.Function(module, ll.FunctionType(I32, params), EXPORT_PREFIX + f.name)
+    b = ll.IRBuilder(wrapper.append_basic_block("entry"))
+    args = []
+    for p, arg in zip(f.params, wrapper.args):
+        if p.type == T.BOOL:
+            args.append(b.trunc(arg, I1))
+        elif by_pointer(p.type):
+            args.append(b.load(arg, align=1))
+        else:
+            args.append(arg)
+    out = wrapper.args[-1] if has_result else None
+    if f.raises:
+        slot = b.alloca(llvm_type(f.return_type)) if has_result else None
+        failed = b.call(fn, ([slot] if slot is not None else []) + args)
+        with b.if_then(failed, likely=False):
+            b.ret(I32(1))
+        result = b.load(slot) if slot is not None else None
+    else:
+        result = b.call(fn, args) if has_result else (b.call(fn, args), None)[1]
+    if has_result:
+        if f.return_type == T.BOOL:
+            result = b.zext(result, I8)
+        b.store(result, out, align=1 if by_pointer(f.return_type) else None)
+    b.ret(I32(0))
+
+
+def define_exception_accessors(rt: RuntimeLib) -> None:
+    """`__pyx_exc_get(type**, msg**) -> depth`, `__pyx_exc_frame(k, func**, file**) -> line`, `__pyx_exc_clear()`."""
+    module = rt.module
+    get = ll.Function(module, ll.FunctionType(I32, [CHARP.as_pointer(), CHARP.as_pointer()]), "__pyx_exc_get")
+    b = ll.IRBuilder(get.append_basic_block("entry"))
+    b.store(b.load(rt.exc_type), get.args[0])
+    b.store(b.load(rt.exc_msg), get.args[1])
+    b.ret(b.load(rt.tb_depth))
+
+    frame = ll.Function(module, ll.FunctionType(I32, [I32, CHARP.as_pointer(), CHARP.as_pointer()]),
+                        "__pyx_exc_frame")
+    b = ll.IRBuilder(frame.append_basic_block("entry"))
+    k = frame.args[0]
+    b.store(b.load(b.gep(rt.tb_funcs, [I32(0), k], inbounds=True)), frame.args[1])
+    b.store(b.load(b.gep(rt.tb_files, [I32(0), k], inbounds=True)), frame.args[2])
+    b.ret(b.load(b.gep(rt.tb_lines, [I32(0), k], inbounds=True)))
+
+    clear = ll.Function(module, ll.FunctionType(ll.VoidType(), []), "__pyx_exc_clear")
+    b = ll.IRBuilder(clear.append_basic_block("entry"))
+    b.store(ll.Constant(CHARP, None), rt.exc_type)
+    b.store(I32(0), rt.tb_depth)
+    b.ret_void()

@@ -1,0 +1,115 @@
+"""Import .px modules from Python: `pyx.import_module(name)` and the `pyx.install()` hook.
+
+A module is found on sys.path as `name.px` (or `pkg/__init__.px`, `pkg/sub.px`); a `.py`
+of the same name in the same directory wins, as it would for Python. Compiled code is
+cached on disk (runtime/cache.py), so a second process loads the object code directly.
+"""
+from __future__ import annotations
+
+import importlib.abc
+import importlib.util
+import sys
+import threading
+from pathlib import Path
+
+_lock = threading.Lock()
+
+
+def find_source(fullname: str, search: list[str] | None = None) -> Path | None:
+    parts = fullname.split(".")
+    for entry in search if search is not None else sys.path:
+        base = Path(entry or ".").joinpath(*parts[:-1]) if search is None else Path(entry or ".")
+        for candidate in (base / f"{parts[-1]}.px", base / parts[-1] / "__init__.px"):
+            if candidate.is_file():
+                shadow = candidate.with_suffix(".py") if candidate.name != "__init__.px" \
+                    else candidate.parent / "__init__.py"
+                if shadow.exists():
+                    return None  # a .py beside it wins
+                return candidate
+    return None
+
+
+def load_compiled(path: Path, target: str = "auto", opt_level: int = 3) -> tuple[dict, object]:
+    """(metadata, JIT) for a .px file: from the cache when fresh, compiled (and cached) otherwise."""
+    from . import pipeline
+    from .build import build_module
+    from .options import CompileOptions
+    from .source import SourceFile
+    from .version import __version__
+    from .runtime import cache
+    from .runtime.jit import JitObject
+
+    if target not in ("auto", "cpu"):
+        raise RuntimeError(f"pyx: target {target!r} is not available in this version of pyx "
+                           "(GPU kernels from Python arrive with the cuda target); use target='cpu'")
+    options = CompileOptions(opt_level=opt_level, target="cpu")
+    host = pipeline.target_of(options)
+    text = path.read_text(encoding="utf-8")
+    import llvmlite
+
+    key = cache.cache_key(text, __version__, llvmlite.__version__, host.cache_key, repr(options))
+    entry = cache.entry_path(path, key)
+    found = cache.load(entry)
+    if found is None:
+        meta, obj = build_module(SourceFile(str(path), text), options)
+        meta["key"] = key
+        try:
+            cache.store(entry, meta, obj)
+        except OSError:
+            pass  # an unwritable cache costs speed, not correctness
+    else:
+        meta, obj = found
+    tm = host.target_machine(opt=opt_level)
+    return meta, JitObject(obj, tm)
+
+
+def import_module(name: str, target: str = "auto", path: list[str] | None = None):
+    """Find `name.px`, compile it (or load it from the cache), and return a module of callables."""
+    source = find_source(name, path)
+    if source is None:
+        raise ModuleNotFoundError(f"No pyx module named {name!r} (looked for {name.replace('.', '/')}.px on "
+                                  f"{'the given path' if path is not None else 'sys.path'})", name=name)
+    with _lock:
+        return _load(name, source, target)
+
+
+def _load(name: str, source: Path, target: str = "auto", module=None):
+    from .runtime.bridge import make_module
+
+    meta, jit = load_compiled(source, target)
+    fresh = make_module(name, meta, jit, str(source))
+    if module is None:
+        module = fresh
+    else:
+        module.__dict__.update({k: v for k, v in fresh.__dict__.items() if k not in ("__name__", "__spec__",
+                                                                                     "__loader__")})
+    sys.modules[name] = module
+    return module
+
+
+class PyxLoader(importlib.abc.Loader):
+    def __init__(self, source: Path):
+        self.source = source
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module) -> None:
+        with _lock:
+            _load(module.__name__, self.source, module=module)
+
+
+class PyxFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path, target=None):
+        source = find_source(fullname, list(path) if path is not None else None)
+        if source is None:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source, loader=PyxLoader(source),
+                                                      submodule_search_locations=[str(source.parent)]
+                                                      if source.name == "__init__.px" else None)
+
+
+def install() -> None:
+    """Let `import name` find name.px (a .py of the same name still wins)."""
+    if not any(isinstance(f, PyxFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, PyxFinder())

@@ -1,0 +1,298 @@
+"""Calling compiled pyx functions from Python.
+
+A PyxFunction checks and converts its arguments from the exported signature
+(ints range-checked, floats, bools, NumPy arrays passed as Ptr[T] without copying),
+calls the C-ABI entry point through ctypes (which releases the GIL for the call),
+and converts the result back. A pyx exception becomes the matching Python exception,
+with the .px traceback attached.
+"""
+from __future__ import annotations
+
+import builtins
+import ctypes
+import inspect
+import operator
+import sys
+import types
+
+_SCALARS = {
+    ("int", 8): ctypes.c_int8, ("int", 16): ctypes.c_int16, ("int", 32): ctypes.c_int32, ("int", 64): ctypes.c_int64,
+    ("uint", 8): ctypes.c_uint8, ("uint", 16): ctypes.c_uint16, ("uint", 32): ctypes.c_uint32,
+    ("uint", 64): ctypes.c_uint64, ("float", 32): ctypes.c_float, ("float", 64): ctypes.c_double,
+    ("bool", 1): ctypes.c_uint8, ("float", 16): ctypes.c_uint16,
+}
+_NUMPY_DTYPES = {"Int": "int64", "Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64",
+                 "UInt8": "uint8", "UInt16": "uint16", "UInt32": "uint32", "UInt64": "uint64",
+                 "Float16": "float16", "Float32": "float32", "Float64": "float64", "Bool": "bool"}
+_EXCEPTIONS = {"ZeroDivisionError", "ValueError", "IndexError", "OverflowError", "AssertionError", "MemoryError",
+               "KeyError", "TypeError", "RuntimeError"}
+
+
+class PyxStruct:
+    """Base of the Python classes made for pyx structs returned to Python."""
+
+    _fields: tuple[str, ...] = ()
+
+    def __init__(self, *values, **named):
+        values = list(values) + [named.pop(f) for f in self._fields[len(values):] if f in named]
+        if named or len(values) != len(self._fields):
+            raise TypeError(f"{type(self).__name__}() takes the fields {', '.join(self._fields)}")
+        for name, value in zip(self._fields, values):
+            setattr(self, name, value)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self._fields)})"
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and all(getattr(self, f) == getattr(other, f) for f in self._fields)
+
+    def __iter__(self):
+        return iter(tuple(getattr(self, f) for f in self._fields))
+
+
+class Converter:
+    """One parameter or result type: its ctypes type and the conversions to and from Python."""
+
+    def __init__(self, desc: dict, structs: dict):
+        self.desc = desc
+        self.kind = desc["kind"]
+        self.name = desc["name"]
+        if self.kind == "scalar":
+            self.ctype = _SCALARS[(desc["class"], desc["bits"])]
+        elif self.kind == "ptr":
+            self.ctype = ctypes.c_void_p
+            self.dtype = _NUMPY_DTYPES.get(desc["pointee"]["name"])
+        elif self.kind == "simd":
+            self.elem = Converter(desc["elem"], structs)
+            self.ctype = self.elem.ctype * desc["width"]
+        elif self.kind == "struct":
+            self.fields = [(n, Converter(d, structs)) for n, d in desc["fields"]]
+            if self.name not in structs:
+                ctype = type(self.name, (ctypes.Structure,), {"_fields_": [(n, c.ctype) for n, c in self.fields]})
+                pyclass = type(self.name, (PyxStruct,), {"_fields": tuple(n for n, _ in self.fields),
+                                                        "__module__": "pyx"})
+                structs[self.name] = (ctype, pyclass)
+            self.ctype, self.pyclass = structs[self.name]
+        else:
+            self.ctype = None
+
+    @property
+    def by_pointer(self) -> bool:
+        return self.kind in ("simd", "struct")
+
+    def to_c(self, value, func: str, param: str, keep: list):
+        kind = self.kind
+        if kind == "scalar":
+            return self._scalar(value, func, param)
+        if kind == "ptr":
+            return self._pointer(value, func, param, keep)
+        if kind == "simd":
+            try:
+                items = list(value)
+            except TypeError:
+                items = None
+            if items is None or len(items) != self.desc["width"]:
+                raise TypeError(f"{func}() argument '{param}' must be {self.name} "
+                                f"(a sequence of {self.desc['width']} numbers), not {_what(value)}")
+            array = self.ctype(*[self.elem._scalar(v, func, param) for v in items])
+            keep.append(array)
+            return ctypes.pointer(array)
+        if kind == "struct":
+            if isinstance(value, PyxStruct) and type(value).__name__ == self.name:
+                items = [getattr(value, n) for n, _ in self.fields]
+            elif isinstance(value, tuple) and len(value) == len(self.fields):
+                items = list(value)
+            else:
+                raise TypeError(f"{func}() argument '{param}' must be {self.name}, not {_what(value)}")
+            struct = self.ctype(*[c.to_c(v, func, f"{param}.{n}", keep) for (n, c), v in zip(self.fields, items)])
+            keep.append(struct)
+            return ctypes.pointer(struct)
+        raise TypeError(f"{func}() argument '{param}': pyx type {self.name} cannot be passed from Python")
+
+    def _scalar(self, value, func: str, param: str):
+        cls, bits = self.desc["class"], self.desc["bits"]
+        if cls == "bool":
+            if type(value).__name__ not in ("bool", "bool_"):
+                raise TypeError(f"{func}() argument '{param}' must be Bool (a bool), not {_what(value)}")
+            return 1 if value else 0
+        if cls == "float":
+            if isinstance(value, (str, bytes)) or not hasattr(value, "__float__"):
+                raise TypeError(f"{func}() argument '{param}' must be {self.name} (a float), not {_what(value)}")
+            if bits == 16:
+                import struct as _struct
+
+                return int.from_bytes(_struct.pack("<e", float(value)), "little")
+            return float(value)
+        try:
+            number = operator.index(value)
+        except TypeError:
+            raise TypeError(f"{func}() argument '{param}' must be {self.name} (an int), not {_what(value)}") from None
+        low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if cls == "int" else (0, (1 << bits) - 1)
+        if not low <= number <= high:
+            raise OverflowError(f"{func}() argument '{param}': {number} does not fit in {self.name} "
+                                f"[{low}, {high}]")
+        return number
+
+    def _pointer(self, value, func: str, param: str, keep: list):
+        if value is None:
+            return None
+        array = _as_array(value)
+        if array is None:
+            raise TypeError(f"{func}() argument '{param}' must be {self.name} (a NumPy array or buffer of "
+                            f"{self.dtype}), not {_what(value)}")
+        if self.dtype is None or str(array.dtype) != self.dtype:
+            raise TypeError(f"{func}() argument '{param}' must be {self.name}: expected an array of {self.dtype}, "
+                            f"got {array.dtype}")
+        if not array.flags.c_contiguous:
+            raise TypeError(f"{func}() argument '{param}' must be {self.name}: the array is not contiguous "
+                            "(pass numpy.ascontiguousarray(...))")
+        keep.append(array)
+        return array.ctypes.data
+
+    def from_c(self, raw):
+        kind = self.kind
+        if kind == "scalar":
+            if self.desc["class"] == "bool":
+                return bool(raw)
+            if self.desc["class"] == "float" and self.desc["bits"] == 16:
+                import struct as _struct
+
+                return _struct.unpack("<e", int(raw).to_bytes(2, "little"))[0]
+            return raw
+        if kind == "simd":
+            return tuple(self.elem.from_c(v) for v in raw)
+        if kind == "struct":
+            return self.pyclass(*[c.from_c(getattr(raw, n)) for n, c in self.fields])
+        if kind == "ptr":
+            return raw  # an address: unsafe by nature
+        return None
+
+
+def _as_array(value):
+    np = sys.modules.get("numpy")
+    if np is None:
+        try:
+            import numpy as np
+        except ImportError:
+            return None
+    if isinstance(value, np.ndarray):
+        return value
+    if hasattr(value, "__dlpack__"):
+        try:
+            return np.from_dlpack(value)
+        except (TypeError, RuntimeError, BufferError):
+            pass
+    try:
+        return np.asarray(memoryview(value))
+    except TypeError:
+        return None
+
+
+def _what(value) -> str:
+    return type(value).__name__
+
+
+class PyxFunction:
+    def __init__(self, meta: dict, address: int, library, structs: dict, module_meta: dict):
+        self.__name__ = self.__qualname__ = meta["name"]
+        self._meta = meta
+        self._library = library
+        self._prints = module_meta.get("prints", False)
+        self._params = [(p["name"], Converter(p["type"], structs)) for p in meta["params"]]
+        self._result = Converter(meta["returns"], structs)
+        argtypes = [ctypes.POINTER(c.ctype) if c.by_pointer else c.ctype for _, c in self._params]
+        if self._result.kind != "none":
+            argtypes.append(ctypes.POINTER(self._result.ctype))
+        self._cfunc = ctypes.CFUNCTYPE(ctypes.c_int32, *argtypes)(address)
+        parameters = [inspect.Parameter(p["name"], inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                        **({"default": p["default"]} if "default" in p else {}))
+                      for p in meta["params"]]
+        self.__signature__ = inspect.Signature(parameters)
+        doc = meta["signature"]
+        self.__doc__ = doc + ("\n\n" + meta["doc"] if meta.get("doc") else "")
+        self.__module__ = module_meta.get("module")
+
+    def __repr__(self) -> str:
+        return f"<pyx function {self._meta['signature']}>"
+
+    def __call__(self, *args, **kwargs):
+        try:
+            bound = self.__signature__.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{self.__name__}(): {exc}") from None
+        bound.apply_defaults()
+        keep: list = []
+        c_args = [conv.to_c(bound.arguments[name], self.__name__, name, keep) for name, conv in self._params]
+        out = None
+        if self._result.kind != "none":
+            out = self._result.ctype()
+            c_args.append(ctypes.byref(out))
+        if self._prints:
+            sys.stdout.flush()
+        status = self._cfunc(*c_args)
+        if self._prints:
+            self._library.flush()
+        if status != 0:
+            raise self._library.exception()
+        return self._result.from_c(out.value if hasattr(out, "value") else out) if out is not None else None
+
+
+class NativeLibrary:
+    """The loaded object code of one module and its exception accessors."""
+
+    def __init__(self, jit):
+        self.jit = jit
+        char_pp = ctypes.POINTER(ctypes.c_char_p)
+        self._get = ctypes.CFUNCTYPE(ctypes.c_int32, char_pp, char_pp)(jit.address("__pyx_exc_get"))
+        self._frame = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, char_pp, char_pp)(
+            jit.address("__pyx_exc_frame"))
+        self._libc = ctypes.CDLL(None)
+
+    def flush(self) -> None:
+        self._libc.fflush(None)
+
+    def exception(self) -> BaseException:
+        kind, msg = ctypes.c_char_p(), ctypes.c_char_p()
+        depth = self._get(ctypes.byref(kind), ctypes.byref(msg))
+        name = (kind.value or b"RuntimeError").decode()
+        message = (msg.value or b"").decode()
+        frames = []
+        for k in range(min(depth, 64)):
+            func, file = ctypes.c_char_p(), ctypes.c_char_p()
+            line = self._frame(k, ctypes.byref(func), ctypes.byref(file))
+            frames.append(((file.value or b"?").decode(), line, (func.value or b"?").decode()))
+        cls = getattr(builtins, name) if name in _EXCEPTIONS else RuntimeError
+        exc = cls(message) if message else cls()
+        return _with_px_traceback(exc, frames)
+
+
+def _with_px_traceback(exc: BaseException, frames: list) -> BaseException:
+    """Attach the .px frames: a note listing them, and a real traceback entry for the innermost
+    (so the traceback and debuggers show the .px line, with its source)."""
+    lines = ["pyx traceback (most recent call last):"]
+    lines += [f'  File "{file}", line {line}, in {func}' for file, line, func in reversed(frames)]
+    exc.add_note("\n".join(lines)) if hasattr(exc, "add_note") else None
+    if frames:
+        file, line, func = frames[0]
+        try:
+            code = compile("\n" * max(0, line - 1) + "raise __pyx_exception__", file, "exec")
+            code = code.replace(co_name=func)
+            exec(code, {"__pyx_exception__": exc})
+        except BaseException as raised:  # noqa: BLE001 - this is the exception we built, with its frame
+            if raised is exc:
+                return exc.with_traceback(raised.__traceback__.tb_next)
+    return exc
+
+
+def make_module(name: str, meta: dict, jit, file: str) -> types.ModuleType:
+    module = types.ModuleType(name, f"pyx module compiled from {file}")
+    module.__file__ = file
+    library = NativeLibrary(jit)
+    structs: dict = {}
+    for fmeta in meta["functions"]:
+        fn = PyxFunction(fmeta, jit.address(fmeta["symbol"]), library, structs, meta)
+        setattr(module, fmeta["name"], fn)
+    for struct_name, (_, pyclass) in structs.items():
+        setattr(module, struct_name, pyclass)
+    module.__pyx__ = {"library": library, "meta": meta}
+    return module

@@ -1,0 +1,90 @@
+"""The on-disk cache of compiled modules.
+
+An entry is one file: a magic line, the SHA-256 of the payload, and the payload
+(metadata JSON + object code). The key hashes everything that changes the code:
+source, compiler version, target CPU and features, options. Writes go to a temporary
+file renamed into place, so readers never see half an entry; anything that does not
+verify is a miss and is rebuilt.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+MAGIC = b"PYXC1\n"
+
+
+def user_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "pyx"
+
+
+def cache_dir_for(source: Path) -> Path:
+    """PYX_CACHE_DIR if set; else __pycache__ beside the source if writable; else the user cache."""
+    override = os.environ.get("PYX_CACHE_DIR")
+    if override:
+        return Path(override)
+    beside = source.parent / "__pycache__"
+    try:
+        beside.mkdir(exist_ok=True)
+        if os.access(beside, os.W_OK):
+            return beside
+    except OSError:
+        pass
+    return user_cache_dir()
+
+
+def cache_key(*parts: str) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def entry_path(source: Path, key: str) -> Path:
+    return cache_dir_for(source) / f"{source.stem}.{key[:20]}.pyxc"
+
+
+def load(path: Path) -> tuple[dict, bytes] | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    header = len(MAGIC) + 65
+    if not data.startswith(MAGIC) or len(data) < header + 8:
+        return None
+    checksum, payload = data[len(MAGIC):header - 1], data[header:]
+    if hashlib.sha256(payload).hexdigest().encode() != checksum:
+        return None  # truncated or corrupted: a miss
+    size = int.from_bytes(payload[:8], "little")
+    try:
+        meta = json.loads(payload[8:8 + size])
+    except ValueError:
+        return None
+    return meta, payload[8 + size:]
+
+
+def store(path: Path, meta: dict, obj: bytes) -> None:
+    body = json.dumps(meta, sort_keys=True).encode()
+    payload = len(body).to_bytes(8, "little") + body + obj
+    data = MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)  # atomic: a concurrent reader sees the old file or the new one
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def entries(directory: Path) -> list[Path]:
+    return sorted(directory.glob("*.pyxc")) if directory.is_dir() else []

@@ -1,0 +1,249 @@
+"""Python calling pyx: import, conversions, errors naming the parameter, exceptions, the cache."""
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+import pyx  # noqa: E402
+from helpers import ROOT  # noqa: E402
+
+KERNELS = textwrap.dedent('''
+    @fieldwise_init
+    struct Pair:
+        var a: Int
+        var b: Float64
+
+
+    fn add(a: Int, b: Int = 10) -> Int:
+        """Adds."""
+        return a + b
+
+
+    fn total(x: Ptr[Float64], n: Int) -> Float64:
+        var s = 0.0
+        for i in range(n):
+            s += x[i]
+        return s
+
+
+    fn fill(x: Ptr[Int32], n: Int, value: Int32):
+        for i in range(n):
+            x[i] = value
+
+
+    fn ratio(a: Int, b: Int) -> Int:
+        return a // b
+
+
+    fn narrow(x: Int8, u: UInt16, flag: Bool, f: Float32) -> Float32:
+        return Float32(x) + Float32(u) + f if flag else 0.0
+
+
+    fn make_pair(a: Int, b: Float64) -> Pair:
+        return Pair(a, b)
+
+
+    fn swap_pair(p: Pair) -> Pair:
+        return Pair(Int(p.b), Float64(p.a))
+
+
+    fn lanes(v: SIMD[DType.float32, 4]) -> SIMD[DType.float32, 4]:
+        return v * 2.0
+
+
+    fn shout(n: Int):
+        print("from pyx:", n)
+''')
+
+
+@pytest.fixture()
+def kernels(tmp_path, monkeypatch):
+    (tmp_path / "kernels.px").write_text(KERNELS)
+    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
+    sys.modules.pop("kernels", None)
+    return pyx.import_module("kernels", path=[str(tmp_path)])
+
+
+def test_scalars_defaults_keywords_and_help(kernels):
+    assert kernels.add(2, 3) == 5 and kernels.add(5) == 15 and kernels.add(b=1, a=2) == 3
+    assert kernels.narrow(-3, 65535, True, 0.5) == pytest.approx(65532.5)
+    assert kernels.add.__doc__.startswith("fn add(a: Int, b: Int = 10) -> Int")
+    assert "Adds." in kernels.add.__doc__
+    import inspect
+
+    assert str(inspect.signature(kernels.add)) == "(a, b=10)"
+
+
+def test_numpy_arrays_are_passed_without_copying(kernels):
+    x = np.arange(10, dtype=np.float64)
+    assert kernels.total(x, 10) == 45.0
+    out = np.zeros(6, dtype=np.int32)
+    kernels.fill(out, 6, 7)
+    assert out.tolist() == [7] * 6  # written in place
+    assert kernels.total(memoryview(np.ones(3)), 3) == 3.0  # the buffer protocol works too
+
+
+def test_structs_and_simd_cross_the_boundary(kernels):
+    pair = kernels.make_pair(3, 2.5)
+    assert repr(pair) == "Pair(a=3, b=2.5)" and (pair.a, pair.b) == (3, 2.5)
+    assert kernels.swap_pair(pair) == kernels.Pair(2, 3.0)
+    assert kernels.swap_pair((7, 1.5)) == kernels.Pair(1, 7.0)
+    assert kernels.lanes([1, 2, 3, 4]) == (2.0, 4.0, 6.0, 8.0)
+
+
+@pytest.mark.parametrize("call, error, text", [
+    (lambda k: k.add(1.5), TypeError, "add() argument 'a' must be Int (an int), not float"),
+    (lambda k: k.add("1"), TypeError, "argument 'a' must be Int"),
+    (lambda k: k.narrow(300, 1, True, 1.0), OverflowError, "argument 'x': 300 does not fit in Int8"),
+    (lambda k: k.narrow(1, -1, True, 1.0), OverflowError, "argument 'u': -1 does not fit in UInt16"),
+    (lambda k: k.narrow(1, 1, 1, 1.0), TypeError, "argument 'flag' must be Bool"),
+    (lambda k: k.total(np.arange(3), 3), TypeError, "argument 'x' must be Ptr[Float64]: expected an array of "
+                                                    "float64, got int64"),
+    (lambda k: k.total(np.ones((4, 4))[:, 1], 4), TypeError, "not contiguous"),
+    (lambda k: k.total([1.0, 2.0], 2), TypeError, "argument 'x' must be Ptr[Float64]"),
+    (lambda k: k.add(1, 2, 3), TypeError, "too many positional arguments"),
+    (lambda k: k.add(), TypeError, "missing a required argument: 'a'"),
+    (lambda k: k.add(1, c=2), TypeError, "unexpected keyword argument 'c'"),
+    (lambda k: k.lanes([1, 2]), TypeError, "argument 'v' must be SIMD[DType.float32, 4]"),
+])
+def test_bad_arguments_name_the_parameter(kernels, call, error, text):
+    with pytest.raises(error) as info:
+        call(kernels)
+    assert text in str(info.value)
+
+
+def test_pyx_exceptions_become_python_exceptions_with_the_px_location(kernels, tmp_path):
+    import traceback
+
+    with pytest.raises(ZeroDivisionError, match="integer division or modulo by zero") as info:
+        kernels.ratio(1, 0)
+    text = "".join(traceback.format_exception(info.value))
+    assert f'File "{tmp_path / "kernels.px"}", line 26, in ratio' in text
+    assert "return a // b" in text  # the .px source line, like a Python frame
+    assert kernels.ratio(7, 2) == 3  # the process stays usable
+    with pytest.raises(ZeroDivisionError):
+        kernels.ratio(5, 0)
+
+
+def test_print_from_pyx_keeps_its_place_in_the_output(tmp_path, monkeypatch):
+    (tmp_path / "talk.px").write_text(KERNELS)
+    script = ("import sys, pyx\nk = pyx.import_module('kernels', path=[sys.argv[1]])\n"
+              "print('before')\nk.shout(3)\nprint('after')\n")
+    (tmp_path / "kernels.px").write_text(KERNELS)
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
+                          env={**os.environ, "PYX_CACHE_DIR": str(tmp_path / "cache")})
+    assert done.stdout == "before\nfrom pyx: 3\nafter\n", done.stderr
+
+
+def test_a_py_file_beside_wins(tmp_path):
+    (tmp_path / "twin.px").write_text("fn f() -> Int:\n    return 1\n")
+    (tmp_path / "twin.py").write_text("def f():\n    return 'python'\n")
+    with pytest.raises(ModuleNotFoundError):
+        pyx.import_module("twin", path=[str(tmp_path)])
+
+
+def test_import_hook_and_packages(tmp_path, monkeypatch):
+    pkg = tmp_path / "geometry"
+    pkg.mkdir()
+    (pkg / "__init__.px").write_text("fn unit() -> Float64:\n    return 1.0\n")
+    (pkg / "area.px").write_text("fn square(s: Float64) -> Float64:\n    return s * s\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
+    for name in ("geometry", "geometry.area"):
+        sys.modules.pop(name, None)
+    pyx.install()
+    import geometry
+    import geometry.area
+
+    assert geometry.unit() == 1.0 and geometry.area.square(3.0) == 9.0
+
+
+def run_fresh(tmp_path, code: str, cache: Path) -> subprocess.CompletedProcess:
+    script = "import sys, json, pyx\n" + code
+    return subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
+                          env={**os.environ, "PYX_CACHE_DIR": str(cache)})
+
+
+CALL = ("m = pyx.import_module('kernels', path=[sys.argv[1]])\n"
+        "print(m.add(1, 2), json.dumps(sorted(m.__pyx__['meta']['timings'])))\n"
+        "print('front end ran' if 'pyx.syntax.parser' in sys.modules else 'cache hit')\n")
+
+
+def test_a_fresh_process_loads_from_the_cache_without_the_front_end(tmp_path):
+    (tmp_path / "kernels.px").write_text(KERNELS)
+    cache = tmp_path / "cache"
+    first = run_fresh(tmp_path, CALL, cache)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.splitlines()[-1] == "front end ran"
+    second = run_fresh(tmp_path, CALL, cache)
+    assert second.stdout.splitlines()[0].startswith("3 ") and second.stdout.splitlines()[-1] == "cache hit"
+    assert len(list(cache.glob("*.pyxc"))) == 1
+
+
+def test_an_edit_invalidates_the_cache(tmp_path):
+    (tmp_path / "kernels.px").write_text(KERNELS)
+    cache = tmp_path / "cache"
+    run_fresh(tmp_path, CALL, cache)
+    (tmp_path / "kernels.px").write_text(KERNELS.replace("return a + b", "return a + b + 100"))
+    edited = run_fresh(tmp_path, CALL, cache)
+    assert edited.stdout.splitlines()[0].startswith("103 ")
+    assert edited.stdout.splitlines()[-1] == "front end ran"
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "garbage"])
+def test_a_damaged_cache_entry_is_a_miss_and_is_rewritten(tmp_path, damage):
+    (tmp_path / "kernels.px").write_text(KERNELS)
+    cache = tmp_path / "cache"
+    run_fresh(tmp_path, CALL, cache)
+    entry = next(cache.glob("*.pyxc"))
+    data = entry.read_bytes()
+    entry.write_bytes({"truncate": data[: len(data) // 2], "flip": data[:-10] + bytes(10),
+                       "garbage": b"not a cache file"}[damage])
+    again = run_fresh(tmp_path, CALL, cache)
+    assert again.returncode == 0 and again.stdout.splitlines()[-1] == "front end ran"
+    assert run_fresh(tmp_path, CALL, cache).stdout.splitlines()[-1] == "cache hit"
+
+
+def test_concurrent_imports_from_several_processes(tmp_path):
+    (tmp_path / "kernels.px").write_text(KERNELS)
+    cache = tmp_path / "cache"
+    script = "import sys, pyx\nm = pyx.import_module('kernels', path=[sys.argv[1]])\nprint(m.add(20, 22))\n"
+    procs = [subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env={**os.environ, "PYX_CACHE_DIR": str(cache)})
+             for _ in range(4)]
+    results = [p.communicate(timeout=120) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [r[1] for r in results]
+    assert all(r[0] == "42\n" for r in results)
+    assert len(list(cache.glob("*.pyxc"))) == 1 and not list(cache.glob("*.tmp"))
+
+
+def test_the_interop_example(tmp_path):
+    example = ROOT / "examples" / "interop"
+    done = subprocess.run([sys.executable, str(example / "app.py")], capture_output=True, text=True,
+                          env={**os.environ, "PYX_CACHE_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (example / "app.out").read_text()
+
+
+def test_cuda_target_is_a_clear_error(tmp_path):
+    (tmp_path / "k2.px").write_text("fn f() -> Int:\n    return 1\n")
+    with pytest.raises(RuntimeError, match="target 'cuda' is not available"):
+        pyx.import_module("k2", target="cuda", path=[str(tmp_path)])
+
+
+def test_cache_info_and_clear(tmp_path, monkeypatch):
+    from helpers import run_cli
+
+    (tmp_path / "kernels.px").write_text(KERNELS)
+    cache = tmp_path / "cache"
+    run_fresh(tmp_path, CALL, cache)
+    monkeypatch.setenv("PYX_CACHE_DIR", str(cache))
+    info = run_cli("cache", "info", str(tmp_path))
+    assert info.status == 0 and f"{cache}: 1 entries" in info.stdout
+    cleared = run_cli("cache", "clear", str(tmp_path))
+    assert "removed: 1 entries" in cleared.stdout and not list(cache.glob("*.pyxc"))
