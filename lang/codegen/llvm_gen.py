@@ -128,6 +128,8 @@ class ModuleCodegen:
         fn = ll.Function(self.module, ll.FunctionType(ret, params), self.symbol(f.symbol))
         if not f.exported:
             fn.linkage = "internal"
+        if f.inline:
+            fn.attributes.add("alwaysinline" if f.inline == "always" else "noinline")
         if f.raises and f.return_type != T.NONE:
             fn.args[0].add_attribute("noalias")
         self.functions[f.symbol] = fn
@@ -416,7 +418,7 @@ class FunctionCodegen:
                 self.b.ret(self.value(t.value))
         elif isinstance(t, ir.Raise):
             rt = self.mg.rt
-            line = t.span.line if t.span is not None else 0
+            line = t.span.line if t.span is not None else -1  # -1: a compiler helper, no frame of its own
             self.b.call(rt.raise_, [rt.cstr(self.b, t.exc), rt.cstr(self.b, t.message),
                                     rt.cstr(self.b, self.f.name), rt.cstr(self.b, self.f.file), I32(line)])
             self.return_error()

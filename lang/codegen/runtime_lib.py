@@ -86,7 +86,8 @@ class RuntimeLib:
         b.store(etype, self.exc_type)
         b.store(emsg, self.exc_msg)
         b.store(I32(0), self.tb_depth)
-        b.call(push, [func, file, line])
+        with b.if_then(b.icmp_signed(">=", line, I32(0))):
+            b.call(push, [func, file, line])
         b.ret_void()
         self.raise_ = raise_
 

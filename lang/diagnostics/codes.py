@@ -44,6 +44,10 @@ MESSAGES: dict[str, str] = {
     "E0128": "`{func}` takes {expected} compile-time parameter{s}, {found} given",
     "E0129": "module `{module}` is not available to pyx programs yet (available: {available})",
     "E0130": "module `{module}` has no `{name}`",
+    "E0131": "`var {name}` needs a type or a value, e.g. `var {name}: Int` or `var {name} = 0`",
+    "E0132": "`{name}` cannot hold `None`: pyx has no optional values yet",
+    "E0133": "argument `{name}` is given twice",
+    "E0134": "unknown decorator `@{name}` (known: {known})",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

@@ -39,6 +39,8 @@ class FunctionLowering:
         decl = instance.decl
         self.fn = ir.Function(instance.symbol, decl.name, decl.span.file.name, [], instance.return_type or T.NONE,
                               decl.span)
+        names = {d.name for d in decl.decorators}
+        self.fn.inline = "always" if "always_inline" in names else "never" if "noinline" in names else None
         self.block: ir.Block = self.new_block("entry")
         self.loops: list[tuple[ir.Block, ir.Block]] = []  # (continue target, break target)
 
@@ -242,10 +244,11 @@ class FunctionLowering:
         self.guard(failed, "AssertionError", s.message or "", s.span)
 
     def stmt_TPrint(self, s: t.TPrint) -> None:
-        for i, arg in enumerate(s.args):
+        values = [self.expr(arg) for arg in s.args]  # Python evaluates every argument before printing
+        for i, value in enumerate(values):
             if i:
                 self.print_str(s.sep, s.span)
-            self.print_value(self.expr(arg), s.span)
+            self.print_value(value, s.span)
         self.print_str(s.end, s.span)
 
     def print_str(self, text: str, span) -> None:
@@ -521,7 +524,11 @@ class FunctionLowering:
         is_inf = self.cmp("oeq", self.intrinsic("fabs", [v], v.type, span), ir.Const(v.type, inf), span)
         self.guard(is_inf, "OverflowError", "cannot convert float infinity to integer", span)
         lo, hi = float(target.min), float(target.max + 1)  # exact powers of two
-        too_small = self.cmp("olt", v, ir.Const(v.type, lo - 1.0 if target.bits < 53 else lo), span)
+        # Truncation keeps anything above min - 1; when min - 1 is not a float (Int64), the bound is min.
+        if target.is_signed and target.bits >= 53:
+            too_small = self.cmp("olt", v, ir.Const(v.type, lo), span)
+        else:
+            too_small = self.cmp("ole", v, ir.Const(v.type, lo - 1.0), span)
         too_big = self.cmp("oge", v, ir.Const(v.type, hi), span)
         either = self.binop("or", too_small, too_big, span)
         self.guard(either, "OverflowError", f"float too large to convert to {target}", span)
@@ -589,15 +596,16 @@ class FunctionLowering:
         if (op, kind) in _ARITH:
             return self.binop(_ARITH[(op, kind)], a, b, e.span)
         if kind == "float":
-            return self.float_op(op, a, b, e.span)
+            return self.float_op(op, a, b, e.span, "division by zero" if e.ints else "float division by zero")
         return self.int_op(op, a, b, e.span)
 
     def int_op(self, op: str, a: ir.Value, b: ir.Value, span) -> ir.Value:
         vt, et = a.type, elem_type(a.type)
         zero = ir.Const(vt, 0)
         if op in ("//", "%"):
-            message = "integer division or modulo by zero" if op == "//" else "integer modulo by zero"
-            self.guard(self.cmp("eq", b, zero, span), "ZeroDivisionError", message, span)
+            if not _nonzero(b):
+                message = "integer division or modulo by zero" if op == "//" else "integer modulo by zero"
+                self.guard(self.cmp("eq", b, zero, span), "ZeroDivisionError", message, span)
             if not et.is_signed:
                 return self.binop("udiv" if op == "//" else "urem", a, b, span)
             # MIN // -1 traps in hardware: divide by 1 instead and negate (wrapping, like Int).
@@ -630,7 +638,7 @@ class FunctionLowering:
             return self.select(too_far, fill, self.binop(shr, a, safe, span), span)
         raise AssertionError(f"int operator {op}")
 
-    def float_op(self, op: str, a: ir.Value, b: ir.Value, span) -> ir.Value:
+    def float_op(self, op: str, a: ir.Value, b: ir.Value, span, division_message: str = "") -> ir.Value:
         vt = a.type
         zero = ir.Const(vt, 0.0)
         if isinstance(vt, SIMDType):
@@ -641,19 +649,28 @@ class FunctionLowering:
                 return self.intrinsic("pow", [a, b], vt, span)
             return self.float_floordiv_mod(op, a, b, span)
         if op == "/":
-            message = "float division by zero" if True else ""
-            self.guard(self.cmp("oeq", b, zero, span), "ZeroDivisionError", message, span)
+            if not _nonzero(b):
+                self.guard(self.cmp("oeq", b, zero, span), "ZeroDivisionError", division_message, span)
             return self.binop("fdiv", a, b, span)
         if op in ("//", "%"):
-            message = "float floor division by zero" if op == "//" else "float modulo by zero"
-            self.guard(self.cmp("oeq", b, zero, span), "ZeroDivisionError", message, span)
+            if not _nonzero(b):
+                message = "float floor division by zero" if op == "//" else "float modulo by zero"
+                self.guard(self.cmp("oeq", b, zero, span), "ZeroDivisionError", message, span)
             return self.float_floordiv_mod(op, a, b, span)
         if op == "**":
             base_zero = self.cmp("oeq", a, zero, span)
             neg_exp = self.cmp("olt", b, zero, span)
             self.guard(self.binop("and", base_zero, neg_exp, span), "ZeroDivisionError",
                        "0.0 cannot be raised to a negative power", span)
-            return self.intrinsic("pow", [a, b], vt, span)
+            result = self.intrinsic("pow", [a, b], vt, span)
+            # CPython: a finite base and exponent whose power is infinite raise OverflowError.
+            inf = ir.Const(vt, float("inf"))
+            finite = self.binop("and", self.cmp("one", self.intrinsic("fabs", [a], vt, span), inf, span),
+                                self.cmp("one", self.intrinsic("fabs", [b], vt, span), inf, span), span)
+            overflow = self.binop("and", finite, self.cmp("oeq", self.intrinsic("fabs", [result], vt, span), inf,
+                                                         span), span)
+            self.guard(overflow, "OverflowError", "(34, 'Numerical result out of range')", span)
+            return result
         raise AssertionError(f"float operator {op}")
 
     def float_floordiv_mod(self, op: str, a: ir.Value, b: ir.Value, span) -> ir.Value:
@@ -678,3 +695,8 @@ class FunctionLowering:
         div_nonzero = self.cmp("une", div, zero, span)
         zero_result = self.intrinsic("copysign", [zero, self.binop("fdiv", a, b, span)], vt, span)
         return self.select(div_nonzero, floordiv, zero_result, span)
+
+
+def _nonzero(v: ir.Value) -> bool:
+    """A constant divisor that is not zero needs no zero check."""
+    return isinstance(v, ir.Const) and not isinstance(v.type, SIMDType) and v.value != 0

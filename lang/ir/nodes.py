@@ -284,6 +284,7 @@ class Function:
     blocks: list[Block] = field(default_factory=list)
     raises: bool = False  # filled by passes.infer_raises
     exported: bool = True
+    inline: str | None = None  # "always" | "never" (from @always_inline / @noinline)
 
 
 @dataclass(eq=False)

@@ -112,7 +112,7 @@ class Instantiator:
             instance.checked = True
 
     def comptime_value(self, sym: ComptimeSymbol) -> TConst | None:
-        if sym.value is not None:
+        if sym.value is not None or sym.failed:
             return sym.value
         decl = sym.decl
         if sym.evaluating:
@@ -129,9 +129,11 @@ class Instantiator:
             if decl.annotation is not None:
                 value = checker.coerce(value, self.resolve_type(decl.annotation))
             if value.type == ERROR:
+                sym.failed = True
                 return None
             if not isinstance(value, TConst):
                 self.diags.error("E0219", decl.value.span, detail="it is not a constant expression")
+                sym.failed = True
                 return None
             sym.value = value
             return value

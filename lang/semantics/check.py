@@ -205,7 +205,12 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
             return self._store([existing], [value], s.span)
         if s.explicit and self.scopes.in_current_block(s.name):
             self.diags.error("E0102", s.name_span, name=s.name)
+        if declared is None and value is None:
+            self.diags.error("E0131", s.name_span, name=s.name)
         vtype = declared if declared is not None else (value.type if value is not None else ERROR)
+        if vtype == T.NONE:
+            self.diags.error("E0132", s.name_span, name=s.name)
+            vtype = ERROR
         var = self._new_var(s.name, vtype, s.name_span)
         self.scopes.declare(s.name, var, function_wide=not s.explicit)
         self.refer_local(s.name_span, var)
@@ -347,7 +352,11 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
         if target.id in self.module.functions:
             self.diags.error("E0108", target.span)
             return None
-        var = self._new_var(target.id, default_type(value.type), target.span)
+        vtype = default_type(value.type)
+        if vtype == T.NONE:
+            self.diags.error("E0132", target.span, name=target.id)
+            vtype = ERROR
+        var = self._new_var(target.id, vtype, target.span)
         self.scopes.declare(target.id, var, function_wide=True)
         self.refer_local(target.span, var)
         return var
@@ -834,7 +843,7 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
                 return TConst(span, result_type, fold.normalize(left.value / right.value, result_type))
             left = self.coerce_or_convert(left, default_type(result_type))
             right = self.coerce_or_convert(right, default_type(result_type))
-            return TBinary(span, default_type(result_type), op, left, right)
+            return TBinary(span, default_type(result_type), op, left, right, ints=True)
         return self._fold_or_build(op, left, right, operand_type, result_type, span)
 
     def _fold_or_build(self, op, left, right, operand_type, result_type, span) -> TExpr:
@@ -1244,16 +1253,16 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
                 self.diags.error("E0207", kw.span, func=name, name=kw.name)
                 return TConst(e.span, ERROR, None)
             if bound[index] is not None:
-                self.diags.error("E0001", kw.span, detail=f"argument `{kw.name}` given twice")
+                self.diags.error("E0133", kw.span, name=kw.name)
                 return TConst(e.span, ERROR, None)
             bound[index] = v
         for i, p in enumerate(params):
             if bound[i] is None:
                 if p.default is None:
                     missing = sum(1 for j, q in enumerate(params) if bound[j] is None and q.default is None)
-                    self.diags.error("E0204", e.span, func=name,
-                                     expected=sum(1 for q in params if q.default is None),
-                                     s="s", found=len(params) - missing)
+                    required = sum(1 for q in params if q.default is None)
+                    self.diags.error("E0204", e.span, func=name, expected=required,
+                                     s="" if required == 1 else "s", found=len(params) - missing)
                     return TConst(e.span, ERROR, None)
                 bound[i] = self.default_value(p)
         return self.finish_call(decl, bound, e.span, e.func.span, owner, receiver, ct_items)

@@ -28,11 +28,14 @@ def wrap(value: int, t: ScalarType) -> int:
 
 
 def round_float(value: float, t: Type) -> float:
-    if isinstance(t, ScalarType) and t.bits == 32:
-        return struct.unpack("f", struct.pack("f", value))[0]
-    if isinstance(t, ScalarType) and t.bits == 16:
-        return struct.unpack("e", struct.pack("e", value))[0]
-    return value
+    """Round to the type's precision; too large becomes infinity, as the hardware conversion does."""
+    code = {32: "f", 16: "e"}.get(t.bits) if isinstance(t, ScalarType) else None
+    if code is None:
+        return value
+    try:
+        return struct.unpack(code, struct.pack(code, value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
 
 
 def normalize(value, t: Type):

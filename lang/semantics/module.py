@@ -32,9 +32,33 @@ def collect(module: ast.Module, diags: DiagnosticBag) -> ModuleSymbols:
             seen[item.name] = item
             if isinstance(item, ast.FnDef):
                 symbols.functions[item.name] = item
+                _check_fn_params(item, diags)
             else:
                 symbols.comptimes[item.name] = ComptimeSymbol(item)
     return symbols
+
+
+FUNCTION_DECORATORS = {"staticmethod", "always_inline", "noinline"}
+STRUCT_DECORATORS = {"fieldwise_init"}
+FUTURE_DECORATORS = {"kernel": "`@kernel` (GPU kernels)", "fastmath": "`@fastmath`", "parameter": "`@parameter`"}
+
+
+def check_decorators(decorators, known: set, diags: DiagnosticBag) -> None:
+    for d in decorators:
+        if d.name in FUTURE_DECORATORS:
+            diags.error("E0007", d.span, construct=FUTURE_DECORATORS[d.name])
+        elif d.name not in known:
+            diags.error("E0134", d.span, name=d.name, known=", ".join(f"@{k}" for k in sorted(known)))
+
+
+def _check_fn_params(decl: ast.FnDef, diags: DiagnosticBag) -> None:
+    check_decorators(decl.decorators, FUNCTION_DECORATORS, diags)
+    """A `fn` is fully typed; only `def` may leave parameter types to its call sites."""
+    if decl.kind != "fn":
+        return
+    for i, p in enumerate(decl.params):
+        if p.annotation is None and not (i == 0 and p.name == "self"):
+            diags.error("E0106", p.span, name=p.name, func=decl.name)
 
 
 def _collect_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag) -> None:
@@ -58,7 +82,9 @@ def _collect_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags:
 
 def _struct_symbol(decl: ast.StructDef, module: str, diags: DiagnosticBag) -> StructSymbol:
     sym = StructSymbol(decl, T.StructType(decl.name, module))
+    check_decorators(decl.decorators, STRUCT_DECORATORS, diags)
     for method in decl.methods:
+        _check_fn_params(method, diags)
         if method.name in sym.methods:
             diags.error("E0102", method.name_span, name=method.name)
             continue
@@ -201,5 +227,6 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSym
     if isinstance(expr, ast.StrLit):
         diags.error("E0007", expr.span, construct="string annotations")
         return ERROR
-    diags.error("E0104", expr.span, name="this expression")
+    text = expr.span.file.text[expr.span.start:expr.span.end]
+    diags.error("E0104", expr.span, name=text if len(text) <= 40 else text[:37] + "...")
     return ERROR

@@ -13,6 +13,7 @@ class ComptimeSymbol:
     decl: ast.Comptime
     value: TConst | None = None
     evaluating: bool = False
+    failed: bool = False  # reported once; later uses stay quiet
 
 
 @dataclass(eq=False)

@@ -88,6 +88,7 @@ class TBinary(TExpr):
     op: str
     left: TExpr
     right: TExpr
+    ints: bool = False  # `/` of two ints (Python's message for a zero divisor differs)
 
 
 @dataclass(eq=False)

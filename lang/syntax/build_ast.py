@@ -394,7 +394,7 @@ class BuildAst(Transformer_NonRecursive):
         return ast.FloatLit(self._span(meta), float(str(c[0]).replace("_", "")))
 
     def imag_lit(self, meta, c):
-        return self._bad_expr(meta, "complex numbers")
+        return self._bad_expr(meta, "a complex number literal")
 
     def string(self, meta, c):
         parts = []
