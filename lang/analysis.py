@@ -6,6 +6,7 @@ compile yet. Lines and columns are 1-based, as in diagnostics.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .diagnostics import CompileError, Diagnostic, DiagnosticBag, InternalCompilerError
@@ -74,6 +75,8 @@ class Analysis:
                 text = f"comptime {r.name}: {r.type} {r.detail}".rstrip()
             elif r.kind == "param":
                 text = f"(parameter) {r.name}: {r.type}"
+            elif r.kind == "field":
+                text = f"(field) {r.name}: {r.type}"
             else:
                 text = f"(variable) {r.name}: {r.type}"
             if text not in lines:
@@ -99,6 +102,46 @@ class Analysis:
                 out.append(Symbol(item.name, "constant", item.span, item.name_span,
                                   f"comptime {item.name} = {_text(self.source, item.value)}"))
         return out
+
+    def member_completions(self, line: int, col: int, prefix_text: str,
+                           fallback: "Analysis | None" = None) -> list[Completion] | None:
+        """After `name.`: the fields and methods of name's struct, SIMD/Ptr methods, or a module's names.
+        `prefix_text` is the line up to the cursor; `fallback` is an older analysis that parsed."""
+        m = re.search(r"([A-Za-z_][A-Za-z_0-9]*)\.([A-Za-z_0-9]*)$", prefix_text)
+        if m is None:
+            return None
+        base = m.group(1)
+        source = self if self.program is not None else fallback
+        if source is None:
+            return []
+        if source.module is not None:
+            for item in source.module.body:
+                if isinstance(item, ast.Import) and not item.from_import and (item.alias or item.module) == base:
+                    from .semantics.mathlib import CONSTANTS, MODULES
+
+                    return [Completion(n, "constant" if n in CONSTANTS else "function", f"{item.module}.{n}")
+                            for n in sorted(MODULES[item.module])]
+        t = None
+        for inst in source.program.instances:
+            for r in inst.references:
+                if r.name == base and r.kind in ("local", "param") and r.type is not None:
+                    t = r.type
+        if t is None:
+            return []
+        if isinstance(t, T.StructType):
+            decl = next((s for s in source.module.body if isinstance(s, ast.StructDef) and s.name == t.name), None)
+            out = [Completion(n, "variable", str(ft)) for n, ft in t.fields]
+            if decl is not None:
+                out += [Completion(f.name, "function", f"{f.kind} {f.name}(...)") for f in decl.methods
+                        if not f.name.startswith("__")]
+            return out
+        if isinstance(t, T.SIMDType):
+            return [Completion(n, "function", f"SIMD method") for n in
+                    ("reduce_add", "reduce_mul", "reduce_min", "reduce_max", "fma", "select", "cast", "shuffle",
+                     "slice")]
+        if isinstance(t, T.PtrType):
+            return [Completion(n, "function", "Ptr method") for n in ("load", "store", "offset", "free", "bitcast")]
+        return []
 
     def completions(self, line: int, col: int) -> list[Completion]:
         at = self.offset(line, col)

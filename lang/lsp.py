@@ -31,6 +31,7 @@ class PyxLanguageServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("pyx-lsp", __version__)
         self.analyses: dict[str, Analysis] = {}
+        self.last_good: dict[str, Analysis] = {}
         self.versions: dict[str, int] = {}
 
     def analysis(self, uri: str) -> Analysis:
@@ -39,6 +40,8 @@ class PyxLanguageServer(LanguageServer):
         if cached is None or cached.source.text != text:
             cached = analyze(text, _path_of(uri))
             self.analyses[uri] = cached
+            if cached.program is not None:
+                self.last_good[uri] = cached  # typing `p.` breaks the parse; members come from here
         return cached
 
     def publish(self, uri: str) -> None:
@@ -100,10 +103,15 @@ def create_server() -> PyxLanguageServer:
                                    selection_range=to_range(s.name_span), detail=s.detail)
                 for s in ls.analysis(params.text_document.uri).symbols()]
 
-    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION)
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
     def completion(ls: PyxLanguageServer, params: lsp.CompletionParams):
-        pos = params.position
-        items = ls.analysis(params.text_document.uri).completions(pos.line + 1, pos.character + 1)
+        pos, uri = params.position, params.text_document.uri
+        result = ls.analysis(uri)
+        lines = result.source.text.splitlines()
+        prefix = lines[pos.line][:pos.character] if pos.line < len(lines) else ""
+        items = result.member_completions(pos.line + 1, pos.character + 1, prefix, ls.last_good.get(uri))
+        if items is None:
+            items = result.completions(pos.line + 1, pos.character + 1)
         return lsp.CompletionList(is_incomplete=False, items=[
             lsp.CompletionItem(label=c.label, kind=_COMPLETION_KINDS[c.kind], detail=c.detail or None)
             for c in items])

@@ -66,3 +66,36 @@ def test_syntax_error_gives_a_diagnostic_and_no_crash():
     a = analyze("fn main(:\n", "m.px")
     assert [d.code for d in a.diagnostics] == ["E0001"]
     assert a.hover(1, 4) is None and a.symbols() == []
+
+
+STRUCTS = '''import math
+
+
+@fieldwise_init
+struct Point:
+    var x: Float64
+    var y: Float64
+
+    fn norm(self) -> Float64:
+        return math.sqrt(self.x * self.x + self.y * self.y)
+
+
+fn main():
+    var p = Point(3.0, 4.0)
+    print(p.x, p.norm())
+'''
+
+
+def test_hover_on_a_field():
+    a = analyze(STRUCTS, "s.px")
+    assert a.hover(15, 13) == "(field) x: Float64"
+
+
+def test_member_completion_after_a_dot_uses_the_last_analysis_that_parsed():
+    good = analyze(STRUCTS, "s.px")
+    typing = analyze(STRUCTS.replace("print(p.x, p.norm())", "print(p."), "s.px")
+    assert typing.program is None  # `print(p.` does not parse
+    labels = {c.label for c in typing.member_completions(15, 13, "    print(p.", good)}
+    assert labels == {"x", "y", "norm"}
+    maths = {c.label for c in good.member_completions(10, 21, "        return math.", None)}
+    assert {"sqrt", "exp", "pi"} <= maths

@@ -81,3 +81,23 @@ def test_hover_definition_symbols_completion(tmp_path):
         labels = {i.label for i in items.items}
         assert {"total", "scale", "print", "Float64"} <= labels and "y" not in labels
     run(tmp_path, body)
+
+
+def test_member_completion_while_typing(tmp_path):
+    source = ("@fieldwise_init\nstruct Point:\n    var x: Float64\n    var y: Float64\n\n"
+              "fn main():\n    var p = Point(1.0, 2.0)\n    print(p.x)\n")
+
+    async def body(client, uri, published, arrived):
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=source)]))
+        await asyncio.wait_for(arrived.wait(), 30)
+        arrived.clear()
+        typing = source.replace("print(p.x)", "print(p.")
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=3),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=typing)]))
+        items = await client.text_document_completion_async(lsp.CompletionParams(
+            lsp.TextDocumentIdentifier(uri=uri), lsp.Position(7, 12)))
+        assert {i.label for i in items.items} == {"x", "y"}
+    run(tmp_path, body)
