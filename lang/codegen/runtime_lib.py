@@ -175,7 +175,24 @@ class RuntimeLib:
         exact = b.fcmp_ordered("==", back, x)
         enough = b.icmp_signed(">=", digits, I32(max_digits))
         b.store(b.add(digits, I32(1)), p)
-        b.cbranch(b.or_(exact, enough), found, loop)
+        neighbour = fn.append_basic_block("neighbour")
+        b.cbranch(b.or_(exact, enough), found, neighbour)
+
+        # The correctly rounded decimal did not read back. Next to a power of two the interval
+        # of decimals that do is lopsided, so the neighbouring decimal on x's side may: try it.
+        b.position_at_end(neighbour)
+        xabs = b.call(self.module.declare_intrinsic("llvm.fabs", [fty]), [x])
+        back_abs = b.call(self.module.declare_intrinsic("llvm.fabs", [back.type]), [back])
+        up = b.fcmp_ordered("<", back_abs if fty == back.type else b.fptrunc(back_abs, fty), xabs)
+        bumped = b.call(self._bump_digits(), [bufp, up])
+        retry = fn.append_basic_block("retry")
+        b.cbranch(bumped, retry, loop)
+        b.position_at_end(retry)
+        if fty == F64:
+            again = b.call(strtod, [bufp, ll.Constant(CHARP.as_pointer(), None)])
+        else:
+            again = b.call(strtof, [bufp, ll.Constant(CHARP.as_pointer(), None)])
+        b.cbranch(b.fcmp_ordered("==", again, x), found, loop)
 
         b.position_at_end(found)
         exponent = b.call(atoi, [b.gep(b.call(strchr, [bufp, I32(ord("e"))]), [I32(1)])])
@@ -194,6 +211,47 @@ class RuntimeLib:
         suffix = b.select(b.icmp_signed("==", decimals, I32(0)), self.cstr(b, ".0"), self.cstr(b, ""))
         self._printf(b, "%s%s", bufp, suffix)
         b.ret_void()
+        return fn
+
+    def _bump_digits(self) -> ll.Function:
+        """`bool bump(char *buf, bool up)`: add or subtract one unit in the last mantissa digit of a
+        `%e` string in place, with carry; false (and nothing meaningful) if the digit count would change."""
+        if "__pyx_bump_digits" in self._functions:
+            return self._functions["__pyx_bump_digits"]
+        fn, b = self._function("__pyx_bump_digits", I1, [CHARP, I1])
+        buf, up = fn.args
+        strchr = self.libc("strchr", CHARP, [CHARP, I32])
+        start = b.select(b.icmp_unsigned("==", b.load(buf), I8(ord("-"))), I64(1), I64(0))
+        e_at = b.ptrtoint(b.call(strchr, [buf, I32(ord("e"))]), I64)
+        index = b.alloca(I64)
+        b.store(b.sub(b.sub(e_at, b.ptrtoint(buf, I64)), I64(1)), index)
+        loop, digit, carry, finish, fail = (fn.append_basic_block(n) for n in ("loop", "digit", "carry", "finish",
+                                                                               "fail"))
+        b.branch(loop)
+        b.position_at_end(loop)
+        i = b.load(index)
+        b.cbranch(b.icmp_signed("<", i, start), fail, digit)
+        b.position_at_end(digit)
+        at = b.gep(buf, [i])
+        c = b.load(at)
+        is_dot = b.icmp_unsigned("==", c, I8(ord(".")))
+        edge = b.select(up, I8(ord("9")), I8(ord("0")))
+        wraps = b.icmp_unsigned("==", c, edge)
+        step = b.select(up, I8(1), I8(-1 & 0xFF))
+        b.store(b.sub(i, I64(1)), index)
+        b.cbranch(b.or_(is_dot, wraps), carry, finish)
+        b.position_at_end(carry)
+        # '.' is skipped; a wrapping digit becomes 0 (or 9) and the carry moves left.
+        wrapped = b.select(up, I8(ord("0")), I8(ord("9")))
+        b.store(b.select(is_dot, c, wrapped), at)
+        b.branch(loop)
+        b.position_at_end(finish)
+        new = b.add(c, step)
+        b.store(new, at)
+        # A leading digit that became 0 would change the number of significant digits.
+        b.ret(b.not_(b.and_(b.icmp_unsigned("==", i, start), b.icmp_unsigned("==", new, I8(ord("0"))))))
+        b.position_at_end(fail)
+        b.ret(ll.Constant(I1, 0))
         return fn
 
     # ---- the program's entry (host) ----

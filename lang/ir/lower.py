@@ -224,6 +224,19 @@ class FunctionLowering:
         current = self.emit(ir.Load(s.span, self.temp(itype), counter))
         if direction is None:
             step = self.emit(ir.Load(s.span, self.temp(itype), step_var))
+        # Stop where the next value would not fit the type: Python's range never wraps around.
+        top, bottom = ir.Const(itype, itype.max), ir.Const(itype, itype.min)
+        if direction is True:
+            past = self.cmp("sgt" if signed else "ugt", current, self.binop("sub", top, step, s.span), s.span)
+        elif direction is False:
+            past = self.cmp("slt", current, self.binop("sub", bottom, step, s.span), s.span)
+        else:
+            up = self.cmp("sgt", step, ir.Const(itype, 0), s.span)
+            past = self.select(up, self.cmp("sgt", current, self.binop("sub", top, step, s.span), s.span),
+                               self.cmp("slt", current, self.binop("sub", bottom, step, s.span), s.span), s.span)
+        advance = self.new_block("advance")
+        self.block.term = ir.Branch(s.span, past, done, advance)
+        self.block = advance
         self.emit(ir.Store(s.span, counter, self.binop("add", current, step, s.span)))
         self.goto(head)
         self.block = done
@@ -659,7 +672,9 @@ class FunctionLowering:
             return self.float_floordiv_mod(op, a, b, span)
         if op == "**":
             base_zero = self.cmp("oeq", a, zero, span)
-            neg_exp = self.cmp("olt", b, zero, span)
+            # A finite negative exponent: CPython gives 0.0 ** -inf == inf without complaint.
+            neg_exp = self.binop("and", self.cmp("olt", b, zero, span),
+                                 self.cmp("one", b, ir.Const(vt, float("-inf")), span), span)
             self.guard(self.binop("and", base_zero, neg_exp, span), "ZeroDivisionError",
                        "0.0 cannot be raised to a negative power", span)
             result = self.intrinsic("pow", [a, b], vt, span)

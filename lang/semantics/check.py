@@ -1066,9 +1066,22 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
             return value
         if target.is_bool:
             return self.truth(value, e.args[0].span)
+        if isinstance(value, TConst) and value.type == T.STRING_LITERAL and target.is_numeric:
+            # float("inf"), int("42"): folded with Python's own parser.
+            try:
+                parsed = float(value.value) if target.is_float else int(value.value)
+            except ValueError:
+                self.diags.error("E0004", e.args[0].span, detail=f"{name}() cannot parse {value.value!r}")
+                return TConst(e.span, ERROR, None)
+            if target.is_int and not target.min <= parsed <= target.max:
+                self.diags.error("E0206", e.args[0].span, value=parsed, type=target)
+                return TConst(e.span, ERROR, None)
+            return TConst(e.span, target, fold.normalize(parsed, target))
         if not (isinstance(value.type, LiteralType) or (isinstance(value.type, ScalarType))):
             self.diags.error("E0205", e.args[0].span, found=value.type, expected=target)
             return TConst(e.span, ERROR, None)
+        if isinstance(value.type, LiteralType) and isinstance(value, TConst) and target.is_float:
+            return TConst(e.span, target, fold.round_float(float(value.value), target))  # float(2 ** 64)
         if isinstance(value.type, LiteralType) and value.type.kind == "int" and target.is_int:
             if not target.min <= value.value <= target.max and name in ("int", "Int", "Int64", "UInt64"):
                 self.diags.error("E0206", e.args[0].span, value=value.value, type=target)
@@ -1131,6 +1144,8 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
             self.diags.error("E0203", e.span, op=name, operand=t)
             return TConst(e.span, ERROR, None)
         args = [self.coerce(a, t) for a in args]
+        if any(a.type == ERROR for a in args):
+            return TConst(e.span, ERROR, None)
         if all(isinstance(a, TConst) for a in args):
             pick = args[0].value
             for a in args[1:]:
@@ -1550,7 +1565,9 @@ def signature(instance: FunctionInstance) -> str:
 def _nonempty_range(start: TExpr, stop: TExpr, step: TExpr) -> bool:
     if not all(isinstance(x, TConst) and isinstance(x.value, int) for x in (start, stop, step)):
         return False
-    return len(range(start.value, stop.value, step.value)) > 0 if step.value else False
+    if step.value > 0:
+        return start.value < stop.value
+    return step.value < 0 and start.value > stop.value
 
 
 def _merge(a: set | None, b: set | None) -> set | None:
