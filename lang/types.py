@@ -124,6 +124,7 @@ FLOAT64 = ScalarType("Float64", "float", 64)
 INT_LITERAL = LiteralType("IntLiteral", "int")
 FLOAT_LITERAL = LiteralType("FloatLiteral", "float")
 STRING_LITERAL = OtherType("StringLiteral")
+EXCEPTION = OtherType("Exception")  # the value bound by `except ... as e`: its class and message
 NONE = OtherType("None")
 # The type of an expression that already produced an error: accepted everywhere,
 # so one mistake gives one diagnostic.

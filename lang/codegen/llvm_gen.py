@@ -70,6 +70,8 @@ def llvm_type(t: Type) -> ll.Type:
         return ll.LiteralStructType([llvm_type(ft) for _, ft in t.fields])
     if t == T.STRING_LITERAL:
         return CHARP
+    if t == T.EXCEPTION:
+        return ll.LiteralStructType([CHARP, CHARP])  # class name, message
     if t == T.NONE:
         return ll.VoidType()
     raise TypeError(f"no LLVM type for {t}")
@@ -318,6 +320,28 @@ class FunctionCodegen:
         if i.name.startswith("math."):
             self.define(i.result, self.math_function(i.name[5:], args, i.args[0].type, i.result.type, i.span))
             return
+        if i.name == "exc_matches":
+            rt, strcmp = self.mg.rt, self.mg.rt.libc("strcmp", I32, [CHARP, CHARP])
+            current = self.b.load(rt.exc_type)
+            hit = ll.Constant(I1, 0)
+            for name in args:
+                hit = self.b.or_(hit, self.b.icmp_signed("==", self.b.call(strcmp, [current, name]), I32(0)))
+            self.define(i.result, hit)
+            return
+        if i.name == "exc_value":
+            pair = ll.Constant(llvm_type(T.EXCEPTION), ll.Undefined)
+            pair = self.b.insert_value(pair, self.b.load(self.mg.rt.exc_type), 0)
+            self.define(i.result, self.b.insert_value(pair, self.b.load(self.mg.rt.exc_msg), 1))
+            return
+        if i.name == "exc_restore":
+            self.b.store(self.b.extract_value(args[0], 0), self.mg.rt.exc_type)
+            self.b.store(self.b.extract_value(args[0], 1), self.mg.rt.exc_msg)
+            return
+        if i.name == "print_exception":
+            if not self.mg.target.host:
+                raise UnsupportedOnTarget("print", i.span)
+            self.b.call(self.mg.rt.print_fn("print_str"), [self.b.extract_value(args[0], 1)])
+            return
         if i.name.startswith("print_"):
             if not self.mg.target.host:
                 raise UnsupportedOnTarget("print", i.span)
@@ -388,7 +412,10 @@ class FunctionCodegen:
         self.b.cbranch(failed, propagate, ok, )
         self.b.position_at_end(propagate)
         self.push_frame(i.span)
-        self.return_error()
+        if i.handler is not None:
+            self.b.branch(self.blocks[i.handler])
+        else:
+            self.return_error()
         self.b.position_at_end(ok)
         if out is not None:
             self.define(i.result, self.b.load(out))
@@ -421,7 +448,15 @@ class FunctionCodegen:
             line = t.span.line if t.span is not None else -1  # -1: a compiler helper, no frame of its own
             self.b.call(rt.raise_, [rt.cstr(self.b, t.exc), rt.cstr(self.b, t.message),
                                     rt.cstr(self.b, self.f.name), rt.cstr(self.b, self.f.file), I32(line)])
-            self.return_error()
+            if t.handler is not None:
+                self.b.branch(self.blocks[t.handler])
+            else:
+                self.return_error()
+        elif isinstance(t, ir.Reraise):
+            if t.handler is not None:
+                self.b.branch(self.blocks[t.handler])
+            else:
+                self.return_error()
         elif isinstance(t, ir.Unreachable):
             self.b.unreachable()
         else:

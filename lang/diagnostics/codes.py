@@ -48,6 +48,9 @@ MESSAGES: dict[str, str] = {
     "E0132": "`{name}` cannot hold `None`: pyx has no optional values yet",
     "E0133": "argument `{name}` is given twice",
     "E0134": "unknown decorator `@{name}` (known: {known})",
+    "E0135": "`fn {func}` can raise {what} but is not declared `raises` (add `raises` after its parameters, or catch it)",
+    "E0136": "`raise` with no exception outside an `except` block",
+    "E0137": "`{name}` is not an exception class (known: {known})",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

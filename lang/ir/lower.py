@@ -43,6 +43,10 @@ class FunctionLowering:
         self.fn.inline = "always" if "always_inline" in names else "never" if "noinline" in names else None
         self.block: ir.Block = self.new_block("entry")
         self.loops: list[tuple[ir.Block, ir.Block]] = []  # (continue target, break target)
+        self.handlers: list[ir.Block] = []  # innermost last: where an exception in a try goes
+        # Active `finally` bodies, innermost last, each with the loop depth where its try began:
+        # return, break and continue run the ones they leave, as CPython's compiler does.
+        self.finally_stack: list[tuple[list, int]] = []
 
     # ---- scaffolding ----
     def new_block(self, hint: str) -> ir.Block:
@@ -103,8 +107,11 @@ class FunctionLowering:
             failed = self.emit(ir.Reduce(span, self.temp(T.BOOL), "or", failed))
         fail, ok = self.new_block("raise"), self.new_block("ok")
         self.block.term = ir.Branch(span, failed, fail, ok)
-        fail.term = ir.Raise(span, exc, message)
+        fail.term = ir.Raise(span, exc, message, self.handler())
         self.block = ok
+
+    def handler(self) -> ir.Block | None:
+        return self.handlers[-1] if self.handlers else None
 
     # ---- functions ----
     def lower(self) -> ir.Function:
@@ -241,15 +248,103 @@ class FunctionLowering:
         self.goto(head)
         self.block = done
 
+    def run_finally(self, down_to_loop_depth: int) -> None:
+        """Emit the finally bodies being left, innermost first, each outside its own try."""
+        saved_finally, saved_handlers = self.finally_stack, self.handlers
+        for i in range(len(saved_finally) - 1, -1, -1):
+            body, loop_depth, handlers = saved_finally[i]
+            if loop_depth < down_to_loop_depth:
+                break
+            self.finally_stack, self.handlers = saved_finally[:i], handlers
+            self.stmts(body)
+        self.finally_stack, self.handlers = saved_finally, saved_handlers
+
     def stmt_TBreak(self, s) -> None:
+        self.run_finally(len(self.loops))
         self.terminate(ir.Jump(s.span, self.loops[-1][1]))
 
     def stmt_TContinue(self, s) -> None:
+        self.run_finally(len(self.loops))
         self.terminate(ir.Jump(s.span, self.loops[-1][0]))
 
     def stmt_TReturn(self, s: t.TReturn) -> None:
         value = self.expr(s.value) if s.value is not None else None
+        if self.finally_stack:
+            if value is not None:  # the value is computed before the finally bodies run
+                slot = self.hidden("retval", value.type)
+                self.emit(ir.Store(s.span, slot, value))
+            self.run_finally(0)
+            if value is not None:
+                value = self.emit(ir.Load(s.span, self.temp(slot.type), slot))
         self.terminate(ir.Ret(s.span, value))
+
+    def stmt_TRaise(self, s: t.TRaise) -> None:
+        if s.value is not None:
+            self.intrinsic("exc_restore", [self.expr(s.value)], None, s.span)
+            self.terminate(ir.Reraise(s.span, self.handler()))
+        elif s.exc is None:
+            self.terminate(ir.Reraise(s.span, self.handler()))
+        else:
+            self.terminate(ir.Raise(s.span, s.exc, s.message, self.handler()))
+
+    def stmt_TTry(self, s: t.TTry) -> None:
+        outer = list(self.handlers)
+        done = self.new_block("endtry")
+        finally_entry = (s.finalbody, len(self.loops), outer)
+        if s.finalbody:
+            self.finally_stack.append(finally_entry)
+        # Exceptions in the body go to the except dispatch (or, with only a finally, to the
+        # block that runs it and re-raises); in else and in the handlers, only to the latter.
+        cleanup = self.new_block("finally_exc") if s.finalbody else None
+        dispatch = self.new_block("except") if s.handlers else cleanup
+        if dispatch is not None:
+            self.handlers = outer + [dispatch]
+        self.stmts(s.body)
+        self.handlers = outer + ([cleanup] if cleanup is not None else [])
+        self.stmts(s.orelse)
+        self.exit_try(s, done)
+        if s.handlers:
+            self.block = dispatch
+            for h in s.handlers:
+                body = self.new_block("handler")
+                following = self.new_block("nomatch")
+                if h.classes is None:
+                    self.block.term = ir.Jump(s.span, body)
+                else:
+                    names = [ir.Const(T.STRING_LITERAL, c) for c in sorted(h.classes)]
+                    match = self.intrinsic("exc_matches", names, T.BOOL, s.span)
+                    self.block.term = ir.Branch(s.span, match, body, following)
+                self.block = body
+                if h.var is not None:
+                    value = self.intrinsic("exc_value", [], T.EXCEPTION, s.span)
+                    self.emit(ir.Store(s.span, self.var(h.var), value))
+                self.stmts(h.body)
+                self.exit_try(s, done)
+                self.block = following
+            self.terminate(ir.Reraise(s.span, cleanup or (outer[-1] if outer else None)))
+        if cleanup is not None:
+            self.block = cleanup
+            self.handlers = outer
+            if s.finalbody:
+                self.finally_stack.pop()
+            self.stmts(s.finalbody)
+            self.terminate(ir.Reraise(s.span, outer[-1] if outer else None))
+            self.finally_stack.append(finally_entry)
+        if s.finalbody:
+            self.finally_stack.pop()
+        self.handlers = outer
+        self.block = done
+
+    def exit_try(self, s: t.TTry, done: ir.Block) -> None:
+        """Normal completion of a try body, else or handler: run finally, then go on after the try."""
+        if self.block.term is not None:
+            return
+        if s.finalbody:
+            saved, handlers = self.finally_stack, self.handlers
+            self.finally_stack, self.handlers = saved[:-1], saved[-1][2]
+            self.stmts(s.finalbody)
+            self.finally_stack, self.handlers = saved, handlers
+        self.goto(done)
 
     def stmt_TAssert(self, s: t.TAssert) -> None:
         cond = self.expr(s.test)
@@ -279,7 +374,9 @@ class FunctionLowering:
                 self.print_value(item, span)
             self.print_str("]", span)
             return
-        if vt == T.STRING_LITERAL:
+        if vt == T.EXCEPTION:
+            self.intrinsic("print_exception", [v], None, span)
+        elif vt == T.STRING_LITERAL:
             self.intrinsic("print_str", [v], None, span)
         elif vt == T.NONE:
             self.print_str("None", span)
@@ -324,7 +421,7 @@ class FunctionLowering:
     def expr_TCall(self, e: t.TCall) -> ir.Value:
         args = [self.expr(a) for a in e.args]
         result = self.temp(e.type) if e.type != T.NONE else None
-        self.emit(ir.Call(e.span, result, e.callee.symbol, args))
+        self.emit(ir.Call(e.span, result, e.callee.symbol, args, self.handler()))
         return result if result is not None else ir.Const(T.NONE, None)
 
     def expr_TUnary(self, e: t.TUnary) -> ir.Value:

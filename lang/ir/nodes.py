@@ -196,9 +196,12 @@ class Free(Instr):
 
 @dataclass(eq=False)
 class Call(Instr):
+    """If the callee raises and `handler` is set, control goes there instead of leaving the function."""
+
     result: Temp | None
     callee: str
     args: list[Value]
+    handler: "Block | None" = None
 
 
 @dataclass(eq=False)
@@ -251,6 +254,14 @@ class Raise(Terminator):
 
     exc: str
     message: str
+    handler: "Block | None" = None  # inside a try: go to its except dispatch
+
+
+@dataclass(eq=False)
+class Reraise(Terminator):
+    """Pass the pending exception on: to `handler`, or out of the function."""
+
+    handler: "Block | None" = None
 
 
 @dataclass(eq=False)
@@ -265,11 +276,14 @@ class Block:
     term: Terminator | None = None
 
     def successors(self) -> list["Block"]:
+        out = [i.handler for i in self.instrs if isinstance(i, Call) and i.handler is not None]
         if isinstance(self.term, Jump):
-            return [self.term.target]
-        if isinstance(self.term, Branch):
-            return [self.term.then, self.term.orelse]
-        return []
+            out.append(self.term.target)
+        elif isinstance(self.term, Branch):
+            out += [self.term.then, self.term.orelse]
+        elif isinstance(self.term, (Raise, Reraise)) and self.term.handler is not None:
+            out.append(self.term.handler)
+        return out
 
 
 @dataclass(eq=False)

@@ -25,10 +25,10 @@ def infer_raises(module: ir.Module) -> ir.Module:
     work = []
     for f in module.functions:
         for block in f.blocks:
-            if isinstance(block.term, ir.Raise):
+            if isinstance(block.term, (ir.Raise, ir.Reraise)) and block.term.handler is None:
                 f.raises = True
             for instr in block.instrs:
-                if isinstance(instr, ir.Call):
+                if isinstance(instr, ir.Call) and instr.handler is None:  # a handled call does not leak
                     callers[instr.callee].add(f.symbol)
         if f.raises:
             work.append(f.symbol)

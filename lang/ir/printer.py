@@ -59,7 +59,8 @@ def print_instr(i: ir.Instr) -> str:
         return f"{i.result} = reduce.{i.kind} {i.vector}"
     if isinstance(i, ir.Call):
         head = f"{i.result} = " if i.result is not None else ""
-        return f"{head}call @{i.callee}({', '.join(map(str, i.args))})"
+        unwind = f" except {i.handler.label}" if i.handler is not None else ""
+        return f"{head}call @{i.callee}({', '.join(map(str, i.args))}){unwind}"
     if isinstance(i, ir.Intrinsic):
         head = f"{i.result} = " if i.result is not None else ""
         return f"{head}{i.name}({', '.join(map(str, i.args))})"
@@ -80,7 +81,10 @@ def print_term(t: ir.Terminator | None) -> str:
     if isinstance(t, ir.Ret):
         return f"ret {t.value}" if t.value is not None else "ret"
     if isinstance(t, ir.Raise):
-        return f"raise {t.exc}({t.message!r})"
+        unwind = f" to {t.handler.label}" if t.handler is not None else ""
+        return f"raise {t.exc}({t.message!r}){unwind}"
+    if isinstance(t, ir.Reraise):
+        return f"reraise to {t.handler.label}" if t.handler is not None else "reraise"
     if isinstance(t, ir.Unreachable):
         return "unreachable"
     raise TypeError(t)

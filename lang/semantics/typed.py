@@ -282,3 +282,25 @@ class TBlock(TStmt):
     """Statements the checker made from one source statement (`p[i] += v` reads i once)."""
 
     body: list[TStmt]
+
+
+@dataclass(eq=False)
+class TRaise(TStmt):
+    exc: str | None  # None: re-raise what is being handled
+    message: str
+    value: "TExpr | None" = None  # `raise e` of a caught exception
+
+
+@dataclass(eq=False)
+class THandler:
+    classes: set[str] | None  # None catches everything
+    var: LocalVar | None
+    body: list[TStmt]
+
+
+@dataclass(eq=False)
+class TTry(TStmt):
+    body: list[TStmt]
+    handlers: list[THandler]
+    orelse: list[TStmt]
+    finalbody: list[TStmt]

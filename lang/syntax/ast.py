@@ -217,6 +217,27 @@ class For(Stmt):
 
 
 @dataclass(frozen=True)
+class Raise(Stmt):
+    exc: Expr | None  # None: re-raise the exception being handled
+    cause: Expr | None
+
+
+@dataclass(frozen=True)
+class Handler(Node):
+    types: Expr | None  # None: a bare `except:`
+    name: str | None
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Try(Stmt):
+    body: tuple[Stmt, ...]
+    handlers: tuple[Handler, ...]
+    orelse: tuple[Stmt, ...]
+    finalbody: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
 class Launch(Stmt):
     kernel: Expr
     config: tuple[Node, ...]

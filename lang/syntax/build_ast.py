@@ -106,7 +106,10 @@ class BuildAst(Transformer_NonRecursive):
         return ast.Assert(self._span(meta), c[0], c[1])
 
     def raise_stmt(self, meta, c):
-        return self._bad_stmt(meta, "`raise`", "E0007")
+        exc, cause = c
+        if cause is not None:
+            self._unsupported(meta, "`raise ... from ...`", "E0007")
+        return ast.Raise(self._span(meta), exc, None)
 
     def launch_stmt(self, meta, c):
         call = c[0]
@@ -190,13 +193,25 @@ class BuildAst(Transformer_NonRecursive):
         return self._bad_stmt(meta, "`with`")
 
     def try_stmt(self, meta, c):
-        return self._bad_stmt(meta, "`try`", "E0007")
+        body, *rest = c
+        handlers = tuple(x for x in rest if isinstance(x, ast.Handler))
+        tails = [x for x in rest if isinstance(x, tuple) and not isinstance(x, ast.Handler)]
+        # The grammar's order: else (a tuple from else_clause) comes before finally (a ("finally", body) pair).
+        orelse, finalbody = (), ()
+        for x in rest:
+            if isinstance(x, list) and x and x[0] == "finally":
+                finalbody = x[1]
+        plain = [x for x in tails]
+        if plain:
+            orelse = plain[0]
+        return ast.Try(self._span(meta), body, handlers, orelse, finalbody)
 
     def except_clause(self, meta, c):
-        return None
+        types, name, body = c
+        return ast.Handler(self._span(meta), types, str(name) if name is not None else None, body)
 
     def finally_clause(self, meta, c):
-        return None
+        return ["finally", c[0]]
 
     def classdef(self, meta, c):
         return self._bad_stmt(meta, "`class` (use `struct`)")
