@@ -163,21 +163,46 @@ def cmd_run(args) -> int:
     from .diagnostics import CompileError, error
     from .options import CompileOptions
 
-    source = _read(args.file)
-    comp = pipeline.optimize(source, CompileOptions(opt_level=args.opt), entry=True)
-    if comp.program.main is None:
-        raise CompileError([error("E0111", None, file=source.name)])
-    from .codegen.llvm_gen import ENTRY_SYMBOL
-    from .runtime.jit import JitModule
+    import llvmlite
 
+    from .codegen.abi import ENTRY_SYMBOL
+    from .runtime import cache
+    from .runtime.jit import JitObject
+    from .version import __version__
+
+    source = _read(args.file)
+    options = CompileOptions(opt_level=args.opt)
+    host = pipeline.target_of(options)
     start = time.perf_counter()
-    jit = JitModule(comp.llvm_module, comp.target_machine)
-    jit_time = time.perf_counter() - start
+    key = cache.cache_key(source.text, __version__, llvmlite.__version__, host.cache_key, repr(options), "run")
+    entry = cache.entry_path(Path(args.file).resolve(), key)
+    found = None if os.environ.get("PYX_NO_CACHE") else cache.load(entry)
+    timings: dict[str, float] = {}
+    if found is not None:
+        obj = found[1]
+        timings["cache"] = time.perf_counter() - start
+    else:
+        comp = pipeline.optimize(source, options, entry=True)
+        if comp.program.main is None:
+            raise CompileError([error("E0111", None, file=source.name)])
+        timings.update(comp.timings)
+        start = time.perf_counter()
+        obj = host.target_machine(opt=args.opt).emit_object(comp.llvm_module)
+        timings["object"] = time.perf_counter() - start
+        try:
+            cache.store(entry, {"format": 1, "kind": "run", "source": source.name}, obj)
+        except OSError:
+            pass  # an unwritable cache costs speed, not correctness
+    start = time.perf_counter()
+    jit = JitObject(obj, host.target_machine(opt=args.opt))
+    timings["jit"] = time.perf_counter() - start
     start = time.perf_counter()
     sys.stdout.flush()
     status = jit.run_entry(ENTRY_SYMBOL)
+    timings["run"] = time.perf_counter() - start
     if args.time:
-        _print_timings(comp, {"jit": jit_time, "run": time.perf_counter() - start})
+        parts = ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in timings.items())
+        print(f"pyx: {parts}; total {sum(timings.values()) * 1000:.1f} ms", file=sys.stderr)
     return status
 
 

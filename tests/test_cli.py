@@ -62,6 +62,7 @@ def test_internal_error_is_reported_plainly(monkeypatch, tmp_path: Path):
 
     monkeypatch.setattr(lower_module.FunctionLowering, "lower", broken)
     monkeypatch.delenv("PYX_DEBUG", raising=False)
+    monkeypatch.setenv("PYX_NO_CACHE", "1")
     result = run_cli("run", str(ROOT / "examples" / "hello.px"))
     assert result.status == 101
     assert "internal compiler error in stage `lower`" in result.stderr
@@ -80,10 +81,20 @@ def test_color_follows_flag_and_no_color(tmp_path: Path, monkeypatch):
     assert "\x1b[" not in run_cli("check", str(src)).stderr
 
 
-def test_time_flag_reports_every_stage():
+def test_time_flag_reports_every_stage(monkeypatch):
+    monkeypatch.setenv("PYX_NO_CACHE", "1")
     result = run_cli("run", "--time", str(ROOT / "examples" / "hello.px"))
-    for stage in ("parse", "check", "lower", "codegen", "llvm", "jit", "run"):
+    for stage in ("parse", "check", "lower", "codegen", "llvm", "object", "jit", "run"):
         assert f"{stage} " in result.stderr
+
+
+def test_run_uses_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("PYX_NO_CACHE", raising=False)
+    first = run_cli("run", "--time", str(ROOT / "examples" / "hello.px"))
+    second = run_cli("run", "--time", str(ROOT / "examples" / "hello.px"))
+    assert first.stdout == second.stdout == "Hello, pyx!\n"
+    assert "parse " in first.stderr and "cache " in second.stderr and "parse " not in second.stderr
 
 
 def test_console_script_and_module_entry_point():

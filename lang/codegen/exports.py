@@ -13,7 +13,7 @@ from .. import types as T
 from ..ir import nodes as ir
 from .runtime_lib import CHARP, I1, I8, I32, RuntimeLib
 
-EXPORT_PREFIX = "__pyx_export."
+from .abi import EXPORT_PREFIX  # noqa: E402
 
 
 def by_pointer(t: T.Type) -> bool:

@@ -17,7 +17,7 @@ from ..types import ScalarType, Type
 from .runtime_lib import CHARP, I1, I32, RuntimeLib
 from .target import Target
 
-ENTRY_SYMBOL = "__pyx_main_entry"
+from .abi import ENTRY_SYMBOL  # noqa: E402,F401 - re-exported for the driver
 
 _INT_PRED = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
              "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}

@@ -1,0 +1,6 @@
+"""Names shared by the code generator and the runtime that loads its output.
+
+Kept in a module of its own so that loading cached code imports nothing of the compiler.
+"""
+ENTRY_SYMBOL = "__pyx_main_entry"  # int entry(void): runs fn main(), prints an uncaught exception
+EXPORT_PREFIX = "__pyx_export."  # int32 __pyx_export.f(args..., out*): one per exported function
