@@ -5,7 +5,15 @@ the compiler. The API below imports what it needs on first use.
 """
 from .version import __version__
 
-__all__ = ["__version__", "compile_file", "run_file", "import_module", "install"]
+__all__ = ["__version__", "compile_file", "run_file", "import_module", "install", "CompileError"]
+
+
+def __getattr__(name: str):
+    if name == "CompileError":  # the ImportError subclass import_module raises for a broken .px file
+        from .importer import PyxCompileError
+
+        return PyxCompileError
+    raise AttributeError(f"module 'pyx' has no attribute {name!r}")
 
 
 def import_module(name: str, target: str = "auto", path: list[str] | None = None):

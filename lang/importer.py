@@ -63,6 +63,14 @@ def load_compiled(path: Path, target: str = "auto", opt_level: int = 3) -> tuple
     return meta, JitObject(obj, tm)
 
 
+class PyxCompileError(ImportError):
+    """A .px module failed to compile: the message holds the rendered diagnostics."""
+
+    def __init__(self, message: str, diagnostics: list, name: str | None = None, path: str | None = None):
+        super().__init__(message, name=name, path=path)
+        self.diagnostics = diagnostics
+
+
 def import_module(name: str, target: str = "auto", path: list[str] | None = None):
     """Find `name.px`, compile it (or load it from the cache), and return a module of callables."""
     source = find_source(name, path)
@@ -74,9 +82,16 @@ def import_module(name: str, target: str = "auto", path: list[str] | None = None
 
 
 def _load(name: str, source: Path, target: str = "auto", module=None):
+    from .diagnostics import CompileError
+    from .diagnostics.render import render_all
     from .runtime.bridge import make_module
 
-    meta, jit = load_compiled(source, target)
+    try:
+        meta, jit = load_compiled(source, target)
+    except CompileError as exc:
+        text = render_all(exc.diagnostics, color="never")
+        raise PyxCompileError(f"cannot import {name!r}: {source} does not compile\n{text}", exc.diagnostics,
+                              name=name, path=str(source)) from None
     fresh = make_module(name, meta, jit, str(source))
     if module is None:
         module = fresh

@@ -99,8 +99,10 @@ def target_of(options: CompileOptions):
 
 
 def exported_functions(comp: Compilation) -> list:
-    """The instances Python can call: every top-level, non-generic function (not methods)."""
-    return [i for i in comp.program.instances if i.owner is None and not i.decl.is_generic]
+    """The instances Python can call: every top-level, non-generic function (not methods), except
+    those with `mut` parameters, which need a variable to write to that Python cannot lend."""
+    return [i for i in comp.program.instances if i.owner is None and not i.decl.is_generic
+            and not any(p.convention == "mut" for p in i.decl.params)]
 
 
 def codegen(source: SourceFile, options: CompileOptions = CompileOptions(), entry: bool = True,

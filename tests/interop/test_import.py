@@ -247,3 +247,20 @@ def test_cache_info_and_clear(tmp_path, monkeypatch):
     assert info.status == 0 and f"{cache}: 1 entries" in info.stdout
     cleared = run_cli("cache", "clear", str(tmp_path))
     assert "removed: 1 entries" in cleared.stdout and not list(cache.glob("*.pyxc"))
+
+
+def test_a_module_that_does_not_compile_is_an_import_error_with_diagnostics(tmp_path, monkeypatch):
+    (tmp_path / "broken.px").write_text("fn f() -> Int:\n    return 1.5\n")
+    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
+    with pytest.raises(ImportError) as info:
+        pyx.import_module("broken", path=[str(tmp_path)])
+    assert isinstance(info.value, pyx.CompileError)
+    assert "broken.px:2:12: error[E0201]: mismatched types" in str(info.value)
+    assert info.value.diagnostics[0].code == "E0201"
+
+
+def test_functions_with_mut_parameters_are_not_exported(tmp_path, monkeypatch):
+    (tmp_path / "muts.px").write_text("fn bump(mut x: Int):\n    x += 1\n\nfn one() -> Int:\n    return 1\n")
+    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
+    m = pyx.import_module("muts", path=[str(tmp_path)])
+    assert m.one() == 1 and not hasattr(m, "bump")

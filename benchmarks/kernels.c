@@ -1,0 +1,101 @@
+/* The C side of benchmarks/run.py, built with gcc -O3 -march=native -fopenmp. */
+#include <math.h>
+#include <stdint.h>
+
+long mandelbrot(long width, long height, long max_iter) {
+    long total = 0;
+    double dx = 3.0 / width, dy = 3.0 / height;
+    for (long row = 0; row < height; row++) {
+        double cy = -1.5 + row * dy;
+        for (long col = 0; col < width; col++) {
+            double cx = -2.0 + col * dx, x = 0.0, y = 0.0;
+            long i = 0;
+            while (i < max_iter && x * x + y * y <= 4.0) {
+                double nx = x * x - y * y + cx;
+                y = 2.0 * x * y + cy;
+                x = nx;
+                i++;
+            }
+            total += i;
+        }
+    }
+    return total;
+}
+
+long mandelbrot_omp(long width, long height, long max_iter) {
+    long total = 0;
+    double dx = 3.0 / width, dy = 3.0 / height;
+#pragma omp parallel for reduction(+ : total) schedule(dynamic, 4)
+    for (long row = 0; row < height; row++) {
+        double cy = -1.5 + row * dy;
+        for (long col = 0; col < width; col++) {
+            double cx = -2.0 + col * dx, x = 0.0, y = 0.0;
+            long i = 0;
+            while (i < max_iter && x * x + y * y <= 4.0) {
+                double nx = x * x - y * y + cx;
+                y = 2.0 * x * y + cy;
+                x = nx;
+                i++;
+            }
+            total += i;
+        }
+    }
+    return total;
+}
+
+void triad(float *a, const float *b, const float *c, float s, long n) {
+    for (long i = 0; i < n; i++) a[i] = b[i] + s * c[i];
+}
+
+void triad_omp(float *a, const float *b, const float *c, float s, long n) {
+#pragma omp parallel for
+    for (long i = 0; i < n; i++) a[i] = b[i] + s * c[i];
+}
+
+float total(const float *x, long n) {
+    float s = 0.0f;
+    for (long i = 0; i < n; i++) s += x[i];
+    return s;
+}
+
+void softmax_rows(const float *x, float *out, long rows, long cols) {
+    for (long r = 0; r < rows; r++) {
+        const float *row = x + r * cols;
+        float *dst = out + r * cols;
+        float m = -INFINITY, s = 0.0f;
+        for (long j = 0; j < cols; j++) m = row[j] > m ? row[j] : m;
+        for (long j = 0; j < cols; j++) { dst[j] = expf(row[j] - m); s += dst[j]; }
+        float inv = 1.0f / s;
+        for (long j = 0; j < cols; j++) dst[j] *= inv;
+    }
+}
+
+typedef struct { double x, y, z, vx, vy, vz, m; } body;
+
+double nbody(long steps, const double *state) {
+    body b[5];
+    for (int i = 0; i < 5; i++) {
+        const double *s = state + 7 * i;
+        b[i] = (body){s[0], s[1], s[2], s[3], s[4], s[5], s[6]};
+    }
+    for (long t = 0; t < steps; t++) {
+        for (int i = 0; i < 5; i++)
+            for (int j = i + 1; j < 5; j++) {
+                double dx = b[i].x - b[j].x, dy = b[i].y - b[j].y, dz = b[i].z - b[j].z;
+                double d2 = dx * dx + dy * dy + dz * dz;
+                double mag = 0.01 / (d2 * sqrt(d2));
+                b[i].vx -= dx * b[j].m * mag; b[i].vy -= dy * b[j].m * mag; b[i].vz -= dz * b[j].m * mag;
+                b[j].vx += dx * b[i].m * mag; b[j].vy += dy * b[i].m * mag; b[j].vz += dz * b[i].m * mag;
+            }
+        for (int i = 0; i < 5; i++) { b[i].x += 0.01 * b[i].vx; b[i].y += 0.01 * b[i].vy; b[i].z += 0.01 * b[i].vz; }
+    }
+    double e = 0.0;
+    for (int i = 0; i < 5; i++) {
+        e += 0.5 * b[i].m * (b[i].vx * b[i].vx + b[i].vy * b[i].vy + b[i].vz * b[i].vz);
+        for (int j = i + 1; j < 5; j++) {
+            double dx = b[i].x - b[j].x, dy = b[i].y - b[j].y, dz = b[i].z - b[j].z;
+            e -= b[i].m * b[j].m / sqrt(dx * dx + dy * dy + dz * dz);
+        }
+    }
+    return e;
+}

@@ -1,0 +1,413 @@
+#!/usr/bin/env python3
+"""pyx against NumPy, Numba and C (gcc -O3 -march=native), printed as one table.
+
+    python benchmarks/run.py [--quick] [--json] [--smoke]
+
+Each figure is the median of several runs after a warm-up. Ratios are speed-ups of pyx
+over each peer (peer time / pyx time: above 1 means pyx is faster). Results are checked
+against each other before anything is timed. Peers that are not installed (Numba, gcc)
+are skipped and marked "-". `pip install "pyx-lang[bench]"` installs the peers.
+"""
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "2")  # before libgomp loads: the C+OpenMP columns use 2 threads
+
+import numpy as np  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def median_time(fn, repeat: int, warmup: int = 1) -> float:
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+# ---- peers ----
+def build_c(tmp: Path):
+    cc = shutil.which(os.environ.get("CC", "gcc")) or shutil.which("cc")
+    if cc is None:
+        return None
+    lib = tmp / "kernels.so"
+    done = subprocess.run([cc, "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", str(HERE / "kernels.c"),
+                           "-o", str(lib), "-lm"], capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"(gcc failed, no C column: {done.stderr.strip()[:200]})", file=sys.stderr)
+        return None
+    c = ctypes.CDLL(str(lib))
+    f32p, f64p, i64 = ctypes.POINTER(ctypes.c_float), ctypes.POINTER(ctypes.c_double), ctypes.c_long
+    for name in ("mandelbrot", "mandelbrot_omp"):
+        getattr(c, name).restype, getattr(c, name).argtypes = i64, [i64, i64, i64]
+    for name in ("triad", "triad_omp"):
+        getattr(c, name).restype, getattr(c, name).argtypes = None, [f32p, f32p, f32p, ctypes.c_float, i64]
+    c.total.restype, c.total.argtypes = ctypes.c_float, [f32p, i64]
+    c.softmax_rows.restype, c.softmax_rows.argtypes = None, [f32p, f32p, i64, i64]
+    c.nbody.restype, c.nbody.argtypes = ctypes.c_double, [i64, f64p]
+    return c
+
+
+def numba_kernels():
+    try:
+        import numba
+    except ImportError:
+        return None
+    njit = numba.njit(cache=False)
+
+    @njit
+    def mandelbrot(width, height, max_iter):
+        total = 0
+        dx, dy = 3.0 / width, 3.0 / height
+        for row in range(height):
+            cy = -1.5 + row * dy
+            for col in range(width):
+                cx = -2.0 + col * dx
+                x = y = 0.0
+                i = 0
+                while i < max_iter and x * x + y * y <= 4.0:
+                    x, y = x * x - y * y + cx, 2.0 * x * y + cy
+                    i += 1
+                total += i
+        return total
+
+    @njit
+    def triad(a, b, c, s):
+        for i in range(a.shape[0]):
+            a[i] = b[i] + s * c[i]
+
+    @njit
+    def total(x):
+        s = np.float32(0.0)
+        for i in range(x.shape[0]):
+            s += x[i]
+        return s
+
+    @njit
+    def softmax_rows(x, out):
+        for r in range(x.shape[0]):
+            m = x[r].max()
+            s = np.float32(0.0)
+            for j in range(x.shape[1]):
+                out[r, j] = np.exp(x[r, j] - m)
+                s += out[r, j]
+            out[r] /= s
+
+    @njit
+    def nbody(steps, state):
+        b = state.reshape(5, 7).copy()
+        for _ in range(steps):
+            for i in range(5):
+                for j in range(i + 1, 5):
+                    dx, dy, dz = b[i, 0] - b[j, 0], b[i, 1] - b[j, 1], b[i, 2] - b[j, 2]
+                    d2 = dx * dx + dy * dy + dz * dz
+                    mag = 0.01 / (d2 * np.sqrt(d2))
+                    b[i, 3] -= dx * b[j, 6] * mag
+                    b[i, 4] -= dy * b[j, 6] * mag
+                    b[i, 5] -= dz * b[j, 6] * mag
+                    b[j, 3] += dx * b[i, 6] * mag
+                    b[j, 4] += dy * b[i, 6] * mag
+                    b[j, 5] += dz * b[i, 6] * mag
+            for i in range(5):
+                b[i, 0] += 0.01 * b[i, 3]
+                b[i, 1] += 0.01 * b[i, 4]
+                b[i, 2] += 0.01 * b[i, 5]
+        e = 0.0
+        for i in range(5):
+            e += 0.5 * b[i, 6] * (b[i, 3] ** 2 + b[i, 4] ** 2 + b[i, 5] ** 2)
+            for j in range(i + 1, 5):
+                d = np.sqrt((b[i, 0] - b[j, 0]) ** 2 + (b[i, 1] - b[j, 1]) ** 2 + (b[i, 2] - b[j, 2]) ** 2)
+                e -= b[i, 6] * b[j, 6] / d
+        return e
+
+    @njit
+    def add3(a, b, c):
+        return a + b + c
+
+    return {"mandelbrot": mandelbrot, "triad": triad, "total": total, "softmax_rows": softmax_rows,
+            "nbody": nbody, "add3": add3}
+
+
+def numpy_mandelbrot(width, height, max_iter):
+    cx = -2.0 + np.arange(width) * (3.0 / width)
+    cy = -1.5 + np.arange(height) * (3.0 / height)
+    c = cx[None, :] + 1j * cy[:, None]
+    z = np.zeros_like(c)
+    counts = np.zeros(c.shape, dtype=np.int64)
+    alive = np.ones(c.shape, dtype=bool)
+    for _ in range(max_iter):
+        z[alive] = z[alive] * z[alive] + c[alive]
+        alive &= (z.real * z.real + z.imag * z.imag) <= 4.0
+        counts += alive
+    return int(counts.sum() + (counts < max_iter).sum())
+
+
+def nbody_state() -> np.ndarray:
+    pi = 3.141592653589793
+    solar, days = 4 * pi * pi, 365.24
+    planets = [
+        (4.84143144246472090e+00, -1.16032004402742839e+00, -1.03622044471123109e-01, 1.66007664274403694e-03,
+         7.69901118419740425e-03, -6.90460016972063023e-05, 9.54791938424326609e-04),
+        (8.34336671824457987e+00, 4.12479856412430479e+00, -4.03523417114321381e-01, -2.76742510726862411e-03,
+         4.99852801234917238e-03, 2.30417297573763929e-05, 2.85885980666130812e-04),
+        (1.28943695621391310e+01, -1.51111514016986312e+01, -2.23307578892655734e-01, 2.96460137564761618e-03,
+         2.37847173959480950e-03, -2.96589568540237556e-05, 4.36624404335156298e-05),
+        (1.53796971148509165e+01, -2.59193146099879641e+01, 1.79258772950371181e-01, 2.68067772490389322e-03,
+         1.62824170038242295e-03, -9.51592254519715870e-05, 5.15138902046611451e-05)]
+    bodies = [[0, 0, 0, 0, 0, 0, solar]] + [[x, y, z, vx * days, vy * days, vz * days, m * solar]
+                                             for x, y, z, vx, vy, vz, m in planets]
+    state = np.array(bodies, dtype=np.float64)
+    momentum = (state[1:, 3:6] * state[1:, 6:7]).sum(axis=0)
+    state[0, 3:6] = -momentum / solar
+    return state.ravel().copy()
+
+
+# ---- the benchmarks ----
+def run_kernels(args, px, c, nb) -> list[dict]:
+    rows = []
+    repeat = 1 if args.smoke else (3 if args.quick else 5)
+    f32 = ctypes.POINTER(ctypes.c_float)
+
+    def row(name, pyx_fn, numpy_fn=None, numba_fn=None, c_fn=None, c_omp_fn=None, check=None):
+        results = {"pyx": pyx_fn(), "numpy": numpy_fn() if numpy_fn else None,
+                   "numba": numba_fn() if numba_fn else None, "c": c_fn() if c_fn else None}
+        agree = all(check(results["pyx"], v) for v in results.values() if v is not None) if check else True
+        entry = {"benchmark": name, "agree": agree}
+        for key, fn in (("pyx", pyx_fn), ("numpy", numpy_fn), ("numba", numba_fn), ("c", c_fn),
+                        ("c_omp", c_omp_fn)):
+            entry[key] = median_time(fn, repeat) if fn else None
+        rows.append(entry)
+        print(f"  {name}: done", file=sys.stderr)
+
+    size = 64 if args.smoke else (512 if args.quick else 1024)
+    iters = 50 if args.smoke else 200
+    row(f"mandelbrot {size}x{size}, {iters} iterations (scalar)",
+        lambda: px.mandelbrot(size, size, iters), lambda: numpy_mandelbrot(size, size, iters),
+        (lambda: nb["mandelbrot"](size, size, iters)) if nb else None,
+        (lambda: c.mandelbrot(size, size, iters)) if c else None,
+        (lambda: c.mandelbrot_omp(size, size, iters)) if c else None,
+        check=lambda a, b: a == b)
+
+    n = 1 << (12 if args.smoke else (22 if args.quick else 25))
+    rng = np.random.default_rng(0)
+    a, b, cc = np.zeros(n, np.float32), rng.random(n, np.float32), rng.random(n, np.float32)
+    out = np.empty_like(a)
+
+    def as_f32(x):
+        return x.ctypes.data_as(f32)
+
+    row(f"triad a = b + s*c, 2^{n.bit_length() - 1} float32",
+        lambda: (px.triad(a, b, cc, 1.5, n), a.copy())[1], lambda: (np.add(b, np.float32(1.5) * cc, out=out), out.copy())[1],
+        (lambda: (nb["triad"](a, b, cc, np.float32(1.5)), a.copy())[1]) if nb else None,
+        (lambda: (c.triad(as_f32(a), as_f32(b), as_f32(cc), 1.5, n), a.copy())[1]) if c else None,
+        (lambda: c.triad_omp(as_f32(a), as_f32(b), as_f32(cc), 1.5, n)) if c else None,
+        check=lambda x, y: np.allclose(x, y))
+    row(f"sum of 2^{n.bit_length() - 1} float32", lambda: px.total(b, n), lambda: float(b.sum()),
+        (lambda: nb["total"](b)) if nb else None, (lambda: c.total(as_f32(b), n)) if c else None,
+        check=lambda x, y: abs(x - y) <= 1e-3 * abs(y))
+
+    rows_n = 64 if args.smoke else (1024 if args.quick else 4096)
+    x = rng.standard_normal((rows_n, rows_n), np.float32)
+    y = np.empty_like(x)
+
+    def numpy_softmax():
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    row(f"row softmax {rows_n}x{rows_n} float32", lambda: (px.softmax_rows(x, y, rows_n, rows_n), y.copy())[1],
+        numpy_softmax, (lambda: (nb["softmax_rows"](x, y), y.copy())[1]) if nb else None,
+        (lambda: (c.softmax_rows(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]) if c else None,
+        check=lambda p, q: np.allclose(p, q, rtol=1e-4, atol=1e-7))
+
+    steps = 1000 if args.smoke else (100_000 if args.quick else 1_000_000)
+    state = nbody_state()
+    row(f"n-body 5 bodies, {steps} steps", lambda: px.nbody(steps, state), None,
+        (lambda: nb["nbody"](steps, state)) if nb else None,
+        (lambda: c.nbody(steps, state.ctypes.data_as(ctypes.POINTER(ctypes.c_double)))) if c else None,
+        check=lambda p, q: abs(p - q) <= 1e-9 * abs(q))
+    return rows
+
+
+def process_seconds(code: str, env: dict | None = None, repeat: int = 3) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, env={**os.environ, **(env or {})})
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def run_latency(args, nb) -> list[dict]:
+    mandelbrot = str(ROOT / "examples" / "mandelbrot.px")
+    run = f"import sys; from pyx.cli import main; sys.exit(main(['run', {mandelbrot!r}]))"
+    python = process_seconds("pass")
+    out = [{"what": "python -c pass (Python start-up)", "seconds": python}]
+    out.append({"what": "import pyx", "seconds": process_seconds("import pyx") - python})
+    out.append({"what": "pyx run examples/mandelbrot.px, cold (no cache)",
+                "seconds": process_seconds(run, {"PYX_NO_CACHE": "1"})})
+    process_seconds(run, repeat=1)
+    out.append({"what": "pyx run examples/mandelbrot.px, warm cache", "seconds": process_seconds(run)})
+    if nb is not None:
+        code = ("import numba\n@numba.njit\ndef f(w, h, m):\n    t = 0\n    for r in range(h):\n"
+                "        for c in range(w):\n            x = y = 0.0\n            cx, cy = -2.0 + c * 0.01, -1.0 + r * 0.01\n"
+                "            i = 0\n            while i < m and x * x + y * y <= 4.0:\n"
+                "                x, y = x * x - y * y + cx, 2.0 * x * y + cy\n                i += 1\n            t += i\n"
+                "    return t\nf(300, 200, 200)\n")
+        out.append({"what": "Numba: import + first call of the same kernel", "seconds": process_seconds(code)})
+    return out
+
+
+def run_interop(args, px, nb, tmp: Path) -> list[dict]:
+    out = []
+    module_dir = str(HERE)
+    cold_cache = tmp / "cold"
+    load = f"import pyx; pyx.import_module('kernels', path=[{module_dir!r}])"
+    base = process_seconds("import pyx")
+    cold = []
+    for i in range(3):
+        cold.append(process_seconds(load, {"PYX_CACHE_DIR": str(cold_cache / str(i))}, repeat=1))
+    out.append({"what": "import a .px module from Python, cold (compile)", "seconds": statistics.median(cold) - base})
+    out.append({"what": "import a .px module from Python, cached",
+                "seconds": process_seconds(load, {"PYX_CACHE_DIR": str(cold_cache / "0")}) - base})
+    calls = 20_000 if args.smoke else 200_000
+    per_call = {}
+
+    def measure(label, fn):
+        fn(1, 2, 3)
+        per_call[label] = median_time(lambda: [fn(1, 2, 3) for _ in range(calls)], 3) / calls
+
+    measure("pyx function (ctypes)", px.add3)
+    ext = build_extension(tmp)
+    if ext is not None:
+        measure("C extension (METH_FASTCALL)", ext.add3)
+    if nb is not None:
+        measure("Numba dispatch", nb["add3"])
+    measure("Python function", lambda a, b, c: a + b + c)
+    for label, seconds in per_call.items():
+        out.append({"what": f"call with 3 Int arguments: {label}", "seconds": seconds})
+    return out
+
+
+def build_extension(tmp: Path):
+    import importlib.util
+    import sysconfig
+
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None:
+        return None
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    target = tmp / f"add3module{suffix}"
+    done = subprocess.run([cc, "-O2", "-shared", "-fPIC", f"-I{sysconfig.get_paths()['include']}",
+                           str(HERE / "add3module.c"), "-o", str(target)], capture_output=True, text=True)
+    if done.returncode != 0:
+        return None
+    spec = importlib.util.spec_from_file_location("add3module", target)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def fmt_time(seconds) -> str:
+    if seconds is None:
+        return "-"
+    if seconds < 1e-6:
+        return f"{seconds * 1e9:.0f} ns"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+def ratio(peer, mine) -> str:
+    return "-" if peer is None or not mine else f"{peer / mine:.2f}x"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes, fewer runs")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, one run: checks the script itself")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args()
+    import pyx
+
+    with tempfile.TemporaryDirectory() as tmpdir:
+        tmp = Path(tmpdir)
+        os.environ["PYX_CACHE_DIR"] = str(tmp / "cache")
+        px = pyx.import_module("kernels", path=[str(HERE)])
+        c = build_c(tmp)
+        nb = None if args.smoke else numba_kernels()
+        kernels = run_kernels(args, px, c, nb)
+        latency = [] if args.smoke else run_latency(args, nb)
+        interop = run_interop(args, px, nb, tmp)
+    header = {"machine": platform.machine(), "cpu": _cpu_name(), "cores": os.cpu_count(),
+              "pyx_threads": 1, "c_omp_threads": int(os.environ["OMP_NUM_THREADS"]),
+              "python": platform.python_version(), "numpy": np.__version__,
+              "numba": _version("numba"), "gcc": _gcc_version()}
+    if args.json:
+        print(json.dumps({"header": header, "kernels": kernels, "latency": latency, "interop": interop}, indent=2))
+        return 0 if all(k["agree"] for k in kernels) else 1
+    print(f"pyx benchmarks on {header['cpu']} ({header['cores']} cores); pyx single-threaded, "
+          f"C+OpenMP with {header['c_omp_threads']} threads; numpy {header['numpy']}, numba {header['numba']}, "
+          f"{header['gcc']}")
+    print("ratios are peer time / pyx time: above 1 means pyx is faster")
+    cols = ["benchmark", "pyx", "NumPy", "Numba", "C -O3", "C+OMP", "vs NumPy", "vs Numba", "vs C", "vs C+OMP", "ok"]
+    table = [[k["benchmark"], fmt_time(k["pyx"]), fmt_time(k["numpy"]), fmt_time(k["numba"]), fmt_time(k["c"]),
+              fmt_time(k["c_omp"]), ratio(k["numpy"], k["pyx"]), ratio(k["numba"], k["pyx"]), ratio(k["c"], k["pyx"]),
+              ratio(k["c_omp"], k["pyx"]), "yes" if k["agree"] else "NO"] for k in kernels]
+    widths = [max(len(str(r[i])) for r in [cols] + table) for i in range(len(cols))]
+    for r in [cols] + table:
+        print("  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in enumerate(zip(r, widths))))
+    for title, items in (("compile latency (whole process)", latency), ("calling from Python", interop)):
+        if items:
+            print(f"\n{title}")
+            for item in items:
+                print(f"  {item['what']:<58} {fmt_time(item['seconds']):>10}")
+    return 0 if all(k["agree"] for k in kernels) else 1
+
+
+def _version(name: str) -> str:
+    try:
+        from importlib.metadata import version
+
+        return version(name)
+    except Exception:  # noqa: BLE001
+        return "not installed"
+
+
+def _gcc_version() -> str:
+    cc = shutil.which("gcc")
+    if cc is None:
+        return "no gcc"
+    return subprocess.run([cc, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+
+
+def _cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

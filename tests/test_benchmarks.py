@@ -1,0 +1,20 @@
+"""The benchmark script runs and its kernels agree with NumPy and C (tiny sizes: a check, not a timing)."""
+import subprocess
+import sys
+
+import pytest
+
+from helpers import ROOT
+
+pytest.importorskip("numpy")
+
+
+def test_benchmark_script_smoke(tmp_path):
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--smoke", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    import json
+
+    report = json.loads(done.stdout)
+    assert [k["agree"] for k in report["kernels"]] == [True] * len(report["kernels"])
+    assert {k["benchmark"].split()[0] for k in report["kernels"]} >= {"mandelbrot", "triad", "sum", "row", "n-body"}
