@@ -168,6 +168,27 @@ class Converter:
         return None
 
 
+def _fast(conv: Converter, func: str, param: str):
+    """A converter for one parameter; plain Python ints and floats skip the general checks."""
+    general = conv.to_c
+    if conv.kind == "scalar" and conv.desc["class"] in ("int", "uint"):
+        bits, signed = conv.desc["bits"], conv.desc["class"] == "int"
+        low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+
+        def convert(value, keep):
+            if type(value) is int and low <= value <= high:
+                return value
+            return general(value, func, param, keep)
+        return convert
+    if conv.kind == "scalar" and conv.desc["class"] == "float" and conv.desc["bits"] != 16:
+        def convert(value, keep):
+            if type(value) is float:
+                return value
+            return general(value, func, param, keep)
+        return convert
+    return lambda value, keep: general(value, func, param, keep)
+
+
 def _as_array(value):
     np = sys.modules.get("numpy")
     if np is None:
@@ -208,6 +229,10 @@ class PyxFunction:
                                         **({"default": p["default"]} if "default" in p else {}))
                       for p in meta["params"]]
         self.__signature__ = inspect.Signature(parameters)
+        self._arity = len(self._params)
+        self._converters = [_fast(conv, self.__name__, name) for name, conv in self._params]
+        self._out_type = self._result.ctype if self._result.kind != "none" else None
+        self._from_c = self._result.from_c
         doc = meta["signature"]
         self.__doc__ = doc + ("\n\n" + meta["doc"] if meta.get("doc") else "")
         self.__module__ = module_meta.get("module")
@@ -216,16 +241,18 @@ class PyxFunction:
         return f"<pyx function {self._meta['signature']}>"
 
     def __call__(self, *args, **kwargs):
-        try:
-            bound = self.__signature__.bind(*args, **kwargs)
-        except TypeError as exc:
-            raise TypeError(f"{self.__name__}(): {exc}") from None
-        bound.apply_defaults()
+        if kwargs or len(args) != self._arity:  # the general path: keywords and defaults
+            try:
+                bound = self.__signature__.bind(*args, **kwargs)
+            except TypeError as exc:
+                raise TypeError(f"{self.__name__}(): {exc}") from None
+            bound.apply_defaults()
+            args = [bound.arguments[name] for name, _ in self._params]
         keep: list = []
-        c_args = [conv.to_c(bound.arguments[name], self.__name__, name, keep) for name, conv in self._params]
+        c_args = [convert(value, keep) for convert, value in zip(self._converters, args)]
         out = None
-        if self._result.kind != "none":
-            out = self._result.ctype()
+        if self._out_type is not None:
+            out = self._out_type()
             c_args.append(ctypes.byref(out))
         if self._prints:
             sys.stdout.flush()
@@ -234,7 +261,7 @@ class PyxFunction:
             self._library.flush()
         if status != 0:
             raise self._library.exception()
-        return self._result.from_c(out.value if hasattr(out, "value") else out) if out is not None else None
+        return self._from_c(out.value if hasattr(out, "value") else out) if out is not None else None
 
 
 class NativeLibrary:
