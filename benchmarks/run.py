@@ -254,12 +254,23 @@ def process_seconds(code: str, env: dict | None = None, repeat: int = 3) -> floa
     return statistics.median(times)
 
 
+def timed_in_process(code: str, env: dict | None = None, repeat: int = 3) -> float:
+    """Seconds `code` takes inside a fresh interpreter (start-up excluded: it prints its own timing)."""
+    script = "import time\n_t = time.perf_counter()\n" + code + "\nprint(time.perf_counter() - _t)\n"
+    times = []
+    for _ in range(repeat):
+        done = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True,
+                              env={**os.environ, **(env or {})})
+        times.append(float(done.stdout.strip().splitlines()[-1]))
+    return statistics.median(times)
+
+
 def run_latency(args, nb) -> list[dict]:
     mandelbrot = str(ROOT / "examples" / "mandelbrot.px")
     run = f"import sys; from pyx.cli import main; sys.exit(main(['run', {mandelbrot!r}]))"
     python = process_seconds("pass")
     out = [{"what": "python -c pass (Python start-up)", "seconds": python}]
-    out.append({"what": "import pyx", "seconds": process_seconds("import pyx") - python})
+    out.append({"what": "import pyx", "seconds": timed_in_process("import pyx")})
     out.append({"what": "pyx run examples/mandelbrot.px, cold (no cache)",
                 "seconds": process_seconds(run, {"PYX_NO_CACHE": "1"})})
     process_seconds(run, repeat=1)
@@ -279,13 +290,12 @@ def run_interop(args, px, nb, tmp: Path) -> list[dict]:
     module_dir = str(HERE)
     cold_cache = tmp / "cold"
     load = f"import pyx; pyx.import_module('kernels', path=[{module_dir!r}])"
-    base = process_seconds("import pyx")
     cold = []
     for i in range(3):
-        cold.append(process_seconds(load, {"PYX_CACHE_DIR": str(cold_cache / str(i))}, repeat=1))
-    out.append({"what": "import a .px module from Python, cold (compile)", "seconds": statistics.median(cold) - base})
-    out.append({"what": "import a .px module from Python, cached",
-                "seconds": process_seconds(load, {"PYX_CACHE_DIR": str(cold_cache / "0")}) - base})
+        cold.append(timed_in_process(load, {"PYX_CACHE_DIR": str(cold_cache / str(i))}, repeat=1))
+    out.append({"what": "import pyx + a .px module, cold (compile)", "seconds": statistics.median(cold)})
+    out.append({"what": "import pyx + a .px module, cached",
+                "seconds": timed_in_process(load, {"PYX_CACHE_DIR": str(cold_cache / "0")})})
     calls = 20_000 if args.smoke else 200_000
     per_call = {}
 
