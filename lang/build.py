@@ -41,8 +41,11 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
         shown = ", ".join(f"{p['name']}: {p['type']['name']}" + (f" = {p['default']!r}" if "default" in p else "")
                           for p in params)
         ret = f" -> {inst.return_type}" if inst.return_type != T.NONE else ""
+        from .codegen.pyentry import PYENTRY_PREFIX
+
+        fast = PYENTRY_PREFIX + decl.name if inst.symbol in comp.python_entries else None
         functions.append({
-            "name": decl.name, "symbol": EXPORT_PREFIX + decl.name, "params": params,
+            "name": decl.name, "symbol": EXPORT_PREFIX + decl.name, "params": params, "pyentry": fast,
             "returns": describe_type(inst.return_type),
             "signature": f"{decl.kind} {decl.name}({shown}){' raises' if decl.raises else ''}{ret}",
             "doc": _docstring(decl), "line": decl.span.line,

@@ -29,6 +29,7 @@ class Compilation:
     llvm_ir: str | None = None
     llvm_module: object = None
     target_machine: object = None
+    python_entries: list = field(default_factory=list)
 
 
 def _stage(comp: Compilation, name: str, fn, *args):
@@ -112,8 +113,18 @@ def codegen(source: SourceFile, options: CompileOptions = CompileOptions(), entr
     comp = lower(source, options)
     target = target_of(options)
     symbols = [i.symbol for i in exported_functions(comp)] if exports and target.host else []
+    fast = []
+    if symbols:
+        from .codegen.pyentry import eligible
+        from .ir import nodes as irn
+
+        uses_print = any(isinstance(i, irn.Intrinsic) and i.name.startswith("print")
+                         for f in comp.ir.functions for b in f.blocks for i in b.instrs)
+        # Printing needs Python's stdout flushed around the call, which the ctypes path does.
+        fast = [] if uses_print else [s for s in symbols if eligible(comp.ir.function(s))]
+    comp.python_entries = fast
     module = _stage(comp, "codegen", generate, comp.ir, target, entry and target.host, c_main and target.host,
-                    None, symbols)
+                    None, symbols, fast)
     comp.llvm_ir = str(module)
     return comp
 

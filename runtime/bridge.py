@@ -311,14 +311,44 @@ def _with_px_traceback(exc: BaseException, frames: list) -> BaseException:
     return exc
 
 
+class _MethodDef(ctypes.Structure):
+    _fields_ = [("ml_name", ctypes.c_char_p), ("ml_meth", ctypes.c_void_p), ("ml_flags", ctypes.c_int),
+                ("ml_doc", ctypes.c_char_p)]
+
+
+_METH_FASTCALL_KEYWORDS = 0x0080 | 0x0002
+_new_cfunction = ctypes.pythonapi.PyCFunction_NewEx
+_new_cfunction.restype = ctypes.py_object
+_new_cfunction.argtypes = [ctypes.POINTER(_MethodDef), ctypes.py_object, ctypes.py_object]
+
+
+def _fast_function(fn: "PyxFunction", address: int, library: "NativeLibrary", keep: list):
+    """A builtin-function object over the compiled CPython entry point; `fn` handles everything
+    off its fast path. The text signature lets inspect.signature and help() work."""
+    params = ", ".join(f"{p['name']}={p['default']!r}" if "default" in p else p["name"] for p in fn._meta["params"])
+    doc = f"{fn.__name__}({params})\n--\n\n{fn.__doc__}".encode()
+    name = fn.__name__.encode()
+
+    def raise_pending():
+        raise library.exception()
+
+    definition = _MethodDef(name, address, _METH_FASTCALL_KEYWORDS, doc)
+    keep.extend([definition, name, doc])
+    return _new_cfunction(ctypes.byref(definition), (fn, raise_pending, None, True, False), None)
+
+
 def make_module(name: str, meta: dict, jit, file: str) -> types.ModuleType:
     module = types.ModuleType(name, f"pyx module compiled from {file}")
     module.__file__ = file
     library = NativeLibrary(jit)
     structs: dict = {}
+    keep: list = []  # method definitions must outlive the function objects that point into them
     for fmeta in meta["functions"]:
         fn = PyxFunction(fmeta, jit.address(fmeta["symbol"]), library, structs, meta)
+        if fmeta.get("pyentry"):
+            fn = _fast_function(fn, jit.address(fmeta["pyentry"]), library, keep)
         setattr(module, fmeta["name"], fn)
+    module.__pyx_keep__ = keep
     for struct_name, (_, pyclass) in structs.items():
         setattr(module, struct_name, pyclass)
     module.__pyx__ = {"library": library, "meta": meta}

@@ -89,7 +89,8 @@ class ModuleCodegen:
         self.functions: dict[str, ll.Function] = {}
         self.ir_functions = {f.symbol: f for f in module.functions}
 
-    def generate(self, entry: bool = False, c_main: bool = False, exports: list[str] = ()) -> ll.Module:
+    def generate(self, entry: bool = False, c_main: bool = False, exports: list[str] = (),
+                 python_entries: list[str] = ()) -> ll.Module:
         for f in self.ir_module.functions:
             self.declare(f)
         for f in self.ir_module.functions:
@@ -101,6 +102,12 @@ class ModuleCodegen:
                 f = self.ir_functions[symbol]
                 define_export(self.module, f, self.functions[symbol], llvm_type)
             define_exception_accessors(self.rt)
+        if python_entries:
+            from .pyentry import define_python_entry
+
+            for symbol in python_entries:
+                define_python_entry(self.module, self.ir_functions[symbol], self.functions[symbol], llvm_type,
+                                    self.rt.libc)
         if entry and self.ir_module.main is not None:
             main = self.functions[self.ir_module.main]
             entry_fn = self.rt.define_entry(ENTRY_SYMBOL, main, self.ir_functions[self.ir_module.main].raises)
@@ -464,5 +471,6 @@ class FunctionCodegen:
 
 
 def generate(module: ir.Module, target: Target, entry: bool = False, c_main: bool = False,
-             data_layout: str | None = None, exports: list[str] = ()) -> ll.Module:
-    return ModuleCodegen(module, target, data_layout).generate(entry=entry, c_main=c_main, exports=exports)
+             data_layout: str | None = None, exports: list[str] = (), python_entries: list[str] = ()) -> ll.Module:
+    return ModuleCodegen(module, target, data_layout).generate(entry=entry, c_main=c_main, exports=exports,
+                                                              python_entries=python_entries)
