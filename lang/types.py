@@ -99,6 +99,8 @@ class StructType(Type):
 
     module: str
     fields: list = field(default_factory=list, compare=False, hash=False, repr=False)  # [(name, Type)]
+    base: str = field(default="", compare=False, hash=False)  # the struct's own name (`Pair` of `Pair[Int]`)
+    ct_env: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # its parameters' values
 
     def field_index(self, name: str) -> int | None:
         for i, (n, _) in enumerate(self.fields):

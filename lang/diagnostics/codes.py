@@ -51,6 +51,11 @@ MESSAGES: dict[str, str] = {
     "E0135": "`fn {func}` can raise {what} but is not declared `raises` (add `raises` after its parameters, or catch it)",
     "E0136": "`raise` with no exception outside an `except` block",
     "E0137": "`{name}` is not an exception class (known: {known})",
+    "E0138": "`{struct}` does not implement `{method}`, required by trait `{trait}`",
+    "E0139": "`{struct}.{method}` does not match trait `{trait}`: expected `{expected}`, found `{found}`",
+    "E0140": "`{type}` does not conform to trait `{trait}`, required by `{param}` of `{func}`",
+    "E0141": "a trait holds only method signatures (`fn name(self, ...) -> T: ...`)",
+    "E0142": "unknown trait `{name}`",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

@@ -85,7 +85,8 @@ class Instantiator:
             if decl.self_convention == "out":
                 instance.return_type = owner  # a constructor returns the value it built
             elif decl.returns is not None:
-                instance.return_type = self.resolve_type(decl.returns, ct_env(decl, ct_args))
+                env = {**getattr(owner, "ct_env", {}), **ct_env(decl, ct_args)}
+                instance.return_type = self.resolve_type(decl.returns, env)
             elif decl.kind == "fn":
                 instance.return_type = T.NONE
             self.instances[key] = instance
@@ -146,8 +147,8 @@ class Instantiator:
             types = tuple(self.resolve_type(p.annotation) for p in decl.params)
             self.instantiate(decl, types, None)
         for sym in self.symbols.structs.values():
-            resolve_fields(sym, self.symbols, self.diags)
-            if sym.state != "done":
+            resolve_fields(sym, self.symbols, self.diags, self.lookup_constant)
+            if sym.generic or sym.state != "done":
                 continue
             for method in sym.methods.values():
                 # Concrete methods are checked even when unused, so their errors show up.

@@ -75,7 +75,8 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
         self.diags = diags
         self.instantiate = instantiate
         self._resolve_type = resolve_type
-        self.ct_env: dict = {p.name: v for p, v in zip(instance.decl.ct_params, instance.ct_args)}
+        self.ct_env: dict = {**getattr(instance.owner, "ct_env", {}),
+                             **{p.name: v for p, v in zip(instance.decl.ct_params, instance.ct_args)}}
         self.comptime_value = comptime_value
         self.scopes = BlockScopes()
         self.assigned: set[LocalVar] | None = set()
@@ -1266,6 +1267,8 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
                 return self.simd_construct(self.resolve_type(func), e)
             if base.id == "Ptr":
                 return self.ptr_construct(self.resolve_type(func), e)
+            if base.id in self.module.structs:
+                return self.struct_call(self.module.structs[base.id], e, self.resolve_type(func))
             if base.id == "simd_width_of":
                 return self.simd_width_of(func, e)
             if base.id in self.module.functions:
@@ -1326,17 +1329,13 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
         except CtError as exc:
             self.diags.error("E0219", exc.span, detail=exc.detail)
             return None
+        from .module import conforms_kind
+
         for p in ct_params:
             if p.name not in values:
                 self.diags.error("E0124", span, name=p.name, func=decl.name)
                 return None
-            value, expected = values[p.name], _ct_kind(p)
-            if value is ERROR:
-                return None
-            if kind_of(value) != expected and not (expected == "type" and isinstance(value, T.Type)):
-                wanted = {"type": "a type", "DType": "a `DType`"}.get(expected, f"an `{expected}`")
-                self.diags.error("E0125", span, name=p.name, expected=wanted,
-                                 found=f"{kind_of(value)} `{show(value)}`")
+            if not conforms_kind(p, values[p.name], self.module, self.diags, span, decl.name):
                 return None
         return values
 
@@ -1386,6 +1385,7 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
             env = self.bind_ct(decl, ct_items, params, bound, span)
             if env is None:
                 return TConst(span, ERROR, None)
+        env = {**getattr(owner, "ct_env", {}), **env}
         arg_types = []
         for p, b in zip(params, bound):
             arg_types.append(self._resolve_type(p.annotation, env) if p.annotation is not None
@@ -1436,7 +1436,7 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
 
     # ---- structs ----
     def struct_of(self, t: Type):
-        return self.module.structs.get(t.name) if isinstance(t, StructType) else None
+        return self.module.structs.get(t.base or t.name) if isinstance(t, StructType) else None
 
     def method_call(self, receiver: TExpr, method: str, args: list[TExpr], span: Span) -> TExpr | None:
         """`receiver.method(args)` with checked arguments (operators); None if there is no such method."""
@@ -1446,22 +1446,55 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
             return None
         params = decl.params[1:]
         if len(params) != len(args):
-            self.diags.error("E0204", span, func=f"{sym.type}.{method}", expected=len(params),
+            self.diags.error("E0204", span, func=f"{receiver.type}.{method}", expected=len(params),
                              s="s" if len(params) != 1 else "", found=len(args))
             return TConst(span, ERROR, None)
-        return self.finish_call(decl, args, span, span, sym.type, receiver)
+        return self.finish_call(decl, args, span, span, receiver.type, receiver)
 
-    def struct_call(self, sym, e: ast.Call) -> TExpr:
+    def struct_call(self, sym, e: ast.Call, t: Type | None = None) -> TExpr:
         init = sym.methods.get("__init__")
+        if t is None and sym.generic and init is not None:
+            t = self.infer_struct(sym, init, e)
+            if t is None:
+                return TConst(e.span, ERROR, None)
+        if t == ERROR:
+            return TConst(e.span, ERROR, None)
+        owner = t if t is not None else sym.type
         if init is None:
             self.diags.error("E0118", e.func.span, struct=sym.type, name="__init__",
                              notes=(Note("add `fn __init__(out self, ...)` or the `@fieldwise_init` decorator"),))
             for a in e.args:
                 self.expr(a)
             return TConst(e.span, ERROR, None)
-        if sym.state != "done":
+        if not sym.generic and sym.state != "done":
             return TConst(e.span, ERROR, None)
-        return self.user_call(init, e, sym.type)
+        return self.user_call(init, e, owner)
+
+    def infer_struct(self, sym, init: ast.FnDef, e: ast.Call):
+        """`Pair(1, 2.5)`: bind the struct's parameters from the constructor's argument types."""
+        from .module import struct_instance
+
+        names = {p.name for p in sym.decl.ct_params}
+        values: dict = {}
+        params = init.params[1:]
+        for p, a in zip(params, e.args):
+            if p.annotation is not None:
+                _unify(p.annotation, default_type(self.expr(a).type), names, values)
+        for p in sym.decl.ct_params:
+            if p.name not in values and p.default is not None:
+                values[p.name] = self.ct_value(p.default)
+        missing = [p.name for p in sym.decl.ct_params if p.name not in values]
+        if missing:
+            self.diags.error("E0124", e.span, name=missing[0], func=sym.decl.name)
+            return None
+        return struct_instance(sym, tuple(values[p.name] for p in sym.decl.ct_params), e.span, self.module,
+                               self.diags, self._lookup_constant)
+
+    def _lookup_constant(self, name, span):
+        if name in self.module.comptimes:
+            value = self.comptime_value(self.module.comptimes[name])
+            return value.value if value is not None else ERROR
+        return None
 
     def module_of(self, node: ast.Expr) -> str | None:
         """The module a name refers to (`math` after `import math`), unless a local shadows it."""
@@ -1482,8 +1515,22 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
         if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name) and base.value.id == "Ptr" \
                 and self.scopes.lookup("Ptr") is None:
             return self.ptr_static(self.resolve_type(base), func, e)
+        if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name) \
+                and base.value.id in self.module.structs and self.scopes.lookup(base.value.id) is None:
+            t = self.resolve_type(base)  # `Pair[Int].make()`: a static method of one instance
+            sym = self.module.structs[base.value.id]
+            decl = sym.methods.get(func.attr)
+            if t == ERROR:
+                return TConst(e.span, ERROR, None)
+            if decl is None or decl.self_convention is not None:
+                self.diags.error("E0118", func.span, struct=t, name=func.attr)
+                return TConst(e.span, ERROR, None)
+            return self.user_call(decl, e, t, ct_items=ct_items)
         if isinstance(base, ast.Name) and self.scopes.lookup(base.id) is None and base.id in self.module.structs:
             sym = self.module.structs[base.id]  # `Point.origin()`: a static method
+            if sym.generic:
+                self.diags.error("E0126", base.span, name=base.id, example=f"{base.id}[...]")
+                return TConst(e.span, ERROR, None)
             decl = sym.methods.get(func.attr)
             if decl is None or decl.self_convention is not None:
                 self.diags.error("E0118", func.span, struct=sym.type, name=func.attr)
@@ -1502,11 +1549,11 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
             return TConst(e.span, ERROR, None)
         decl = sym.methods.get(func.attr)
         if decl is None:
-            self.diags.error("E0118", func.span, struct=sym.type, name=func.attr)
+            self.diags.error("E0118", func.span, struct=receiver.type, name=func.attr)
             return TConst(e.span, ERROR, None)
         if decl.self_convention is None:  # a static method called on a value
-            return self.user_call(decl, e, sym.type, ct_items=ct_items)
-        return self.user_call(decl, e, sym.type, receiver, ct_items)
+            return self.user_call(decl, e, receiver.type, ct_items=ct_items)
+        return self.user_call(decl, e, receiver.type, receiver, ct_items)
 
     def field_read(self, base: TExpr, attr: str, span: Span) -> TExpr:
         sym = self.struct_of(base.type)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import difflib
 
-from ..diagnostics import DiagnosticBag, Note
+from ..diagnostics import DiagnosticBag, Note  # noqa: F401
 from ..syntax import ast
 from .. import types as T
 from ..types import ERROR, Type
@@ -17,6 +17,13 @@ def collect(module: ast.Module, diags: DiagnosticBag) -> ModuleSymbols:
     for item in module.body:
         if isinstance(item, ast.Import):
             _collect_import(item, symbols, seen, diags)
+            continue
+        if isinstance(item, ast.TraitDef):
+            if item.name in seen or item.name in T.TYPE_NAMES or item.name in MARKER_TRAITS:
+                diags.error("E0102", item.name_span, name=item.name)
+                continue
+            seen[item.name] = item
+            symbols.traits[item.name] = item
             continue
         if isinstance(item, ast.StructDef):
             if item.name in seen or item.name in T.TYPE_NAMES:
@@ -80,8 +87,12 @@ def _collect_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags:
         seen[local] = item
 
 
+# Traits every type conforms to (Mojo's marker traits).
+MARKER_TRAITS = {"AnyType", "Copyable", "Movable", "ImplicitlyCopyable", "Defaultable"}
+
+
 def _struct_symbol(decl: ast.StructDef, module: str, diags: DiagnosticBag) -> StructSymbol:
-    sym = StructSymbol(decl, T.StructType(decl.name, module))
+    sym = StructSymbol(decl, T.StructType(decl.name, module, base=decl.name))
     check_decorators(decl.decorators, STRUCT_DECORATORS, diags)
     for method in decl.methods:
         _check_fn_params(method, diags)
@@ -94,6 +105,22 @@ def _struct_symbol(decl: ast.StructDef, module: str, diags: DiagnosticBag) -> St
     if any(d.name == "fieldwise_init" for d in decl.decorators) and "__init__" not in sym.methods:
         sym.methods["__init__"] = fieldwise_init(decl)
     return sym
+
+
+def _generic_struct(expr: ast.Subscript, sym, diags, symbols, env, lookup) -> Type:
+    from .comptime import CtError, evaluate
+
+    if not sym.generic:
+        diags.error("E0224", expr.span, func=sym.decl.name)
+        return ERROR
+    try:
+        args = tuple(evaluate(item, env, lookup or (lambda n, s: None),
+                              lambda e: resolve_type(e, diags, symbols, env, lookup))
+                     for item in expr.items if isinstance(item, ast.Expr))
+    except CtError as exc:
+        diags.error("E0219", exc.span, detail=exc.detail)
+        return ERROR
+    return struct_instance(sym, args, expr.span, symbols, diags, lookup)
 
 
 def _parametric(expr: ast.Subscript, diags, symbols, env, lookup) -> Type:
@@ -159,21 +186,138 @@ def fieldwise_init(decl: ast.StructDef) -> ast.FnDef:
     return ast.FnDef(span, "fn", "__init__", span, (), tuple(params), False, None, tuple(body))
 
 
-def resolve_fields(sym: StructSymbol, symbols: ModuleSymbols, diags: DiagnosticBag) -> None:
+def resolve_fields(sym: StructSymbol, symbols: ModuleSymbols, diags: DiagnosticBag, lookup=None) -> None:
+    if sym.generic:
+        return  # each instance is resolved when it is made
     if sym.state == "done":
         return
     if sym.state == "resolving":
         diags.error("E0121", sym.decl.name_span, name=sym.decl.name)
         return
     sym.state = "resolving"
+    _fill_fields(sym, sym.type, symbols, diags, {}, lookup)
+    sym.state = "done"
+    check_conformance(sym, sym.type, symbols, diags, lookup)
+
+
+def _fill_fields(sym, t, symbols, diags, env, lookup) -> None:
     names = set()
     for f in sym.decl.fields:
         if f.name in names:
             diags.error("E0102", f.name_span, name=f.name)
             continue
         names.add(f.name)
-        sym.type.fields.append((f.name, resolve_type(f.annotation, diags, symbols)))
-    sym.state = "done"
+        t.fields.append((f.name, resolve_type(f.annotation, diags, symbols, env, lookup)))
+
+
+def struct_instance(sym: StructSymbol, args: tuple, span, symbols, diags, lookup=None) -> Type:
+    """`Pair[Int]`: the StructType for one binding of a generic struct's parameters."""
+    from .comptime import kind_of, show
+
+    params = sym.decl.ct_params
+    if len(args) != len(params):
+        diags.error("E0128", span, func=sym.decl.name, expected=len(params), s="s" if len(params) != 1 else "",
+                    found=len(args))
+        return ERROR
+    for p, value in zip(params, args):
+        if not conforms_kind(p, value, symbols, diags, span, sym.decl.name):
+            return ERROR
+    found = sym.instances.get(args)
+    if found is not None:
+        if sym.states.get(args) == "resolving":
+            diags.error("E0121", sym.decl.name_span, name=found.name)
+            return ERROR
+        return found
+    env = {p.name: v for p, v in zip(params, args)}
+    t = T.StructType(f"{sym.decl.name}[{', '.join(show(a) for a in args)}]", sym.type.module, base=sym.decl.name,
+                     ct_env=env)
+    sym.instances[args] = t
+    sym.states[args] = "resolving"
+    _fill_fields(sym, t, symbols, diags, env, lookup)
+    sym.states[args] = "done"
+    check_conformance(sym, t, symbols, diags, lookup)
+    return t
+
+
+def conforms_kind(p: ast.CtParam, value, symbols, diags, span, owner: str) -> bool:
+    """A compile-time argument has the kind its parameter declares, and meets its trait bound."""
+    from .comptime import kind_of, show
+
+    ann = p.annotation
+    expected = ann.id if isinstance(ann, ast.Name) and ann.id in ("Int", "Bool", "DType") else "type"
+    if value is ERROR:
+        return False
+    if kind_of(value) != expected and not (expected == "type" and isinstance(value, T.Type)):
+        wanted = {"type": "a type", "DType": "a `DType`"}.get(expected, f"an `{expected}`")
+        diags.error("E0125", span, name=p.name, expected=wanted, found=f"{kind_of(value)} `{show(value)}`")
+        return False
+    if expected == "type" and isinstance(ann, ast.Name) and ann.id not in MARKER_TRAITS:
+        if ann.id not in symbols.traits:
+            diags.error("E0142", ann.span, name=ann.id)
+            return False
+        if not type_conforms(value, ann.id, symbols):
+            diags.error("E0140", span, type=value, trait=ann.id, param=p.name, func=owner)
+            return False
+    return True
+
+
+def trait_ancestry(name: str, symbols: ModuleSymbols) -> set[str]:
+    seen, stack = set(), [name]
+    while stack:
+        current = stack.pop()
+        if current in seen or current not in symbols.traits:
+            continue
+        seen.add(current)
+        stack.extend(p.id for p in symbols.traits[current].parents if isinstance(p, ast.Name))
+    return seen
+
+
+def type_conforms(t: Type, trait: str, symbols: ModuleSymbols) -> bool:
+    """Conformance is declared, as in Mojo: `struct Rect(Shape)` (or a trait that refines Shape)."""
+    if not isinstance(t, T.StructType):
+        return False
+    sym = symbols.structs.get(t.base or t.name)
+    if sym is None:
+        return False
+    declared = set()
+    for base in sym.decl.traits:
+        if isinstance(base, ast.Name):
+            declared |= trait_ancestry(base.id, symbols)
+    return trait in declared
+
+
+def check_conformance(sym: StructSymbol, t: Type, symbols: ModuleSymbols, diags: DiagnosticBag, lookup=None) -> None:
+    """Every method the struct's traits require exists with the same signature (Self = this struct)."""
+    for base in sym.decl.traits:
+        if not isinstance(base, ast.Name) or base.id in MARKER_TRAITS:
+            continue
+        if base.id not in symbols.traits:
+            diags.error("E0142", base.span, name=base.id)
+            continue
+        for trait_name in sorted(trait_ancestry(base.id, symbols)):
+            trait = symbols.traits[trait_name]
+            for required in trait.methods:
+                method = sym.methods.get(required.name)
+                if method is None:
+                    diags.error("E0138", sym.decl.name_span, (Note("required here", required.name_span),),
+                                struct=t, method=required.name, trait=trait_name)
+                    continue
+                want = _signature_text(required, {"Self": t}, symbols, lookup)
+                have = _signature_text(method, {**t.ct_env, "Self": t}, symbols, lookup)
+                if want != have:
+                    diags.error("E0139", method.name_span, (Note("required here", required.name_span),),
+                                struct=t, method=required.name, trait=trait_name, expected=want, found=have)
+
+
+def _signature_text(decl: ast.FnDef, env: dict, symbols, lookup) -> str:
+    quiet = DiagnosticBag()  # a bad annotation is reported where it is checked, not twice here
+    params = [resolve_type(p.annotation, quiet, symbols, env, lookup).name
+              for i, p in enumerate(decl.params) if not (i == 0 and p.name == "self")]
+    mode = decl.self_convention
+    head = f"({'mut ' if mode == 'mut' else ''}self" if mode is not None else "("
+    sep = ", " if mode is not None and params else ""
+    ret = resolve_type(decl.returns, quiet, symbols, env, lookup).name if decl.returns is not None else "None"
+    return f"{head}{sep}{', '.join(params)}) -> {ret}"
 
 
 PARAMETRIC = {"SIMD": "SIMD[DType.float32, 8]", "Scalar": "Scalar[DType.float32]", "Ptr": "Ptr[Float32]"}
@@ -199,8 +343,14 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSym
         return _parametric(expr, diags, symbols, env, lookup)
     if isinstance(expr, ast.Name) and symbols is not None and expr.id in symbols.structs:
         sym = symbols.structs[expr.id]
-        resolve_fields(sym, symbols, diags)
+        if sym.generic:
+            diags.error("E0126", expr.span, name=expr.id, example=f"{expr.id}[...]")
+            return ERROR
+        resolve_fields(sym, symbols, diags, lookup)
         return ERROR if sym.state != "done" else sym.type
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and symbols is not None \
+            and expr.value.id in symbols.structs and expr.value.id not in env:
+        return _generic_struct(expr, symbols.structs[expr.value.id], diags, symbols, env, lookup)
     if isinstance(expr, ast.NoneLit):
         return T.NONE
     if isinstance(expr, ast.ErrorExpr):

@@ -22,6 +22,12 @@ class StructSymbol:
     type: "StructType"
     methods: dict[str, ast.FnDef] = field(default_factory=dict)
     state: str = "new"  # "new" -> "resolving" -> "done": fields are resolved once, cycles caught
+    instances: dict = field(default_factory=dict)  # compile-time arguments -> StructType (generic structs)
+    states: dict = field(default_factory=dict)  # the same resolution state, per instance
+
+    @property
+    def generic(self) -> bool:
+        return bool(self.decl.ct_params)
 
 
 @dataclass
@@ -30,6 +36,7 @@ class ModuleSymbols:
     functions: dict[str, ast.FnDef] = field(default_factory=dict)
     comptimes: dict[str, ComptimeSymbol] = field(default_factory=dict)
     structs: dict[str, StructSymbol] = field(default_factory=dict)
+    traits: dict[str, ast.TraitDef] = field(default_factory=dict)
     vector_bits: int = 128  # the target's natural vector register width, for simd_width_of
     modules: dict[str, str] = field(default_factory=dict)  # `import math as m`: m -> math
     imported: dict[str, tuple[str, str]] = field(default_factory=dict)  # `from math import sqrt`

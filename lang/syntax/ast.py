@@ -312,6 +312,16 @@ class StructDef(Stmt):
 
 
 @dataclass(frozen=True)
+class TraitDef(Stmt):
+    """`trait Shape:` with required methods (bodies `...`)."""
+
+    name: str
+    name_span: Span
+    parents: tuple[Expr, ...]
+    methods: tuple[FnDef, ...]
+
+
+@dataclass(frozen=True)
 class Import(Stmt):
     """`import m [as a]` (names empty) or `from m import x [as y], ...` (names: (x, y) pairs)."""
 

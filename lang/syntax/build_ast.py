@@ -228,13 +228,20 @@ class BuildAst(Transformer_NonRecursive):
                 continue
             else:
                 self.diags.error("E0116", stmt.span)
-        if ct_params:
-            self.diags.error("E0007", self._span(meta), construct="compile-time parameters on a struct")
         return ast.StructDef(self._span(meta), str(name), self._tok(name), tuple(ct_params or ()),
                              tuple(traits or ()), tuple(fields), tuple(methods))
 
     def traitdef(self, meta, c):
-        return self._bad_stmt(meta, "`trait`", "E0007")
+        name, parents, body = c
+        methods = []
+        for stmt in body:
+            if isinstance(stmt, ast.FnDef):
+                methods.append(stmt)
+            elif isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.ExprStmt) and isinstance(stmt.expr, ast.StrLit)):
+                continue
+            else:
+                self.diags.error("E0141", stmt.span)
+        return ast.TraitDef(self._span(meta), str(name), self._tok(name), tuple(parents or ()), tuple(methods))
 
     def decorator(self, meta, c):
         name, args = c

@@ -12,7 +12,7 @@ def check_module_shape(module: ast.Module, diags: DiagnosticBag) -> None:
     _check_depth(module, diags)
     body = []
     for stmt in module.body:
-        if isinstance(stmt, (ast.FnDef, ast.Comptime, ast.Pass, ast.StructDef, ast.Import)):
+        if isinstance(stmt, (ast.FnDef, ast.Comptime, ast.Pass, ast.StructDef, ast.Import, ast.TraitDef)):
             body.append(stmt)
         elif isinstance(stmt, ast.ExprStmt) and isinstance(stmt.expr, ast.StrLit):
             continue  # a docstring
