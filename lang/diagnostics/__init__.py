@@ -49,12 +49,18 @@ class DiagnosticBag:
 
     def __init__(self) -> None:
         self.items: list[Diagnostic] = []
+        self._seen: set = set()
 
     def error(self, code: str, span: Span | None, notes: tuple[Note, ...] = (), **args: object) -> None:
-        self.items.append(error(code, span, notes, **args))
+        self.add(error(code, span, notes, **args))
 
     def add(self, diag: Diagnostic) -> None:
-        self.items.append(diag)
+        # A generic body is checked once per instance: the same mistake is reported once.
+        key = (diag.code, diag.message, diag.span.start if diag.span else None,
+               diag.span.end if diag.span else None)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.items.append(diag)
 
     @property
     def has_errors(self) -> bool:

@@ -56,6 +56,8 @@ MESSAGES: dict[str, str] = {
     "E0140": "`{type}` does not conform to trait `{trait}`, required by `{param}` of `{func}`",
     "E0141": "a trait holds only method signatures (`fn name(self, ...) -> T: ...`)",
     "E0142": "unknown trait `{name}`",
+    "E0143": "a `comptime if` condition must be known at compile time",
+    "E0144": "`comptime for` needs `range(...)` of compile-time integers ({detail})",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

@@ -37,6 +37,7 @@ FUTURE_NAMES = {
     "PythonObject", "BFloat16",
 }
 ARITH_OPS = {"+", "-", "*", "/", "//", "%", "**"}
+MAX_UNROLL = 4096  # `comptime for` copies its body this many times at most
 # Python's data model: the method a struct defines to take part in each operator.
 BINARY_METHODS = {"+": "__add__", "-": "__sub__", "*": "__mul__", "/": "__truediv__", "//": "__floordiv__",
                   "%": "__mod__", "**": "__pow__", "@": "__matmul__", "&": "__and__", "|": "__or__",
@@ -671,6 +672,54 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
             classes |= covered(n.id)
         return classes
 
+    def stmt_ComptimeIf(self, s: ast.ComptimeIf):
+        from .comptime import CtError
+
+        try:  # types, DTypes and parameters compare here: `comptime if T == Float64`
+            value = bool(self.ct_value(s.test))
+        except CtError:
+            test = self.condition(s.test)
+            if test.type == ERROR:
+                return None
+            if not isinstance(test, TConst):
+                self.diags.error("E0143", s.test.span)
+                return None
+            value = bool(test.value)
+        chosen = s.body if value else s.orelse
+        return TBlock(s.span, self.block(chosen))
+
+    def stmt_ComptimeFor(self, s: ast.ComptimeFor):
+        from .comptime import CtError
+
+        it = s.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+                and 1 <= len(it.args) <= 3 and isinstance(s.target, ast.Name)):
+            self.diags.error("E0144", it.span, detail="one name, iterating over range(...)")
+            return None
+        try:
+            values = [self.ct_value(a) for a in it.args]
+        except CtError as exc:
+            self.diags.error("E0144", exc.span, detail=exc.detail)
+            return None
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
+            self.diags.error("E0144", it.span, detail="its arguments must be Ints")
+            return None
+        try:
+            indices = range(*values)
+        except ValueError as exc:
+            self.diags.error("E0144", it.span, detail=str(exc))
+            return None
+        if len(indices) > MAX_UNROLL:
+            self.diags.error("E0144", it.span, detail=f"at most {MAX_UNROLL} iterations are unrolled")
+            return None
+        body: list = []
+        for index in indices:
+            self.scopes.push()
+            self.scopes.declare(s.target.id, TConst(s.target.span, T.INT, index))
+            body.extend(self.block(s.body))
+            self.scopes.pop()
+        return TBlock(s.span, body)
+
     def stmt_FnDef(self, s: ast.FnDef):
         self.diags.error("E0007", s.name_span, construct="a nested function")
         return None
@@ -1282,10 +1331,12 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
         return TConst(e.span, ERROR, None)
 
     def ct_value(self, expr: ast.Expr):
-        from .comptime import evaluate
+        from .comptime import CtError, evaluate
 
         def lookup(name, span):
             found = self.scopes.lookup(name)
+            if isinstance(found, LocalVar):
+                raise CtError(span, f"`{name}` is a variable, not known at compile time")
             if isinstance(found, TConst) and not isinstance(found.value, _TypeParam):
                 return found.value
             if name in self.module.comptimes:

@@ -45,6 +45,25 @@ def evaluate(expr: ast.Expr, env: dict, lookup: Callable[[str, Span], object | N
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             raise CtError(expr.span, f"`{expr.op}` needs a number")
         return fold.unary(expr.op, value, T.INT_LITERAL)
+    if isinstance(expr, ast.Compare):
+        values = [evaluate(x, env, lookup, resolve_type) for x in (expr.left, *expr.comparators)]
+        for op, a, b in zip(expr.ops, values, values[1:]):
+            if op in ("==", "!="):
+                if (op == "==") != (a == b):
+                    return False
+            elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b)):
+                if not fold.compare(op, a, b):
+                    return False
+            else:
+                raise CtError(expr.span, f"`{op}` needs numbers at compile time")
+        return True
+    if isinstance(expr, ast.BoolOp):
+        result = None
+        for value in expr.values:
+            result = evaluate(value, env, lookup, resolve_type)
+            if (expr.op == "and") != bool(result):
+                return result
+        return result
     if isinstance(expr, ast.Binary):
         a = evaluate(expr.left, env, lookup, resolve_type)
         b = evaluate(expr.right, env, lookup, resolve_type)

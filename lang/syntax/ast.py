@@ -204,6 +204,24 @@ class If(Stmt):
 
 
 @dataclass(frozen=True)
+class ComptimeIf(Stmt):
+    """`comptime if`: the condition is folded and only the branch taken is checked and compiled."""
+
+    test: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class ComptimeFor(Stmt):
+    """`comptime for i in range(...)`: the body is unrolled once per value, i a constant in each."""
+
+    target: Expr
+    iter: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
 class While(Stmt):
     test: Expr
     body: tuple[Stmt, ...]

@@ -184,10 +184,12 @@ class BuildAst(Transformer_NonRecursive):
         return ast.For(self._span(meta), target, iterable, body)
 
     def comptime_if(self, meta, c):
-        return self._bad_stmt(meta, "`comptime if`", "E0007")
+        plain = self.if_stmt(meta, c)
+        return _comptime_chain(plain)
 
     def comptime_for(self, meta, c):
-        return self._bad_stmt(meta, "`comptime for`", "E0007")
+        target, iterable, body = c
+        return ast.ComptimeFor(self._span(meta), target, iterable, body)
 
     def with_stmt(self, meta, c):
         return self._bad_stmt(meta, "`with`")
@@ -452,3 +454,11 @@ class BuildAst(Transformer_NonRecursive):
 
 def build(tree: Tree, source: SourceFile, diags: DiagnosticBag) -> tuple:
     return BuildAst(source, diags).transform(tree)
+
+
+def _comptime_chain(node: ast.If) -> ast.ComptimeIf:
+    """`comptime if ... elif ...`: every branch of the chain is folded, not only the first."""
+    orelse = node.orelse
+    if len(orelse) == 1 and isinstance(orelse[0], ast.If):
+        orelse = (_comptime_chain(orelse[0]),)
+    return ast.ComptimeIf(node.span, node.test, node.body, orelse)
