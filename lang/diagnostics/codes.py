@@ -58,6 +58,7 @@ MESSAGES: dict[str, str] = {
     "E0142": "unknown trait `{name}`",
     "E0143": "a `comptime if` condition must be known at compile time",
     "E0144": "`comptime for` needs `range(...)` of compile-time integers ({detail})",
+    "E0145": "`{type}` is not iterable: it needs `__iter__` returning an iterator with `__has_next__` and `__next__`, or those two itself",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

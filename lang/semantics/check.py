@@ -483,8 +483,7 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
         it = s.iter
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
                 and self.scopes.lookup("range") is None):
-            self.diags.error("E0007", it.span, construct="iterating over anything but `range(...)`")
-            return None
+            return self.for_iterable(s)
         if it.keywords:
             self.diags.error("E0207", it.keywords[0].span, func="range", name=it.keywords[0].name)
         if not 1 <= len(it.args) <= 3:
@@ -517,6 +516,48 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
         if self.assigned is not None and _nonempty_range(start, stop, step):
             self.assigned.add(var)  # the body ran at least once, so the loop variable is bound
         return TForRange(s.span, var, start, stop, step, body)
+
+    def for_iterable(self, s: ast.For):
+        """`for x in v`: v.__iter__() (or v itself) gives an iterator with __has_next__ and __next__."""
+        source = self.expr(s.iter)
+        if source.type == ERROR:
+            return None
+        sym = self.struct_of(source.type)
+        if sym is None:
+            self.diags.error("E0145", s.iter.span, type=source.type)
+            return None
+        iterator = self.method_call(source, "__iter__", [], s.iter.span) if "__iter__" in sym.methods else source
+        if iterator is None or iterator.type == ERROR:
+            return None
+        isym = self.struct_of(iterator.type)
+        if isym is None or "__has_next__" not in isym.methods or "__next__" not in isym.methods:
+            self.diags.error("E0145", s.iter.span, type=iterator.type)
+            return None
+        if not isinstance(s.target, ast.Name):
+            self.diags.error("E0007", s.target.span, construct="unpacking in a `for` target")
+            return None
+        hidden = self._new_var("$iter", iterator.type, s.iter.span)
+        start = self._store([hidden], [iterator], s.iter.span)
+        current = TLocal(s.iter.span, hidden.type, hidden)
+        more = self.truth(self.method_call(current, "__has_next__", [], s.iter.span), s.iter.span)
+        item = self.method_call(current, "__next__", [], s.iter.span)
+        if ERROR in (more.type, item.type):
+            return None
+        var = self.assign_target(s.target, item)
+        if var is None:
+            return None
+        if var.type != item.type and ERROR not in (var.type, item.type):
+            self.diags.error("E0201", s.target.span, expected=var.type, found=item.type)
+            return None
+        before = self._copy_state()
+        if self.assigned is not None:
+            self.assigned.add(var)
+        self.loops.append(_Loop(False))
+        body = self.block(s.body, new_scope=True)
+        self.loops.pop()
+        self.assigned = before
+        step = TAssign(s.target.span, [var], [item])
+        return TBlock(s.span, [start, TWhile(s.span, more, [step] + body)])
 
     def _unify_ints(self, args: list[TExpr], span: Span) -> Type:
         concrete = [a.type for a in args if not isinstance(a.type, LiteralType)]
