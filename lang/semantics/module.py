@@ -33,8 +33,9 @@ def collect(module: ast.Module, diags: DiagnosticBag) -> ModuleSymbols:
             symbols.structs[item.name] = _struct_symbol(item, module.name, diags)
         if isinstance(item, (ast.FnDef, ast.Comptime)):
             if item.name in seen:
-                diags.error("E0102", item.name_span, (Note("first defined here", seen[item.name].name_span),),
-                            name=item.name)
+                first = seen[item.name]
+                diags.error("E0102", item.name_span,
+                            (Note("first defined here", getattr(first, "name_span", first.span)),), name=item.name)
                 continue
             seen[item.name] = item
             if isinstance(item, ast.FnDef):
