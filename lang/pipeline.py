@@ -83,7 +83,12 @@ def lower(source: SourceFile, options: CompileOptions = CompileOptions()) -> Com
         module = ir.lower_program(comp.program)
         if verify:
             ir.verify_module(module, "lower")
-        for p in ir.PASSES:
+        passes = list(ir.PASSES)
+        if options.target == "cuda":
+            from .ir.passes import device_functions
+
+            passes.insert(0, device_functions)
+        for p in passes:
             module = p(module)
             if verify:
                 ir.verify_module(module, p.__name__)

@@ -7,6 +7,7 @@ their frame onto the traceback. After inlining LLVM folds all of that away.
 """
 from __future__ import annotations
 
+import contextvars
 import re
 
 from llvmlite import ir as ll
@@ -47,6 +48,9 @@ def _suffix(t: ll.Type) -> str:
     return {ll.HalfType: "f16", ll.FloatType: "f32", ll.DoubleType: "f64"}[type(t)]
 
 
+_DEVICE = contextvars.ContextVar("pyx_codegen_device", default=False)
+
+
 def _align(t: Type) -> int:
     """Element alignment: pointers promise no more than their element type's natural alignment."""
     if isinstance(t, T.ScalarType):
@@ -65,7 +69,8 @@ def llvm_type(t: Type) -> ll.Type:
         return ll.VectorType(llvm_type(t.elem), t.width)
     if isinstance(t, T.PtrType):
         pointee = ll.IntType(8) if t.pointee == T.NONE else llvm_type(t.pointee)
-        return pointee.as_pointer(t.address_space)
+        # Address spaces mean something on the GPU only; on the CPU shared memory is ordinary memory.
+        return pointee.as_pointer(t.address_space if _DEVICE.get() else 0)
     if isinstance(t, T.StructType):
         return ll.LiteralStructType([llvm_type(ft) for _, ft in t.fields])
     if t == T.STRING_LITERAL:
@@ -88,13 +93,72 @@ class ModuleCodegen:
         self.rt = RuntimeLib(self.module, target.host)
         self.functions: dict[str, ll.Function] = {}
         self.ir_functions = {f.symbol: f for f in module.functions}
+        self.thunks: dict[str, ll.Function] = {}
+        self._gpu_cpu = None
+        self.shared_offsets, self.static_shared_bytes = _shared_layout(module)
+        self.shared_globals: dict[str, ll.GlobalVariable] = {}
+
+    @property
+    def gpu_cpu(self):
+        if self._gpu_cpu is None:
+            from .gpu_cpu import CpuGpuRuntime
+
+            self._gpu_cpu = CpuGpuRuntime(self.rt)
+        return self._gpu_cpu
+
+    def kernel_thunk(self, f: ir.Function) -> ll.Function:
+        """`bool thunk(i8* args)`: unpack a launch's arguments and run one thread of the kernel."""
+        found = self.thunks.get(f.symbol)
+        if found is not None:
+            return found
+        from .gpu_cpu import THUNK
+
+        thunk = ll.Function(self.module, THUNK, f.symbol + ".thunk")
+        thunk.linkage = "internal"
+        b = ll.IRBuilder(thunk.append_basic_block("entry"))
+        pack = ll.LiteralStructType([llvm_type(p.type) for p in f.params])
+        packed = b.bitcast(thunk.args[0], pack.as_pointer())
+        args = [b.load(b.gep(packed, [I32(0), I32(k)])) for k in range(len(f.params))]
+        if f.raises:
+            b.ret(b.call(self.functions[f.symbol], args))
+        else:
+            b.call(self.functions[f.symbol], args)
+            b.ret(ll.Constant(I1, 0))
+        self.thunks[f.symbol] = thunk
+        return thunk
+
+    def define_kernel_entries(self) -> None:
+        """NVPTX: each kernel becomes a `.entry` (a void function marked in nvvm.annotations)."""
+        for f in self.ir_module.functions:
+            if not f.kernel:
+                continue
+            inner = self.functions[f.symbol]
+            params = [llvm_type(p.type) for p in f.params]
+            entry = ll.Function(self.module, ll.FunctionType(ll.VoidType(), params), self.symbol(f.symbol + ".kernel"))
+            b = ll.IRBuilder(entry.append_basic_block("entry"))
+            if f.raises:  # a GPU thread has nowhere to raise to: the status is dropped
+                slot = [b.alloca(llvm_type(f.return_type))] if f.return_type != T.NONE else []
+                b.call(inner, slot + list(entry.args))
+            else:
+                b.call(inner, list(entry.args))
+            b.ret_void()
+            self.module.add_named_metadata("nvvm.annotations", [entry, "kernel", I32(1)])
 
     def generate(self, entry: bool = False, c_main: bool = False, exports: list[str] = (),
                  python_entries: list[str] = ()) -> ll.Module:
+        token = _DEVICE.set(not self.target.host)
+        try:
+            return self._generate(entry, c_main, exports, python_entries)
+        finally:
+            _DEVICE.reset(token)
+
+    def _generate(self, entry, c_main, exports, python_entries) -> ll.Module:
         for f in self.ir_module.functions:
             self.declare(f)
         for f in self.ir_module.functions:
             FunctionCodegen(self, f).generate()
+        if not self.target.host:
+            self.define_kernel_entries()
         if exports:
             from .exports import define_exception_accessors, define_export
 
@@ -327,6 +391,13 @@ class FunctionCodegen:
         if i.name.startswith("math."):
             self.define(i.result, self.math_function(i.name[5:], args, i.args[0].type, i.result.type, i.span))
             return
+        if i.name.startswith("gpu."):
+            from .gpu_ops import gpu_intrinsic
+
+            value = gpu_intrinsic(self, i, args)
+            if i.result is not None:
+                self.define(i.result, value)
+            return
         if i.name == "exc_matches":
             rt, strcmp = self.mg.rt, self.mg.rt.libc("strcmp", I32, [CHARP, CHARP])
             current = self.b.load(rt.exc_type)
@@ -427,6 +498,30 @@ class FunctionCodegen:
         if out is not None:
             self.define(i.result, self.b.load(out))
 
+    def instr_Launch(self, i: ir.Launch):
+        if not self.mg.target.host:
+            raise UnsupportedOnTarget("launch", i.span)
+        kernel = self.mg.ir_functions[i.callee]
+        thunk = self.mg.kernel_thunk(kernel)
+        pack = ll.LiteralStructType([llvm_type(p.type) for p in kernel.params])
+        with self.b.goto_entry_block():
+            packed = self.b.alloca(pack)
+        for k, a in enumerate(i.args):
+            self.b.store(self.value(a), self.b.gep(packed, [I32(0), I32(k)]))
+        shared = self.b.add(self.value(i.shared_bytes), ll.Constant(ll.IntType(64), self.mg.static_shared_bytes))
+        dims = [self.value(v) for v in i.grid + i.block]
+        status = self.b.call(self.mg.gpu_cpu.launch_fn, [thunk, self.b.bitcast(packed, CHARP), *dims, shared])
+        failed = self.b.icmp_signed("!=", status, I32(0))
+        propagate, ok = self.fn.append_basic_block("launch_failed"), self.fn.append_basic_block("launched")
+        self.b.cbranch(failed, propagate, ok)
+        self.b.position_at_end(propagate)
+        self.push_frame(i.span)
+        if i.handler is not None:
+            self.b.branch(self.blocks[i.handler])
+        else:
+            self.return_error()
+        self.b.position_at_end(ok)
+
     def push_frame(self, span) -> None:
         line = span.line if span is not None else 0
         self.b.call(self.mg.rt.tb_push, [self.mg.rt.cstr(self.b, self.f.name), self.mg.rt.cstr(self.b, self.f.file),
@@ -474,3 +569,18 @@ def generate(module: ir.Module, target: Target, entry: bool = False, c_main: boo
              data_layout: str | None = None, exports: list[str] = (), python_entries: list[str] = ()) -> ll.Module:
     return ModuleCodegen(module, target, data_layout).generate(entry=entry, c_main=c_main, exports=exports,
                                                               python_entries=python_entries)
+
+
+def _shared_layout(module: ir.Module) -> tuple[dict, int]:
+    """Where each shared_array lives in a block's shared memory (CPU): offsets aligned to 16."""
+    offsets, total = {}, 0
+    for f in module.functions:
+        for block in f.blocks:
+            for i in block.instrs:
+                if isinstance(i, ir.Intrinsic) and i.name.startswith("gpu.shared_array."):
+                    _, _, site, count = i.name.split(".")
+                    if site in offsets:
+                        continue
+                    offsets[site] = total
+                    total += (int(count) * _align(i.result.type.pointee) + 15) // 16 * 16
+    return offsets, total

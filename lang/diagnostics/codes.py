@@ -59,6 +59,12 @@ MESSAGES: dict[str, str] = {
     "E0143": "a `comptime if` condition must be known at compile time",
     "E0144": "`comptime for` needs `range(...)` of compile-time integers ({detail})",
     "E0145": "`{type}` is not iterable: it needs `__iter__` returning an iterator with `__has_next__` and `__next__`, or those two itself",
+    "E0146": "a kernel cannot return a value (`@kernel fn {func}` returns `{type}`)",
+    "E0147": "`{name}` is only available in GPU code, and `{func}` is called from the host",
+    "E0148": "`{func}` is a kernel: start it with `launch {func}[grid=..., block=...](...)`",
+    "E0149": "`launch` needs a kernel (a `@kernel fn`), not `{name}`",
+    "E0150": "`{name}` in a launch must be an `Int` or a tuple of 1 to 3 `Int`s",
+    "E0151": "`shared_array` needs a type and a size known at compile time, e.g. `shared_array[Float32, 256]()`",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

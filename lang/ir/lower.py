@@ -41,6 +41,7 @@ class FunctionLowering:
                               decl.span)
         names = {d.name for d in decl.decorators}
         self.fn.inline = "always" if "always_inline" in names else "never" if "noinline" in names else None
+        self.fn.kernel = "kernel" in names
         self.block: ir.Block = self.new_block("entry")
         self.loops: list[tuple[ir.Block, ir.Block]] = []  # (continue target, break target)
         self.handlers: list[ir.Block] = []  # innermost last: where an exception in a try goes
@@ -614,6 +615,23 @@ class FunctionLowering:
                                                               ir.Const(ft, float("inf")), span), span)
             self.guard(overflow, "OverflowError", "math range error", span)
         return result
+
+    def stmt_TLaunch(self, s: t.TLaunch) -> None:
+        args = [self.expr(a) for a in s.call.args]
+        grid = [self.expr(g) for g in s.grid]
+        block = [self.expr(b) for b in s.block]
+        shared = self.expr(s.shared_bytes)
+        for dim in grid + block:
+            self.guard(self.cmp("slt", dim, ir.Const(T.INT, 1), s.span), "ValueError",
+                       "launch dimensions must be at least 1", s.span)
+        self.emit(ir.Launch(s.span, s.call.callee.symbol, args, grid, block, shared, self.handler()))
+
+    def expr_TGpu(self, e: t.TGpu) -> ir.Value:
+        args = [self.expr(a) for a in e.args]
+        result = e.type if e.type != T.NONE else None
+        name = f"gpu.{e.op}" if e.op != "shared_array" else f"gpu.shared_array.{e.site}.{e.count}"
+        value = self.intrinsic(name, args, result, e.span)
+        return value if value is not None else ir.Const(T.NONE, None)
 
     def stmt_TBlock(self, s: t.TBlock) -> None:
         self.stmts(s.body)

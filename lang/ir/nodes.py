@@ -205,6 +205,18 @@ class Call(Instr):
 
 
 @dataclass(eq=False)
+class Launch(Instr):
+    """Run kernel `callee` over grid x block threads; like a call, it raises if a thread raised."""
+
+    callee: str
+    args: list[Value]
+    grid: list[Value]
+    block: list[Value]
+    shared_bytes: Value
+    handler: "Block | None" = None
+
+
+@dataclass(eq=False)
 class Intrinsic(Instr):
     """Operations the code generator maps to LLVM intrinsics or the runtime (floor, pow, print_*)."""
 
@@ -276,7 +288,7 @@ class Block:
     term: Terminator | None = None
 
     def successors(self) -> list["Block"]:
-        out = [i.handler for i in self.instrs if isinstance(i, Call) and i.handler is not None]
+        out = [i.handler for i in self.instrs if isinstance(i, (Call, Launch)) and i.handler is not None]
         if isinstance(self.term, Jump):
             out.append(self.term.target)
         elif isinstance(self.term, Branch):
@@ -299,6 +311,7 @@ class Function:
     raises: bool = False  # filled by passes.infer_raises
     exported: bool = True
     inline: str | None = None  # "always" | "never" (from @always_inline / @noinline)
+    kernel: bool = False  # a @kernel: a GPU entry point
 
 
 @dataclass(eq=False)

@@ -28,7 +28,7 @@ def infer_raises(module: ir.Module) -> ir.Module:
             if isinstance(block.term, (ir.Raise, ir.Reraise)) and block.term.handler is None:
                 f.raises = True
             for instr in block.instrs:
-                if isinstance(instr, ir.Call) and instr.handler is None:  # a handled call does not leak
+                if isinstance(instr, (ir.Call, ir.Launch)) and instr.handler is None:  # a handled call does not leak
                     callers[instr.callee].add(f.symbol)
         if f.raises:
             work.append(f.symbol)
@@ -43,3 +43,23 @@ def infer_raises(module: ir.Module) -> ir.Module:
 
 
 PASSES = [remove_unreachable_blocks, infer_raises]
+
+
+def device_functions(module: ir.Module) -> ir.Module:
+    """For the GPU: keep the kernels and what they call (host code has no place in the PTX).
+    A module without kernels keeps everything, so plain functions still compile for the GPU."""
+    kernels = [f for f in module.functions if f.kernel]
+    if not kernels:
+        return module
+    by_symbol = {f.symbol: f for f in module.functions}
+    keep, stack = set(), [k.symbol for k in kernels]
+    while stack:
+        symbol = stack.pop()
+        if symbol in keep:
+            continue
+        keep.add(symbol)
+        for block in by_symbol[symbol].blocks:
+            stack.extend(i.callee for i in block.instrs if isinstance(i, ir.Call))
+    module.functions = [f for f in module.functions if f.symbol in keep]
+    module.main = None
+    return module

@@ -52,6 +52,14 @@ def _verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str
             operands = [getattr(instr, name) for name in ("a", "b", "cond", "value", "agg", "vector", "index", "ptr",
                                                           "count") if hasattr(instr, name)]
             operands += list(getattr(instr, "args", []))
+            if isinstance(instr, ir.Launch):
+                operands += instr.grid + instr.block + [instr.shared_bytes]
+                kernel = symbols.get(instr.callee)
+                if kernel is None or not kernel.kernel:
+                    _fail(f, f"launch of @{instr.callee}, which is not a kernel", after)
+                if [a.type for a in instr.args] != [p.type for p in kernel.params]:
+                    _fail(f, f"launch of @{instr.callee} with argument types {[str(a.type) for a in instr.args]}",
+                          after)
             for v in operands:
                 use(v, type(instr).__name__)
             if isinstance(instr, ir.BinOp):

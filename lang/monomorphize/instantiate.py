@@ -141,6 +141,26 @@ class Instantiator:
         finally:
             sym.evaluating = False
 
+    def check_host_code(self) -> None:
+        """GPU intrinsics are for device code: host code (main and what it calls) must not reach one."""
+        from ..diagnostics import Note
+
+        main = self.instances.get(("", "main", (), ()))
+        if main is None:
+            return
+        seen, stack = {id(main)}, [(main, None)]
+        while stack:
+            inst, via = stack.pop()
+            if inst.gpu_use is not None:
+                what = inst.gpu_use.file.text[inst.gpu_use.start:inst.gpu_use.end].split("(")[0]
+                notes = (Note("called from the host here", via),) if via is not None else ()
+                self.diags.error("E0147", inst.gpu_use, notes, name=what, func=inst.name)
+                continue
+            for callee, span in inst.callees:
+                if id(callee) not in seen:
+                    seen.add(id(callee))
+                    stack.append((callee, span))
+
     def run(self, roots: list[ast.FnDef]) -> Program:
         program = Program(self.symbols.name)
         for decl in roots:
@@ -161,6 +181,7 @@ class Instantiator:
         while self.worklist:
             self.check(self.worklist.popleft())
         program.instances = [i for i in self.instances.values() if i.checked]
+        self.check_host_code()
         main = self.symbols.functions.get("main")
         if main is not None and not main.is_generic:
             program.main = self.instances.get(("", "main", tuple(self.resolve_type(p.annotation) for p in main.params),

@@ -17,6 +17,7 @@ from .. import types as T
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
 from . import fold
 from .scope import BlockScopes, ComptimeSymbol, ModuleSymbols
+from .gpu import GPUChecks, GPU_NAMES
 from .mathlib import MathChecks
 from .pointers import PointerChecks
 from .simd import SIMDChecks
@@ -31,8 +32,6 @@ BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "boo
 FUTURE_NAMES = {
     "UnsafePointer", "List", "String", "Dict", "Optional", "Span",
     "Buffer", "DeviceBuffer", "Tuple", "simd_width_of", "parallel_for", "parallelize", "vectorize",
-    "thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx", "barrier", "shared_array",
-    "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_exch", "lane_id", "WARP_SIZE",
     "shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx", "warp_sum", "ballot", "Python",
     "PythonObject", "BFloat16",
 }
@@ -67,7 +66,7 @@ class _Loop:
         self.break_states: list[set[LocalVar]] = []
 
 
-class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
+class FunctionChecker(SIMDChecks, PointerChecks, MathChecks, GPUChecks):
     def __init__(self, module: ModuleSymbols, instance: FunctionInstance, diags: DiagnosticBag,
                  instantiate: Instantiate, resolve_type: Callable[[ast.Expr], Type],
                  comptime_value: Callable[[ComptimeSymbol], TConst | None]):
@@ -120,6 +119,8 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
             else:
                 self.scopes.declare(p, TConst(decl.name_span, ERROR, _TypeParam(p)))
         self.fn.body = self.block(decl.body)
+        if self.fn.is_kernel and self.fn.return_type not in (T.NONE, ERROR, None):
+            self.diags.error("E0146", decl.name_span, func=decl.name, type=self.fn.return_type)
         if self.assigned is not None and decl.self_convention == "out" and self.self_var is not None:
             self.fn.body.append(self.return_self(decl.name_span))
             return
@@ -294,6 +295,9 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
         return TBlock(s.span, prelude + [store])
 
     def stmt_TBlock(self, s):
+        return s
+
+    def stmt_TLaunch(self, s):
         return s
 
     def setitem(self, target: ast.Subscript, value: TExpr, span: Span):
@@ -766,8 +770,7 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
         return None
 
     def stmt_Launch(self, s: ast.Launch):
-        self.diags.error("E0007", s.span, construct="`launch` (GPU kernels)")
-        return None
+        return self.launch(s)
 
     def _copy_state(self):
         return set(self.assigned) if self.assigned is not None else None
@@ -854,6 +857,13 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
             self.fn.references.append(Reference(e.span, "comptime", e.id, value.type if value else None,
                                                 sym.decl.name_span, f"= {value.value!r}" if value else ""))
             return TConst(e.span, value.type, value.value) if value is not None else TConst(e.span, ERROR, None)
+        if e.id == "WARP_SIZE":
+            from .gpu import WARP_SIZE
+
+            return TConst(e.span, T.INT, WARP_SIZE)
+        if e.id in GPU_NAMES:
+            self.diags.error("E0007", e.span, construct=f"`{e.id}` on its own (use `{e.id}.x`, or call it)")
+            return TConst(e.span, ERROR, None)
         if e.id in self.module.imported:
             module, name = self.module.imported[e.id]
             from .mathlib import CONSTANTS
@@ -886,6 +896,10 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
         self.diags.error("E0101", span, notes, name=name)
 
     def expr_Attribute(self, e: ast.Attribute):
+        from .gpu import INDEX_NAMES
+
+        if isinstance(e.value, ast.Name) and e.value.id in INDEX_NAMES and self.scopes.lookup(e.value.id) is None:
+            return self.gpu_index(e)
         module = self.module_of(e.value)
         if module is not None:
             from .mathlib import CONSTANTS, MODULES
@@ -1202,6 +1216,8 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
             return self.struct_call(self.module.structs[name], e)
         if name in self.module.imported:
             return self.math_call(self.module.imported[name][1], e)
+        if name in GPU_NAMES and name not in ("WARP_SIZE",):
+            return self.gpu_call(name, e)
         if name in self.module.comptimes:
             self.diags.error("E0109", func.span, name=name)
             return TConst(e.span, ERROR, None)
@@ -1361,6 +1377,8 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
                 return self.struct_call(self.module.structs[base.id], e, self.resolve_type(func))
             if base.id == "simd_width_of":
                 return self.simd_width_of(func, e)
+            if base.id == "shared_array":
+                return self.shared_array(func, e)
             if base.id in self.module.functions:
                 return self.user_call(self.module.functions[base.id], e, ct_items=func.items)
             if base.id in FUTURE_NAMES:
@@ -1432,7 +1450,12 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
         return values
 
     def user_call(self, decl: ast.FnDef, e: ast.Call, owner: StructType | None = None,
-                  receiver: TExpr | None = None, ct_items=None) -> TExpr:
+                  receiver: TExpr | None = None, ct_items=None, launching: bool = False) -> TExpr:
+        if not launching and any(d.name == "kernel" for d in decl.decorators):
+            self.diags.error("E0148", e.func.span, func=decl.name)
+            for a in e.args:
+                self.expr(a)
+            return TConst(e.span, ERROR, None)
         params = decl.params[1:] if decl.self_convention is not None else decl.params
         bound: list[TExpr | None] = [None] * len(params)
         name = decl.name if owner is None else (owner.name if decl.name == "__init__" else f"{owner}.{decl.name}")
@@ -1516,6 +1539,7 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks):
         instance = self.instantiate(decl, tuple(arg_types), span, owner, ct_args)
         if instance is None:
             return TConst(span, ERROR, None)
+        self.fn.callees.append((instance, span))
         self.fn.references.append(Reference(name_span, "function", decl.name, instance.return_type,
                                             decl.name_span, signature(instance)))
         if decl.raises:

@@ -52,6 +52,12 @@ class FunctionInstance:
     references: list[Reference] = field(default_factory=list)
     owner: Type | None = None  # the struct, for a method
     ct_args: tuple = ()  # compile-time parameter values, in declaration order
+    gpu_use: Span | None = None  # where it first uses a GPU-only intrinsic
+    callees: list = field(default_factory=list)  # instances it calls (not launches)
+
+    @property
+    def is_kernel(self) -> bool:
+        return any(d.name == "kernel" for d in self.decl.decorators)
 
     @property
     def name(self) -> str:
@@ -190,6 +196,16 @@ class TMath(TExpr):
 
 
 @dataclass(eq=False)
+class TGpu(TExpr):
+    """A GPU intrinsic: thread_idx.x, barrier(), shared_array, atomics, lane_id."""
+
+    op: str
+    args: list[TExpr] = field(default_factory=list)
+    site: int = 0  # shared_array: which declaration (each has its own memory)
+    count: int = 0  # shared_array: number of elements
+
+
+@dataclass(eq=False)
 class TRef(TExpr):
     """The caller's variable itself, passed to a `mut` parameter."""
 
@@ -304,3 +320,11 @@ class TTry(TStmt):
     handlers: list[THandler]
     orelse: list[TStmt]
     finalbody: list[TStmt]
+
+
+@dataclass(eq=False)
+class TLaunch(TStmt):
+    call: TCall  # the kernel and its checked arguments
+    grid: list[TExpr]  # x, y, z
+    block: list[TExpr]
+    shared_bytes: TExpr

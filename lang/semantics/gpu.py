@@ -1,0 +1,132 @@
+"""Checking of GPU code: the thread-index intrinsics, barrier, shared memory, atomics, and `launch`.
+
+The intrinsics may appear in any function (a device function called from a kernel uses
+them too); what is checked is that host code never reaches one (see the instantiation
+stage) and that a kernel is only ever started with `launch`.
+"""
+from __future__ import annotations
+
+from ..source import Span
+from ..syntax import ast
+from .. import types as T
+from ..types import ERROR, ScalarType
+from .typed import TCall, TConst, TExpr, TGpu, TLaunch
+
+INDEX_NAMES = {"thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx"}
+ATOMICS = {"atomic_add": 2, "atomic_max": 2, "atomic_min": 2, "atomic_exch": 2, "atomic_cas": 3}
+GPU_NAMES = INDEX_NAMES | set(ATOMICS) | {"barrier", "shared_array", "lane_id", "WARP_SIZE"}
+WARP_SIZE = 32
+
+
+class GPUChecks:
+    """Mixed into FunctionChecker."""
+
+    def gpu_used(self, span: Span) -> None:
+        if self.fn.gpu_use is None:
+            self.fn.gpu_use = span
+
+    def gpu_index(self, e: ast.Attribute) -> TExpr:
+        name = e.value.id
+        if e.attr not in ("x", "y", "z"):
+            self.diags.error("E0223", e.span, name=name, attr=e.attr)
+            return TConst(e.span, ERROR, None)
+        self.gpu_used(e.span)
+        return TGpu(e.span, T.INT, f"{name}.{e.attr}")
+
+    def gpu_call(self, name: str, e: ast.Call) -> TExpr:
+        args = [self.expr(a) for a in e.args]
+        for kw in e.keywords:
+            self.diags.error("E0207", kw.span, func=name, name=kw.name)
+        if any(a.type == ERROR for a in args):
+            return TConst(e.span, ERROR, None)
+        self.gpu_used(e.span)
+        if name in ("barrier", "lane_id"):
+            if args:
+                self.diags.error("E0204", e.span, func=name, expected=0, s="s", found=len(args))
+                return TConst(e.span, ERROR, None)
+            return TGpu(e.span, T.NONE if name == "barrier" else T.INT, name)
+        if name == "shared_array":
+            self.diags.error("E0151", e.span)
+            return TConst(e.span, ERROR, None)
+        expected = ATOMICS[name]
+        if len(args) != expected:
+            self.diags.error("E0204", e.span, func=name, expected=expected, s="s", found=len(args))
+            return TConst(e.span, ERROR, None)
+        pointer = args[0]
+        if not isinstance(pointer.type, T.PtrType) or not isinstance(pointer.type.pointee, ScalarType) \
+                or pointer.type.pointee.is_bool or pointer.type.pointee.bits not in (32, 64):
+            self.diags.error("E0201", pointer.span, expected="a Ptr to a 32- or 64-bit number", found=pointer.type)
+            return TConst(e.span, ERROR, None)
+        elem = pointer.type.pointee
+        if name == "atomic_cas" and elem.is_float:
+            self.diags.error("E0201", pointer.span, expected="a Ptr to an integer", found=pointer.type)
+            return TConst(e.span, ERROR, None)
+        values = [self.coerce(a, elem) for a in args[1:]]
+        if any(v.type == ERROR for v in values):
+            return TConst(e.span, ERROR, None)
+        return TGpu(e.span, elem, name, [pointer] + values)
+
+    def shared_array(self, func: ast.Subscript, e: ast.Call) -> TExpr:
+        from .comptime import CtError
+
+        try:
+            values = [self.ct_value(i) for i in func.items if isinstance(i, ast.Expr)]
+        except CtError:
+            values = []
+        if len(values) != 2 or not isinstance(values[0], T.Type) or isinstance(values[1], bool) \
+                or not isinstance(values[1], int) or values[1] <= 0 or e.args:
+            self.diags.error("E0151", e.span)
+            return TConst(e.span, ERROR, None)
+        self.gpu_used(e.span)
+        elem, count = values
+        # One block of shared memory per declaration, the same for every thread of a block.
+        return TGpu(e.span, T.ptr(elem, 3), "shared_array", site=e.span.start, count=count)
+
+    def launch(self, s: ast.Launch):
+        kernel = s.kernel
+        decl = self.module.functions.get(kernel.id) if isinstance(kernel, ast.Name) else None
+        if decl is None or not any(d.name == "kernel" for d in decl.decorators):
+            name = kernel.span.file.text[kernel.span.start:kernel.span.end]
+            self.diags.error("E0149", kernel.span, name=name)
+            return None
+        config = {"grid": None, "block": None, "shared_bytes": None}
+        for item in s.config:
+            if not isinstance(item, ast.Keyword) or item.name not in config:
+                self.diags.error("E0207", item.span, func="launch",
+                                 name=getattr(item, "name", "a positional argument"))
+                return None
+            config[item.name] = item.value
+        for required in ("grid", "block"):
+            if config[required] is None:
+                self.diags.error("E0204", s.span, func="launch", expected="grid= and block=", s="",
+                                 found="only " + ", ".join(k for k, v in config.items() if v is not None) or "none")
+                return None
+        grid = self.launch_dims("grid", config["grid"])
+        block = self.launch_dims("block", config["block"])
+        shared = TConst(s.span, T.INT, 0)
+        if config["shared_bytes"] is not None:
+            shared = self.index_value(self.expr(config["shared_bytes"]))
+        call = self.user_call(decl, ast.Call(s.span, kernel, s.args, s.keywords), launching=True)
+        if isinstance(call, TCall) and self.fn.callees and self.fn.callees[-1][0] is call.callee:
+            self.fn.callees.pop()  # a launch runs the kernel on the device, not as a host call
+        if grid is None or block is None or call.type == ERROR or shared.type == ERROR:
+            return None
+        return TLaunch(s.span, call, grid, block, shared)
+
+    def launch_dims(self, name: str, node: ast.Expr) -> list[TExpr] | None:
+        items = node.elts if isinstance(node, ast.TupleExpr) else (node,)
+        if not 1 <= len(items) <= 3:
+            self.diags.error("E0150", node.span, name=name)
+            return None
+        dims = []
+        for item in items:
+            value = self.expr(item)
+            if value.type == ERROR:
+                return None
+            if not (value.type == T.INT_LITERAL or (isinstance(value.type, ScalarType) and value.type.is_int)):
+                self.diags.error("E0150", item.span, name=name)
+                return None
+            dims.append(self.index_value(value))
+        while len(dims) < 3:
+            dims.append(TConst(node.span, T.INT, 1))
+        return dims
