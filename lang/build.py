@@ -50,10 +50,21 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
             "signature": f"{decl.kind} {decl.name}({shown}){' raises' if decl.raises else ''}{ret}",
             "doc": _docstring(decl), "line": decl.span.line,
         })
+    from .codegen.abi import LAUNCH_PREFIX
+
+    kernels = []
+    for inst in pipeline.exported_kernels(comp):
+        kernels.append({"name": inst.decl.name, "symbol": LAUNCH_PREFIX + inst.decl.name,
+                        "params": [{"name": p.name, "type": describe_type(t)}
+                                   for p, t in zip(inst.decl.params, inst.param_types)],
+                        "signature": f"@kernel {inst.decl.name}(" + ", ".join(
+                            f"{p.name}: {t}" for p, t in zip(inst.decl.params, inst.param_types)) + ")",
+                        "doc": _docstring(inst.decl)})
     prints = "print_" in comp.llvm_ir
     tm = pipeline.target_of(options).target_machine(opt=options.opt_level)
     obj = tm.emit_object(comp.llvm_module)
     meta = {"format": FORMAT, "module": comp.ast.name, "source": source.name, "functions": functions,
+            "kernels": kernels,
             "prints": prints, "timings": comp.timings}
     return meta, obj
 

@@ -108,7 +108,12 @@ def exported_functions(comp: Compilation) -> list:
     """The instances Python can call: every top-level, non-generic function (not methods), except
     those with `mut` parameters, which need a variable to write to that Python cannot lend."""
     return [i for i in comp.program.instances if i.owner is None and not i.decl.is_generic
-            and not any(p.convention == "mut" for p in i.decl.params)]
+            and not any(p.convention == "mut" for p in i.decl.params) and not i.is_kernel and i.gpu_use is None]
+
+
+def exported_kernels(comp: Compilation) -> list:
+    """The kernels Python can launch: `m.k[grid, block](args)`."""
+    return [i for i in comp.program.instances if i.is_kernel and not i.decl.is_generic]
 
 
 def codegen(source: SourceFile, options: CompileOptions = CompileOptions(), entry: bool = True,
@@ -118,6 +123,7 @@ def codegen(source: SourceFile, options: CompileOptions = CompileOptions(), entr
     comp = lower(source, options)
     target = target_of(options)
     symbols = [i.symbol for i in exported_functions(comp)] if exports and target.host else []
+    kernels = [i.symbol for i in exported_kernels(comp)] if exports and target.host else []
     fast = []
     if symbols:
         from .codegen.pyentry import eligible
@@ -129,7 +135,7 @@ def codegen(source: SourceFile, options: CompileOptions = CompileOptions(), entr
         fast = [] if uses_print else [s for s in symbols if eligible(comp.ir.function(s))]
     comp.python_entries = fast
     module = _stage(comp, "codegen", generate, comp.ir, target, entry and target.host, c_main and target.host,
-                    None, symbols, fast)
+                    None, symbols, fast, kernels)
     comp.llvm_ir = str(module)
     return comp
 

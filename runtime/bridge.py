@@ -264,6 +264,57 @@ class PyxFunction:
         return self._from_c(out.value if hasattr(out, "value") else out) if out is not None else None
 
 
+class PyxKernel:
+    """`m.k[grid, block](args)` or `m.k[grid, block, shared_bytes](args)`: a launch from Python.
+
+    On the CPU target the launch runs here with the GPU's semantics (see the language
+    reference); arrays are passed by address, so the kernel writes into them directly.
+    """
+
+    def __init__(self, meta: dict, address: int, library, structs: dict):
+        self.__name__ = meta["name"]
+        self._meta = meta
+        self._library = library
+        self._params = [(p["name"], Converter(p["type"], structs)) for p in meta["params"]]
+        argtypes = [ctypes.POINTER(c.ctype) if c.by_pointer else c.ctype for _, c in self._params]
+        self._cfunc = ctypes.CFUNCTYPE(ctypes.c_int32, *argtypes, *([ctypes.c_int64] * 7))(address)
+        self.__doc__ = meta["signature"] + ("\n\n" + meta["doc"] if meta.get("doc") else "")
+
+    def __repr__(self) -> str:
+        return f"<pyx kernel {self._meta['signature']}>"
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self.__name__} is a kernel: launch it with {self.__name__}[grid, block](...)")
+
+    def __getitem__(self, config):
+        config = config if isinstance(config, tuple) else (config,)
+        if not 2 <= len(config) <= 4:
+            raise TypeError(f"{self.__name__}[...] takes grid, block, and optionally shared_bytes and stream")
+        grid, block = _dims(self.__name__, "grid", config[0]), _dims(self.__name__, "block", config[1])
+        shared = config[2] if len(config) > 2 else 0
+        if type(shared) is not int or shared < 0:
+            raise TypeError(f"{self.__name__}[...]: shared_bytes must be a non-negative int, not {shared!r}")
+        if len(config) > 3 and config[3] is not None:
+            raise TypeError(f"{self.__name__}[...]: streams need the cuda target, not available in this version")
+
+        def launch(*args):
+            if len(args) != len(self._params):
+                raise TypeError(f"{self.__name__}() takes {len(self._params)} arguments, {len(args)} given")
+            keep: list = []
+            c_args = [conv.to_c(v, self.__name__, name, keep) for (name, conv), v in zip(self._params, args)]
+            if self._cfunc(*c_args, *grid, *block, shared) != 0:
+                raise self._library.exception()
+
+        return launch
+
+
+def _dims(kernel: str, what: str, value) -> tuple[int, int, int]:
+    items = value if isinstance(value, tuple) else (value,)
+    if not 1 <= len(items) <= 3 or any(type(v) is not int or v < 1 for v in items):
+        raise TypeError(f"{kernel}[...]: {what} must be a positive int or a tuple of 1 to 3 of them, not {value!r}")
+    return tuple(items) + (1,) * (3 - len(items))
+
+
 class NativeLibrary:
     """The loaded object code of one module and its exception accessors."""
 
@@ -349,6 +400,8 @@ def make_module(name: str, meta: dict, jit, file: str) -> types.ModuleType:
             fn = _fast_function(fn, jit.address(fmeta["pyentry"]), library, keep)
         setattr(module, fmeta["name"], fn)
     module.__pyx_keep__ = keep
+    for kmeta in meta.get("kernels", []):
+        setattr(module, kmeta["name"], PyxKernel(kmeta, jit.address(kmeta["symbol"]), library, structs))
     for struct_name, (_, pyclass) in structs.items():
         setattr(module, struct_name, pyclass)
     module.__pyx__ = {"library": library, "meta": meta}

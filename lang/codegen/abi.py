@@ -4,3 +4,4 @@ Kept in a module of its own so that loading cached code imports nothing of the c
 """
 ENTRY_SYMBOL = "__pyx_main_entry"  # int entry(void): runs fn main(), prints an uncaught exception
 EXPORT_PREFIX = "__pyx_export."  # int32 __pyx_export.f(args..., out*): one per exported function
+LAUNCH_PREFIX = "__pyx_launch."  # int32 __pyx_launch.k(args..., gx, gy, gz, bx, by, bz, shared): one per kernel

@@ -13,7 +13,7 @@ from .. import types as T
 from ..ir import nodes as ir
 from .runtime_lib import CHARP, I1, I8, I32, RuntimeLib
 
-from .abi import EXPORT_PREFIX  # noqa: E402
+from .abi import EXPORT_PREFIX, LAUNCH_PREFIX  # noqa: E402
 
 
 def by_pointer(t: T.Type) -> bool:
@@ -82,3 +82,21 @@ def define_exception_accessors(rt: RuntimeLib) -> None:
     b.store(ll.Constant(CHARP, None), rt.exc_type)
     b.store(I32(0), rt.tb_depth)
     b.ret_void()
+
+
+def define_kernel_launcher(mg, f: ir.Function, llvm_type) -> None:
+    """`int32 __pyx_launch.k(args..., gx, gy, gz, bx, by, bz, shared_bytes)`: a launch from Python
+    (on the CPU, as `launch` runs there); 1 when a thread raised."""
+    i64 = ll.IntType(64)
+    params = [abi_type(p.type, llvm_type) for p in f.params] + [i64] * 7
+    launcher = ll.Function(mg.module, ll.FunctionType(I32, params), LAUNCH_PREFIX + f.name)
+    b = ll.IRBuilder(launcher.append_basic_block("entry"))
+    pack = ll.LiteralStructType([llvm_type(p.type) for p in f.params])
+    packed = b.alloca(pack)
+    for k, (p, arg) in enumerate(zip(f.params, launcher.args)):
+        value = b.trunc(arg, I1) if p.type == T.BOOL else (b.load(arg, align=1) if by_pointer(p.type) else arg)
+        b.store(value, b.gep(packed, [I32(0), I32(k)]))
+    dims = list(launcher.args[len(f.params):len(f.params) + 6])
+    shared = b.add(launcher.args[-1], ll.Constant(i64, mg.static_shared_bytes))
+    status = b.call(mg.gpu_cpu.launch_fn, [mg.kernel_thunk(f), b.bitcast(packed, CHARP), *dims, shared])
+    b.ret(status)

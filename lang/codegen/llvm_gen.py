@@ -145,26 +145,28 @@ class ModuleCodegen:
             self.module.add_named_metadata("nvvm.annotations", [entry, "kernel", I32(1)])
 
     def generate(self, entry: bool = False, c_main: bool = False, exports: list[str] = (),
-                 python_entries: list[str] = ()) -> ll.Module:
+                 python_entries: list[str] = (), kernels: list[str] = ()) -> ll.Module:
         token = _DEVICE.set(not self.target.host)
         try:
-            return self._generate(entry, c_main, exports, python_entries)
+            return self._generate(entry, c_main, exports, python_entries, kernels)
         finally:
             _DEVICE.reset(token)
 
-    def _generate(self, entry, c_main, exports, python_entries) -> ll.Module:
+    def _generate(self, entry, c_main, exports, python_entries, kernels=()) -> ll.Module:
         for f in self.ir_module.functions:
             self.declare(f)
         for f in self.ir_module.functions:
             FunctionCodegen(self, f).generate()
         if not self.target.host:
             self.define_kernel_entries()
-        if exports:
-            from .exports import define_exception_accessors, define_export
+        if exports or kernels:
+            from .exports import define_exception_accessors, define_export, define_kernel_launcher
 
             for symbol in exports:
                 f = self.ir_functions[symbol]
                 define_export(self.module, f, self.functions[symbol], llvm_type)
+            for symbol in kernels:
+                define_kernel_launcher(self, self.ir_functions[symbol], llvm_type)
             define_exception_accessors(self.rt)
         if python_entries:
             from .pyentry import define_python_entry
@@ -566,9 +568,10 @@ class FunctionCodegen:
 
 
 def generate(module: ir.Module, target: Target, entry: bool = False, c_main: bool = False,
-             data_layout: str | None = None, exports: list[str] = (), python_entries: list[str] = ()) -> ll.Module:
+             data_layout: str | None = None, exports: list[str] = (), python_entries: list[str] = (),
+             kernels: list[str] = ()) -> ll.Module:
     return ModuleCodegen(module, target, data_layout).generate(entry=entry, c_main=c_main, exports=exports,
-                                                              python_entries=python_entries)
+                                                              python_entries=python_entries, kernels=kernels)
 
 
 def _shared_layout(module: ir.Module) -> tuple[dict, int]:

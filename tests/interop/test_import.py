@@ -264,3 +264,28 @@ def test_functions_with_mut_parameters_are_not_exported(tmp_path, monkeypatch):
     monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
     m = pyx.import_module("muts", path=[str(tmp_path)])
     assert m.one() == 1 and not hasattr(m, "bump")
+
+
+def test_launching_kernels_from_python(tmp_path, monkeypatch):
+    import shutil
+
+    shutil.copy(Path(__file__).with_name("kernels_for_python.px"), tmp_path / "gpuk.px")
+    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
+    m = pyx.import_module("gpuk", path=[str(tmp_path)])
+    x = np.arange(1000, dtype=np.float32)
+    y = np.ones(1000, dtype=np.float32)
+    m.saxpy[(1000 + 255) // 256, 256](2.0, x, y, 1000)
+    assert np.array_equal(y, 2 * np.arange(1000, dtype=np.float32) + 1)
+    values = np.random.default_rng(0).integers(-10**6, 10**6, 5000).astype(np.int32)
+    out = np.array([-2**31], dtype=np.int32)
+    m.block_max[(5000 + 127) // 128, (128,), 0](values, out, 5000)  # shared memory, barriers, an atomic
+    assert out[0] == values.max()
+    with pytest.raises(TypeError, match="is a kernel: launch it with saxpy"):
+        m.saxpy(1.0, x, y, 3)
+    with pytest.raises(TypeError, match="grid must be a positive int"):
+        m.saxpy[0, 32](1.0, x, y, 3)
+    with pytest.raises(TypeError, match="argument 'x' must be Ptr"):
+        m.saxpy[1, 32](1.0, x.astype(np.float64), y, 3)
+    with pytest.raises(ZeroDivisionError):
+        m.checked[1, 4](np.zeros(4, dtype=np.int64), 2)
+    m.checked[1, 4](np.zeros(4, dtype=np.int64), 10)  # usable after a thread raised
