@@ -486,17 +486,7 @@ class FunctionCodegen:
             with self.b.goto_entry_block():
                 out = self.b.alloca(llvm_type(callee_ir.return_type))
             args.insert(0, out)
-        failed = self.b.call(callee, args)
-        propagate = self.fn.append_basic_block("propagate")
-        ok = self.fn.append_basic_block("ok")
-        self.b.cbranch(failed, propagate, ok, )
-        self.b.position_at_end(propagate)
-        self.push_frame(i.span)
-        if i.handler is not None:
-            self.b.branch(self.blocks[i.handler])
-        else:
-            self.return_error()
-        self.b.position_at_end(ok)
+        self.on_error(self.b.call(callee, args), i.span, i.handler)
         if out is not None:
             self.define(i.result, self.b.load(out))
 
@@ -513,13 +503,17 @@ class FunctionCodegen:
         shared = self.b.add(self.value(i.shared_bytes), ll.Constant(ll.IntType(64), self.mg.static_shared_bytes))
         dims = [self.value(v) for v in i.grid + i.block]
         status = self.b.call(self.mg.gpu_cpu.launch_fn, [thunk, self.b.bitcast(packed, CHARP), *dims, shared])
-        failed = self.b.icmp_signed("!=", status, I32(0))
-        propagate, ok = self.fn.append_basic_block("launch_failed"), self.fn.append_basic_block("launched")
+        self.on_error(self.b.icmp_signed("!=", status, I32(0)), i.span, i.handler)
+
+    def on_error(self, failed: ll.Value, span, handler) -> None:
+        """After a call or launch that can raise: on failure add this frame to the traceback and
+        go to the handler (inside a try) or leave the function; otherwise go on."""
+        propagate, ok = self.fn.append_basic_block("propagate"), self.fn.append_basic_block("ok")
         self.b.cbranch(failed, propagate, ok)
         self.b.position_at_end(propagate)
-        self.push_frame(i.span)
-        if i.handler is not None:
-            self.b.branch(self.blocks[i.handler])
+        self.push_frame(span)
+        if handler is not None:
+            self.b.branch(self.blocks[handler])
         else:
             self.return_error()
         self.b.position_at_end(ok)

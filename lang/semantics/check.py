@@ -510,16 +510,21 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks, GPUChecks):
             return None
         if var.type not in (itype, ERROR) and itype != ERROR:
             self.diags.error("E0201", s.target.span, expected=var.type, found=itype)
+        body = self.loop_body(var, s.body)
+        if self.assigned is not None and _nonempty_range(start, stop, step):
+            self.assigned.add(var)  # the body ran at least once, so the loop variable is bound
+        return TForRange(s.span, var, start, stop, step, body)
+
+    def loop_body(self, var: LocalVar, stmts) -> list[TStmt]:
+        """A for loop's body: the loop variable is bound inside; nothing it assigns is certain after."""
         before = self._copy_state()
         if self.assigned is not None:
             self.assigned.add(var)
         self.loops.append(_Loop(False))
-        body = self.block(s.body, new_scope=True)
+        body = self.block(stmts, new_scope=True)
         self.loops.pop()
         self.assigned = before
-        if self.assigned is not None and _nonempty_range(start, stop, step):
-            self.assigned.add(var)  # the body ran at least once, so the loop variable is bound
-        return TForRange(s.span, var, start, stop, step, body)
+        return body
 
     def for_iterable(self, s: ast.For):
         """`for x in v`: v.__iter__() (or v itself) gives an iterator with __has_next__ and __next__."""
@@ -553,13 +558,7 @@ class FunctionChecker(SIMDChecks, PointerChecks, MathChecks, GPUChecks):
         if var.type != item.type and ERROR not in (var.type, item.type):
             self.diags.error("E0201", s.target.span, expected=var.type, found=item.type)
             return None
-        before = self._copy_state()
-        if self.assigned is not None:
-            self.assigned.add(var)
-        self.loops.append(_Loop(False))
-        body = self.block(s.body, new_scope=True)
-        self.loops.pop()
-        self.assigned = before
+        body = self.loop_body(var, s.body)
         step = TAssign(s.target.span, [var], [item])
         return TBlock(s.span, [start, TWhile(s.span, more, [step] + body)])
 
