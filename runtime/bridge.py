@@ -291,6 +291,8 @@ class PyxKernel:
         if not 2 <= len(config) <= 4:
             raise TypeError(f"{self.__name__}[...] takes grid, block, and optionally shared_bytes and stream")
         grid, block = _dims(self.__name__, "grid", config[0]), _dims(self.__name__, "block", config[1])
+        if block[0] * block[1] * block[2] > 1024:
+            raise ValueError(f"{self.__name__}[...]: a block has at most 1024 threads, not {block}")
         shared = config[2] if len(config) > 2 else 0
         if type(shared) is not int or shared < 0:
             raise TypeError(f"{self.__name__}[...]: shared_bytes must be a non-negative int, not {shared!r}")

@@ -10,6 +10,8 @@ from ..types import LiteralType, ScalarType, SIMDType, Type, default_type, elem_
 from . import nodes as ir
 from .builtins import ipow_function, ipow_symbol
 
+MAX_BLOCK_THREADS = 1024  # as on every CUDA GPU since compute capability 2.0
+
 _ARITH = {("+", "int"): "add", ("-", "int"): "sub", ("*", "int"): "mul", ("&", "int"): "and",
           ("|", "int"): "or", ("^", "int"): "xor",
           ("+", "float"): "fadd", ("-", "float"): "fsub", ("*", "float"): "fmul"}
@@ -624,6 +626,9 @@ class FunctionLowering:
         for dim in grid + block:
             self.guard(self.cmp("slt", dim, ir.Const(T.INT, 1), s.span), "ValueError",
                        "launch dimensions must be at least 1", s.span)
+        threads = self.binop("mul", self.binop("mul", block[0], block[1], s.span), block[2], s.span)
+        self.guard(self.cmp("sgt", threads, ir.Const(T.INT, MAX_BLOCK_THREADS), s.span), "ValueError",
+                   f"a block has at most {MAX_BLOCK_THREADS} threads", s.span)
         self.emit(ir.Launch(s.span, s.call.callee.symbol, args, grid, block, shared, self.handler()))
 
     def expr_TGpu(self, e: t.TGpu) -> ir.Value:
