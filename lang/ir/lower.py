@@ -135,7 +135,10 @@ class FunctionLowering:
             getattr(self, "stmt_" + type(s).__name__)(s)
 
     def stmt_TAssign(self, s: t.TAssign) -> None:
-        values = [self.expr(v) for v in s.values]
+        # `a = b = f()` hands every target the same value: evaluate it once.
+        computed: dict[int, ir.Value] = {}
+        values = [computed[id(v)] if id(v) in computed else computed.setdefault(id(v), self.expr(v))
+                  for v in s.values]
         for target, value in zip(s.targets, values):
             if isinstance(target, t.FieldTarget):
                 self.store_field(target, value, s.span)
