@@ -9,7 +9,8 @@ from helpers import ROOT, run_cli
 
 PTXAS = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if Path("/usr/local/cuda/bin/ptxas").exists() else None)
 needs_ptxas = pytest.mark.skipif(PTXAS is None, reason="ptxas (CUDA toolkit) is not installed on this machine")
-CASES = sorted((ROOT / "tests" / "codegen" / "ptx").glob("*.px"))
+CASES = sorted((ROOT / "tests" / "codegen" / "ptx").glob("*.px")) + sorted(
+    p for p in (ROOT / "examples").glob("*.px") if "@kernel" in p.read_text())
 
 
 def build_ptx(path: Path, out: Path, *extra: str) -> str:
