@@ -205,6 +205,13 @@ def run_kernels(args, px, c, nb) -> list[dict]:
         (lambda: c.mandelbrot_omp(size, size, iters)) if c else None,
         check=lambda a, b: a == b)
 
+    row(f"mandelbrot {size}x{size}, {iters} iterations (SIMD, 8 lanes)",
+        lambda: px.mandelbrot_simd(size, size, iters), None,
+        (lambda: nb["mandelbrot"](size, size, iters)) if nb else None,
+        (lambda: c.mandelbrot(size, size, iters)) if c else None,
+        (lambda: c.mandelbrot_omp(size, size, iters)) if c else None,
+        check=lambda a, b: a == b)
+
     n = 1 << (12 if args.smoke else (22 if args.quick else 25))
     rng = np.random.default_rng(0)
     a, b, cc = np.zeros(n, np.float32), rng.random(n, np.float32), rng.random(n, np.float32)
