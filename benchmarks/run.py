@@ -310,7 +310,7 @@ def run_interop(args, px, nb, tmp: Path) -> list[dict]:
         fn(1, 2, 3)
         per_call[label] = median_time(lambda: [fn(1, 2, 3) for _ in range(calls)], 3) / calls
 
-    measure("pyx function (ctypes)", px.add3)
+    measure("pyx function (compiled entry point)", px.add3)
     ext = build_extension(tmp)
     if ext is not None:
         measure("C extension (METH_FASTCALL)", ext.add3)
