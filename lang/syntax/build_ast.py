@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast as pyast
+import warnings
 
 from lark import Token, Transformer_NonRecursive, Tree, v_args
 
@@ -427,7 +428,10 @@ class BuildAst(Transformer_NonRecursive):
             if text[:1] in "bB" or text[:2].lower() in ("rb", "br"):
                 return self._bad_expr(meta, "bytes literals", "E0007")
             try:
-                parts.append(pyast.literal_eval(text))
+                with warnings.catch_warnings():
+                    # '\ ' and friends keep their backslash, as in Python; no warning on the console.
+                    warnings.simplefilter("ignore")
+                    parts.append(pyast.literal_eval(text))
             except (ValueError, SyntaxError) as exc:
                 self.diags.error("E0004", self._tok(tok), detail=str(exc))
                 parts.append("")

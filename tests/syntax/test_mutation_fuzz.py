@@ -68,7 +68,8 @@ def mutate(text: str, rng: random.Random) -> str:
 def compile_survives(text: str, name: str) -> None:
     source = SourceFile(name, text)
     try:
-        pipeline.lower(source, CompileOptions(verify_ir=True))
+        # Through LLVM's own verifier too (at -O0, to stay quick): codegen must not crash either.
+        pipeline.optimize(source, CompileOptions(verify_ir=True, opt_level=0), entry=True)
     except CompileError as exc:
         assert exc.diagnostics, "a CompileError must carry diagnostics"
         for d in exc.diagnostics:
