@@ -276,6 +276,11 @@ class FunctionCodegen:
 
     def instr_BinOp(self, i: ir.BinOp):
         a, b = self.value(i.a), self.value(i.b)
+        if self.f.fastmath and i.op in ("fadd", "fsub", "fmul", "fdiv", "frem"):
+            op = {"fadd": self.b.fadd, "fsub": self.b.fsub, "fmul": self.b.fmul, "fdiv": self.b.fdiv,
+                  "frem": self.b.frem}[i.op]
+            self.define(i.result, op(a, b, flags=("fast",)))
+            return
         op = {"add": self.b.add, "sub": self.b.sub, "mul": self.b.mul, "sdiv": self.b.sdiv, "udiv": self.b.udiv,
               "srem": self.b.srem, "urem": self.b.urem, "fadd": self.b.fadd, "fsub": self.b.fsub,
               "fmul": self.b.fmul, "fdiv": self.b.fdiv, "frem": self.b.frem, "and": self.b.and_,
@@ -435,7 +440,7 @@ class FunctionCodegen:
             return self.math_function({"pow": "pow"}.get(name, name), args, t, t, None)
         fnty = ll.FunctionType(ty, [ty] * len(args))
         fn = self.mg.intrinsic("llvm." + name, [ty], fnty)
-        return self.b.call(fn, args)
+        return self.b.call(fn, args, fastmath=("fast",) if self.f.fastmath else ())
 
     def math_function(self, op: str, args, arg_type: Type, result_type: Type, span) -> ll.Value:
         et = T.elem_type(arg_type)

@@ -44,6 +44,7 @@ class FunctionLowering:
         names = {d.name for d in decl.decorators}
         self.fn.inline = "always" if "always_inline" in names else "never" if "noinline" in names else None
         self.fn.kernel = "kernel" in names
+        self.fn.fastmath = "fastmath" in names
         self.block: ir.Block = self.new_block("entry")
         self.loops: list[tuple[ir.Block, ir.Block]] = []  # (continue target, break target)
         self.handlers: list[ir.Block] = []  # innermost last: where an exception in a try goes
@@ -777,8 +778,8 @@ class FunctionLowering:
     def float_op(self, op: str, a: ir.Value, b: ir.Value, span, division_message: str = "") -> ir.Value:
         vt = a.type
         zero = ir.Const(vt, 0.0)
-        if isinstance(vt, SIMDType):
-            # SIMD lanes follow IEEE 754 (a zero divisor gives inf or nan), as on every vector unit.
+        if isinstance(vt, SIMDType) or self.fn.fastmath:
+            # SIMD lanes (and @fastmath functions) follow IEEE 754: a zero divisor gives inf or nan.
             if op == "/":
                 return self.binop("fdiv", a, b, span)
             if op == "**":

@@ -312,6 +312,7 @@ class Function:
     exported: bool = True
     inline: str | None = None  # "always" | "never" (from @always_inline / @noinline)
     kernel: bool = False  # a @kernel: a GPU entry point
+    fastmath: bool = False  # @fastmath: float operations may be reassociated and follow IEEE
 
 
 @dataclass(eq=False)

@@ -46,9 +46,9 @@ def collect(module: ast.Module, diags: DiagnosticBag) -> ModuleSymbols:
     return symbols
 
 
-FUNCTION_DECORATORS = {"staticmethod", "always_inline", "noinline", "kernel"}
+FUNCTION_DECORATORS = {"staticmethod", "always_inline", "noinline", "kernel", "fastmath"}
 STRUCT_DECORATORS = {"fieldwise_init"}
-FUTURE_DECORATORS = {"fastmath": "`@fastmath`", "parameter": "`@parameter`"}
+FUTURE_DECORATORS = {"parameter": "`@parameter`"}
 
 
 def check_decorators(decorators, known: set, diags: DiagnosticBag) -> None:

@@ -108,3 +108,18 @@ def test_simd_16_float32_multiply_add_uses_whole_vector_registers(tmp_path: Path
                    "    return a.fma(x, y)\n")
     asm = run_cli("build", "--emit=asm", str(src)).stdout
     assert "vfmadd" in asm and "%zmm" in asm
+
+
+def test_fastmath_lets_a_float_reduction_vectorize(tmp_path: Path):
+    import llvmlite.binding as llvm
+
+    if not llvm.get_host_cpu_features().get("avx512f"):
+        pytest.skip("this CPU has no AVX-512")
+    body = "(x: Ptr[Float32], n: Int) -> Float32:\n    var s: Float32 = 0.0\n    for i in range(n):\n" \
+           "        s += x[i]\n    return s\n"
+    src = tmp_path / "sums.px"
+    src.write_text("@fastmath\nfn fast" + body + "\n\nfn exact" + body)
+    asm = run_cli("build", "--emit=asm", str(src)).stdout
+    fast = asm.split("sums.fast:")[1].split(".Lfunc_end")[0]
+    exact = asm.split("sums.exact:")[1].split(".Lfunc_end")[0]
+    assert "%zmm" in fast and "%zmm" not in exact  # exact order is sequential; fast may reassociate
