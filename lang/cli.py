@@ -51,6 +51,13 @@ def _parser() -> argparse.ArgumentParser:
                        help="code generation target (default: cpu; --emit=ptx implies cuda)")
     build.add_argument("--gpu-arch", default="sm_80", help="GPU architecture for PTX (default: sm_80)")
 
+    test = sub.add_parser("test", help="run the test_* functions of test_*.px files",
+                          description="Find test_*.px files under PATHS (default: .) and run each function "
+                                      "named test_* that takes no arguments; a test fails when it raises.")
+    test.add_argument("paths", nargs="*", help="files or directories (default: .)")
+    test.add_argument("-k", dest="keyword", default=None, help="only tests whose name contains this text")
+    test.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+
     cache = sub.add_parser("cache", help="show or clear the cache of compiled modules",
                            description="Entries live in __pycache__ beside each .px file, or in PYX_CACHE_DIR, or in "
                                        "the user cache directory.")
@@ -71,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return {"run": cmd_run, "check": cmd_check, "build": cmd_build, "lsp": cmd_lsp,
-                "cache": cmd_cache}[args.command](args)
+                "cache": cmd_cache, "test": cmd_test}[args.command](args)
     except CompileError as exc:
         print(render_all(exc.diagnostics, sys.stderr, args.color), file=sys.stderr)
         return EXIT_USER
@@ -114,6 +121,52 @@ def _print_timings(comp, extra: dict[str, float] | None = None) -> None:
     timings.update(extra or {})
     parts = ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in timings.items())
     print(f"pyx: {parts}; total {sum(timings.values()) * 1000:.1f} ms", file=sys.stderr)
+
+
+def cmd_test(args) -> int:
+    import traceback
+
+    from .diagnostics.render import render_all
+    from .importer import PyxCompileError, import_module
+
+    files: list[Path] = []
+    for given in args.paths or ["."]:
+        path = Path(given)
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("test_*.px") if "__pycache__" not in p.parts))
+        elif path.is_file():
+            files.append(path)
+        else:
+            print(f"pyx: error: {given}: no such file or directory", file=sys.stderr)
+            return EXIT_USAGE
+    passed = failed = errors = 0
+    for file in files:
+        try:
+            module = import_module(file.stem, path=[str(file.parent)])
+        except PyxCompileError as exc:
+            errors += 1
+            print(f"{file}: ERROR (does not compile)")
+            print(render_all(exc.diagnostics, sys.stdout, args.color))
+            continue
+        tests = [n for n in vars(module) if n.startswith("test_") and callable(getattr(module, n))
+                 and (args.keyword is None or args.keyword in n)]  # in the order they are defined
+        for test_name in tests:
+            fn = getattr(module, test_name)
+            try:
+                sys.stdout.flush()
+                fn()
+            except Exception as exc:  # noqa: BLE001 - a failing test, reported with its .px traceback
+                failed += 1
+                print(f"{file}::{test_name} FAILED")
+                frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith(".px")]
+                print("".join(traceback.format_list(frames)).rstrip())
+                print(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
+            else:
+                passed += 1
+                print(f"{file}::{test_name} PASSED")
+    summary = f"{passed} passed, {failed} failed" + (f", {errors} errors" if errors else "")
+    print(summary)
+    return EXIT_OK if not (failed or errors) else EXIT_USER
 
 
 def cmd_cache(args) -> int:
