@@ -24,10 +24,11 @@ BUILTINS = {"print": "print(*values, sep=\" \", end=\"\\n\")", "range": "range(s
 @dataclass
 class Symbol:
     name: str
-    kind: str  # "function" | "constant"
+    kind: str  # "function" | "constant" | "struct" | "trait" | "method" | "field"
     span: Span
     name_span: Span
     detail: str
+    children: list["Symbol"] = field(default_factory=list)
 
 
 @dataclass
@@ -93,11 +94,13 @@ class Analysis:
         out = []
         for item in self.module.body:
             if isinstance(item, ast.FnDef):
-                params = ", ".join(p.name + (f": {_text(self.source, p.annotation)}" if p.annotation else "")
-                                   for p in item.params)
-                ret = f" -> {_text(self.source, item.returns)}" if item.returns is not None else ""
-                out.append(Symbol(item.name, "function", item.span, item.name_span,
-                                  f"{item.kind} {item.name}({params}){ret}"))
+                out.append(self._function_symbol(item, "function"))
+            elif isinstance(item, (ast.StructDef, ast.TraitDef)):
+                kind = "struct" if isinstance(item, ast.StructDef) else "trait"
+                children = [Symbol(f.name, "field", f.span, f.name_span, _text(self.source, f.annotation))
+                            for f in getattr(item, "fields", ())]
+                children += [self._function_symbol(m, "method") for m in item.methods]
+                out.append(Symbol(item.name, kind, item.span, item.name_span, f"{kind} {item.name}", children))
             elif isinstance(item, ast.Comptime):
                 out.append(Symbol(item.name, "constant", item.span, item.name_span,
                                   f"comptime {item.name} = {_text(self.source, item.value)}"))
@@ -143,6 +146,12 @@ class Analysis:
             return [Completion(n, "function", "Ptr method") for n in ("load", "store", "offset", "free", "bitcast")]
         return []
 
+    def _function_symbol(self, item: ast.FnDef, kind: str) -> Symbol:
+        params = ", ".join(p.name + (f": {_text(self.source, p.annotation)}" if p.annotation else "")
+                           for p in item.params)
+        ret = f" -> {_text(self.source, item.returns)}" if item.returns is not None else ""
+        return Symbol(item.name, kind, item.span, item.name_span, f"{item.kind} {item.name}({params}){ret}")
+
     def completions(self, line: int, col: int) -> list[Completion]:
         at = self.offset(line, col)
         items: dict[str, Completion] = {}
@@ -153,7 +162,8 @@ class Analysis:
                         if var.span.start < at and var.name not in items:
                             items[var.name] = Completion(var.name, "variable", str(var.type))
         for sym in self.symbols():
-            items.setdefault(sym.name, Completion(sym.name, sym.kind, sym.detail))
+            kind = {"struct": "type", "trait": "type"}.get(sym.kind, sym.kind)
+            items.setdefault(sym.name, Completion(sym.name, kind, sym.detail))
         for name, detail in BUILTINS.items():
             items.setdefault(name, Completion(name, "function", detail))
         for name in T.TYPE_NAMES:

@@ -15,7 +15,9 @@ from .source import Span
 from .version import __version__
 
 DEBOUNCE_SECONDS = 0.25
-_SYMBOL_KINDS = {"function": lsp.SymbolKind.Function, "constant": lsp.SymbolKind.Constant}
+_SYMBOL_KINDS = {"function": lsp.SymbolKind.Function, "constant": lsp.SymbolKind.Constant,
+                 "struct": lsp.SymbolKind.Struct, "trait": lsp.SymbolKind.Interface,
+                 "method": lsp.SymbolKind.Method, "field": lsp.SymbolKind.Field}
 _COMPLETION_KINDS = {"variable": lsp.CompletionItemKind.Variable, "function": lsp.CompletionItemKind.Function,
                      "constant": lsp.CompletionItemKind.Constant, "type": lsp.CompletionItemKind.Class,
                      "keyword": lsp.CompletionItemKind.Keyword}
@@ -99,9 +101,12 @@ def create_server() -> PyxLanguageServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def symbols(ls: PyxLanguageServer, params: lsp.DocumentSymbolParams):
-        return [lsp.DocumentSymbol(name=s.name, kind=_SYMBOL_KINDS[s.kind], range=to_range(s.span),
-                                   selection_range=to_range(s.name_span), detail=s.detail)
-                for s in ls.analysis(params.text_document.uri).symbols()]
+        def convert(s):
+            return lsp.DocumentSymbol(name=s.name, kind=_SYMBOL_KINDS[s.kind], range=to_range(s.span),
+                                      selection_range=to_range(s.name_span), detail=s.detail,
+                                      children=[convert(c) for c in s.children] or None)
+
+        return [convert(s) for s in ls.analysis(params.text_document.uri).symbols()]
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
     def completion(ls: PyxLanguageServer, params: lsp.CompletionParams):

@@ -99,3 +99,14 @@ def test_member_completion_after_a_dot_uses_the_last_analysis_that_parsed():
     assert labels == {"x", "y", "norm"}
     maths = {c.label for c in good.member_completions(10, 21, "        return math.", None)}
     assert {"sqrt", "exp", "pi"} <= maths
+
+
+def test_symbols_include_structs_traits_and_their_members():
+    from helpers import ROOT
+
+    symbols = analyze((ROOT / "examples" / "shapes.px").read_text(), "shapes.px").symbols()
+    kinds = {s.name: s.kind for s in symbols}
+    assert kinds["Shape"] == "trait" and kinds["Rect"] == "struct" and kinds["growth"] == "function"
+    rect = next(s for s in symbols if s.name == "Rect")
+    assert [(c.name, c.kind) for c in rect.children] == [("w", "field"), ("h", "field"), ("area", "method"),
+                                                        ("scaled", "method"), ("corners", "method")]
