@@ -108,12 +108,26 @@ def exported_functions(comp: Compilation) -> list:
     """The instances Python can call: every top-level, non-generic function (not methods), except
     those with `mut` parameters, which need a variable to write to that Python cannot lend."""
     return [i for i in comp.program.instances if i.owner is None and not i.decl.is_generic
-            and not any(p.convention == "mut" for p in i.decl.params) and not i.is_kernel and i.gpu_use is None]
+            and not any(p.convention == "mut" for p in i.decl.params) and not i.is_kernel and i.gpu_use is None
+            and all(_crosses_to_python(t) for t in (*i.param_types, i.return_type))]
+
+
+def _crosses_to_python(t, inside_struct: bool = False) -> bool:
+    """Whether a value of type t can be laid out the same by ctypes: structs holding vectors cannot
+    (LLVM aligns a vector to its size, ctypes an array to its element)."""
+    from . import types as T
+
+    if isinstance(t, T.SIMDType):
+        return not inside_struct
+    if isinstance(t, T.StructType):
+        return all(_crosses_to_python(ft, True) for _, ft in t.fields)
+    return isinstance(t, (T.ScalarType, T.PtrType)) or t == T.NONE
 
 
 def exported_kernels(comp: Compilation) -> list:
     """The kernels Python can launch: `m.k[grid, block](args)`."""
-    return [i for i in comp.program.instances if i.is_kernel and not i.decl.is_generic]
+    return [i for i in comp.program.instances if i.is_kernel and not i.decl.is_generic
+            and all(_crosses_to_python(t) for t in i.param_types)]
 
 
 def codegen(source: SourceFile, options: CompileOptions = CompileOptions(), entry: bool = True,

@@ -86,6 +86,15 @@ class Converter:
             return self._scalar(value, func, param)
         if kind == "ptr":
             return self._pointer(value, func, param, keep)
+        if kind in ("simd", "struct"):
+            value = self.to_value(value, func, param, keep)
+            keep.append(value)
+            return ctypes.pointer(value)
+        raise TypeError(f"{func}() argument '{param}': pyx type {self.name} cannot be passed from Python")
+
+    def to_value(self, value, func: str, param: str, keep: list):
+        """The ctypes value itself (not a pointer to it): how a field sits inside a struct."""
+        kind = self.kind
         if kind == "simd":
             try:
                 items = list(value)
@@ -94,9 +103,7 @@ class Converter:
             if items is None or len(items) != self.desc["width"]:
                 raise TypeError(f"{func}() argument '{param}' must be {self.name} "
                                 f"(a sequence of {self.desc['width']} numbers), not {_what(value)}")
-            array = self.ctype(*[self.elem._scalar(v, func, param) for v in items])
-            keep.append(array)
-            return ctypes.pointer(array)
+            return self.ctype(*[self.elem._scalar(v, func, param) for v in items])
         if kind == "struct":
             if isinstance(value, PyxStruct) and type(value).__name__ == self.name:
                 items = [getattr(value, n) for n, _ in self.fields]
@@ -104,10 +111,8 @@ class Converter:
                 items = list(value)
             else:
                 raise TypeError(f"{func}() argument '{param}' must be {self.name}, not {_what(value)}")
-            struct = self.ctype(*[c.to_c(v, func, f"{param}.{n}", keep) for (n, c), v in zip(self.fields, items)])
-            keep.append(struct)
-            return ctypes.pointer(struct)
-        raise TypeError(f"{func}() argument '{param}': pyx type {self.name} cannot be passed from Python")
+            return self.ctype(*[c.to_value(v, func, f"{param}.{n}", keep) for (n, c), v in zip(self.fields, items)])
+        return self.to_c(value, func, param, keep)
 
     def _scalar(self, value, func: str, param: str):
         cls, bits = self.desc["class"], self.desc["bits"]

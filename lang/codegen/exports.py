@@ -20,12 +20,47 @@ def by_pointer(t: T.Type) -> bool:
     return isinstance(t, (T.SIMDType, T.StructType))
 
 
+I16 = ll.IntType(16)
+
+
+def storage_type(t: T.Type, llvm_type) -> ll.Type:
+    """How a value sits in memory Python reads: bool lanes one byte each (LLVM packs <N x i1>)."""
+    if isinstance(t, T.SIMDType) and t.elem.is_bool:
+        return ll.VectorType(I8, t.width)
+    return llvm_type(t)
+
+
 def abi_type(t: T.Type, llvm_type) -> ll.Type:
     if t == T.BOOL:
         return I8
+    if t == T.FLOAT16:
+        return I16  # C passes _Float16 in SSE registers, ctypes a 16-bit int: cross as raw bits
     if by_pointer(t):
-        return llvm_type(t).as_pointer()
+        return storage_type(t, llvm_type).as_pointer()
     return llvm_type(t)
+
+
+def to_abi(b: ll.IRBuilder, t: T.Type, value, llvm_type):
+    if t == T.BOOL:
+        return b.zext(value, I8)
+    if t == T.FLOAT16:
+        return b.bitcast(value, I16)
+    if isinstance(t, T.SIMDType) and t.elem.is_bool:
+        return b.zext(value, storage_type(t, llvm_type))
+    return value
+
+
+def from_abi(b: ll.IRBuilder, t: T.Type, arg, llvm_type):
+    if t == T.BOOL:
+        return b.trunc(arg, I1)
+    if t == T.FLOAT16:
+        return b.bitcast(arg, llvm_type(t))
+    if by_pointer(t):
+        value = b.load(arg, align=1)
+        if isinstance(t, T.SIMDType) and t.elem.is_bool:
+            value = b.trunc(value, llvm_type(t))
+        return value
+    return arg
 
 
 def define_export(module: ll.Module, f: ir.Function, fn: ll.Function, llvm_type) -> None:
@@ -33,17 +68,10 @@ def define_export(module: ll.Module, f: ir.Function, fn: ll.Function, llvm_type)
     has_result = f.return_type != T.NONE
     if has_result:
         params.append(abi_type(f.return_type, llvm_type).as_pointer() if not by_pointer(f.return_type)
-                      else llvm_type(f.return_type).as_pointer())
+                      else storage_type(f.return_type, llvm_type).as_pointer())
     wrapper = ll.Function(module, ll.FunctionType(I32, params), EXPORT_PREFIX + f.name)
     b = ll.IRBuilder(wrapper.append_basic_block("entry"))
-    args = []
-    for p, arg in zip(f.params, wrapper.args):
-        if p.type == T.BOOL:
-            args.append(b.trunc(arg, I1))
-        elif by_pointer(p.type):
-            args.append(b.load(arg, align=1))
-        else:
-            args.append(arg)
+    args = [from_abi(b, p.type, arg, llvm_type) for p, arg in zip(f.params, wrapper.args)]
     out = wrapper.args[-1] if has_result else None
     if f.raises:
         slot = b.alloca(llvm_type(f.return_type)) if has_result else None
@@ -54,9 +82,7 @@ def define_export(module: ll.Module, f: ir.Function, fn: ll.Function, llvm_type)
     else:
         result = b.call(fn, args) if has_result else (b.call(fn, args), None)[1]
     if has_result:
-        if f.return_type == T.BOOL:
-            result = b.zext(result, I8)
-        b.store(result, out, align=1 if by_pointer(f.return_type) else None)
+        b.store(to_abi(b, f.return_type, result, llvm_type), out, align=1 if by_pointer(f.return_type) else None)
     b.ret(I32(0))
 
 
@@ -94,8 +120,7 @@ def define_kernel_launcher(mg, f: ir.Function, llvm_type) -> None:
     pack = ll.LiteralStructType([llvm_type(p.type) for p in f.params])
     packed = b.alloca(pack)
     for k, (p, arg) in enumerate(zip(f.params, launcher.args)):
-        value = b.trunc(arg, I1) if p.type == T.BOOL else (b.load(arg, align=1) if by_pointer(p.type) else arg)
-        b.store(value, b.gep(packed, [I32(0), I32(k)]))
+        b.store(from_abi(b, p.type, arg, llvm_type), b.gep(packed, [I32(0), I32(k)]))
     dims = list(launcher.args[len(f.params):len(f.params) + 6])
     shared = b.add(launcher.args[-1], ll.Constant(i64, mg.static_shared_bytes))
     status = b.call(mg.gpu_cpu.launch_fn, [mg.kernel_thunk(f), b.bitcast(packed, CHARP), *dims, shared])

@@ -289,3 +289,27 @@ def test_launching_kernels_from_python(tmp_path, monkeypatch):
     with pytest.raises(ZeroDivisionError):
         m.checked[1, 4](np.zeros(4, dtype=np.int64), 2)
     m.checked[1, 4](np.zeros(4, dtype=np.int64), 10)  # usable after a thread raised
+
+
+def test_less_common_types_cross_the_boundary(tmp_path, monkeypatch):
+    """Float16 (raw bits: C and ctypes pass it differently), bool lanes (one byte each: LLVM packs
+    <N x i1>), nested structs (embedded by value), UInt64 extremes, pointer results."""
+    import shutil
+
+    shutil.copy(Path(__file__).with_name("edge_types.px"), tmp_path / "edge.px")
+    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
+    m = pyx.import_module("edge", path=[str(tmp_path)])
+    assert m.half(3.0) == 1.5
+    assert m.biggest() == 2**64 - 1
+    assert m.mask([0.5, 1.5, 2.0, -1.0]) == (False, True, True, False)
+    outer = m.nest(-3, 2.5)
+    assert repr(outer) == "Outer(inner=Inner(a=-3, b=2.5), flag=False, big=7)"
+    assert m.unwrap(outer) == 5.0
+    assert m.checked(m.nest(1, 1.0)).flag is True
+    with pytest.raises(ValueError, match="flag is off"):
+        m.checked(outer)
+    array = np.zeros(3)
+    assert m.address(array) - array.ctypes.data == 8
+    assert m.nothing(3) is None
+    # A struct holding a SIMD value has an LLVM layout ctypes cannot reproduce: not exported.
+    assert not hasattr(m, "lanes_of")
