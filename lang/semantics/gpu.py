@@ -83,6 +83,9 @@ class GPUChecks:
         return TGpu(e.span, T.ptr(elem, 3), "shared_array", site=e.span.start, count=count)
 
     def launch(self, s: ast.Launch):
+        if self.fn.is_kernel:
+            self.diags.error("E0152", s.span, func=self.fn.name)
+            return None
         kernel = s.kernel
         decl = self.module.functions.get(kernel.id) if isinstance(kernel, ast.Name) else None
         if decl is None or not any(d.name == "kernel" for d in decl.decorators):
