@@ -455,6 +455,10 @@ class FunctionCodegen:
         if op == "fmod":
             return self.b.frem(args[0], args[1])
         host = self.mg.target.host
+        if op == "exp" and host and isinstance(arg_type, T.SIMDType) and et.bits == 32 and arg_type.width >= 4:
+            from .vmath import vector_expf
+
+            return vector_expf(self, args[0], arg_type.width)
         if op in LLVM_MATH and (host or op in NVPTX_NATIVE):
             return self.math(LLVM_MATH[op], args, arg_type)
         # A libm (host) or libdevice (GPU) function, called per lane on vectors.
