@@ -313,3 +313,18 @@ def test_less_common_types_cross_the_boundary(tmp_path, monkeypatch):
     assert m.nothing(3) is None
     # A struct holding a SIMD value has an LLVM layout ctypes cannot reproduce: not exported.
     assert not hasattr(m, "lanes_of")
+
+
+def test_reload_recompiles_after_an_edit(tmp_path, monkeypatch):
+    import importlib
+
+    (tmp_path / "reloadme.px").write_text("fn value() -> Int:\n    return 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
+    sys.modules.pop("reloadme", None)
+    pyx.install()
+    import reloadme
+
+    assert reloadme.value() == 1
+    (tmp_path / "reloadme.px").write_text("fn value() -> Int:\n    return 2\n")
+    assert importlib.reload(reloadme).value() == 2
