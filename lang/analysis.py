@@ -139,7 +139,7 @@ class Analysis:
                         if not f.name.startswith("__")]
             return out
         if isinstance(t, T.SIMDType):
-            return [Completion(n, "function", f"SIMD method") for n in
+            return [Completion(n, "function", "SIMD method") for n in
                     ("reduce_add", "reduce_mul", "reduce_min", "reduce_max", "fma", "select", "cast", "shuffle",
                      "slice")]
         if isinstance(t, T.PtrType):

@@ -33,7 +33,7 @@ class Compilation:
 
 
 def _stage(comp: Compilation, name: str, fn, *args):
-    from .semantics.check import PROGRESS
+    from .semantics.rules import PROGRESS
     from .codegen.llvm_gen import UnsupportedOnTarget
     from .codegen.libdevice import LibdeviceNotFound
 

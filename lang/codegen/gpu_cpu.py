@@ -22,7 +22,6 @@ THUNK = ll.FunctionType(I1, [CHARP])  # bool thunk(args): unpack and call the ke
 class CpuGpuRuntime:
     def __init__(self, rt):
         self.rt = rt
-        m = rt.module
         self.idx = rt._global("__pyx_gpu_idx", ll.ArrayType(I64, 12), ll.Constant(ll.ArrayType(I64, 12), None))
         self.shared = rt._global("__pyx_gpu_shared", CHARP, ll.Constant(CHARP, None))
         self.sched = rt._global("__pyx_gpu_sched", ll.ArrayType(I8, UCONTEXT_BYTES),

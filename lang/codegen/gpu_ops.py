@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from .. import types as T
 from .runtime_lib import I32, I64
 
 SLOTS = {"thread_idx": 0, "block_idx": 3, "block_dim": 6, "grid_dim": 9}

@@ -16,7 +16,7 @@ from llvmlite import ir as ll
 
 from .. import types as T
 from ..ir import nodes as ir
-from .runtime_lib import I1, I32, I64
+from .runtime_lib import I1, I64
 
 PYENTRY_PREFIX = "__pyx_py."
 PTR = ll.IntType(8).as_pointer()

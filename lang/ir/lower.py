@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..semantics import typed as t
-from ..semantics.check import PROGRESS
+from ..semantics.rules import PROGRESS
 from ..monomorphize import Program
 from ..source import Span
 from .. import types as T

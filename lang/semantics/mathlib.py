@@ -13,7 +13,7 @@ import math
 from ..source import Span
 from ..syntax import ast
 from .. import types as T
-from ..types import ERROR, LiteralType, ScalarType, SIMDType, Type
+from ..types import ERROR, LiteralType, ScalarType, SIMDType
 from .typed import TConst, TConvert, TExpr, TMath
 
 UNARY = {"sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",

@@ -7,7 +7,7 @@ from ..diagnostics import DiagnosticBag, Note  # noqa: F401
 from ..syntax import ast
 from .. import types as T
 from ..types import ERROR, Type
-from .check import FUTURE_NAMES
+from .rules import FUTURE_NAMES
 from .scope import ComptimeSymbol, ModuleSymbols, StructSymbol
 
 
@@ -213,7 +213,7 @@ def _fill_fields(sym, t, symbols, diags, env, lookup) -> None:
 
 def struct_instance(sym: StructSymbol, args: tuple, span, symbols, diags, lookup=None) -> Type:
     """`Pair[Int]`: the StructType for one binding of a generic struct's parameters."""
-    from .comptime import kind_of, show
+    from .comptime import show
 
     params = sym.decl.ct_params
     if len(args) != len(params):

@@ -8,8 +8,8 @@ from __future__ import annotations
 from ..source import Span
 from ..syntax import ast
 from .. import types as T
-from ..types import ERROR, LiteralType, PtrType, ScalarType, SIMDType, Type
-from .typed import TConst, TExpr, TLocal, TPtrOp
+from ..types import ERROR, PtrType, ScalarType, SIMDType, Type
+from .typed import TConst, TExpr, TPtrOp
 
 
 class PointerChecks:

@@ -1,0 +1,328 @@
+"""Checking of calls: arguments, defaults, compile-time parameters, conversions and the
+built-in functions (abs, min, max, int(), float(), ...)."""
+from __future__ import annotations
+
+from . import fold
+from .. import types as T
+from ..diagnostics import Note
+from ..source import Span
+from ..syntax import ast
+from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
+from .typed import LocalVar, Reference, TBuiltin, TCall, TConst, TConvert, TExpr, TLocal, TRef
+from .rules import FUTURE_NAMES, _TypeParam, _is_float, _is_num, _unify, signature
+
+
+class CallChecks:
+    """Mixed into FunctionChecker."""
+
+    def parameterized_call(self, func: ast.Subscript, e: ast.Call) -> TExpr:
+        """`f[...](...)`: compile-time arguments, then an ordinary call."""
+        base = func.value
+        if isinstance(base, ast.Name) and self.scopes.lookup(base.id) is None:
+            if base.id in ("SIMD", "Scalar"):
+                return self.simd_construct(self.resolve_type(func), e)
+            if base.id == "Ptr":
+                return self.ptr_construct(self.resolve_type(func), e)
+            if base.id in self.module.structs:
+                return self.struct_call(self.module.structs[base.id], e, self.resolve_type(func))
+            if base.id == "simd_width_of":
+                return self.simd_width_of(func, e)
+            if base.id == "shared_array":
+                return self.shared_array(func, e)
+            if base.id in self.module.functions:
+                return self.user_call(self.module.functions[base.id], e, ct_items=func.items)
+            if base.id in FUTURE_NAMES:
+                self.diags.error("E0007", func.span, construct=f"`{base.id}[...]`")
+                return TConst(e.span, ERROR, None)
+        if isinstance(base, ast.Attribute):
+            return self.attribute_call(base, e, ct_items=func.items)
+        self.diags.error("E0224", func.span, func=getattr(base, "id", "this"))
+        return TConst(e.span, ERROR, None)
+
+    def ct_value(self, expr: ast.Expr):
+        from .comptime import CtError, evaluate
+
+        def lookup(name, span):
+            found = self.scopes.lookup(name)
+            if isinstance(found, LocalVar):
+                raise CtError(span, f"`{name}` is a variable, not known at compile time")
+            if isinstance(found, TConst) and not isinstance(found.value, _TypeParam):
+                return found.value
+            if name in self.module.comptimes:
+                value = self.comptime_value(self.module.comptimes[name])
+                return value.value if value is not None else ERROR
+            return None
+
+        return evaluate(expr, self.ct_env, lookup, self.resolve_type)
+
+    def bind_ct(self, decl: ast.FnDef, items, params, bound: list[TExpr], span: Span) -> dict | None:
+        """Compile-time arguments: explicit ones in order or by name, the rest inferred from the
+        argument types or taken from defaults. Returns name -> value, or None after an error."""
+        from .comptime import CtError
+
+        ct_params = decl.ct_params
+        if items and not ct_params:
+            self.diags.error("E0224", span, func=decl.name)
+            return None
+        values: dict = {}
+        try:
+            positional = [i for i in (items or ()) if not isinstance(i, ast.Keyword)]
+            if len(positional) > len(ct_params):
+                self.diags.error("E0128", span, func=decl.name, expected=len(ct_params),
+                                 s="s" if len(ct_params) != 1 else "", found=len(positional))
+                return None
+            for p, item in zip(ct_params, positional):
+                values[p.name] = self.ct_value(item)
+            for item in items or ():
+                if isinstance(item, ast.Keyword):
+                    if item.name not in {p.name for p in ct_params}:
+                        self.diags.error("E0207", item.span, func=decl.name, name=item.name)
+                        return None
+                    values[item.name] = self.ct_value(item.value)
+            names = {p.name for p in ct_params}
+            for p, b in zip(params, bound):
+                if p.annotation is not None:
+                    _unify(p.annotation, default_type(b.type), names, values)
+            for p in ct_params:
+                if p.name not in values and p.default is not None:
+                    values[p.name] = self.ct_value(p.default)
+        except CtError as exc:
+            self.diags.error("E0219", exc.span, detail=exc.detail)
+            return None
+        from .module import conforms_kind
+
+        for p in ct_params:
+            if p.name not in values:
+                self.diags.error("E0124", span, name=p.name, func=decl.name)
+                return None
+            if not conforms_kind(p, values[p.name], self.module, self.diags, span, decl.name):
+                return None
+        return values
+
+    def user_call(self, decl: ast.FnDef, e: ast.Call, owner: StructType | None = None,
+                  receiver: TExpr | None = None, ct_items=None, launching: bool = False) -> TExpr:
+        if not launching and any(d.name == "kernel" for d in decl.decorators):
+            self.diags.error("E0148", e.func.span, func=decl.name)
+            for a in e.args:
+                self.expr(a)
+            return TConst(e.span, ERROR, None)
+        params = decl.params[1:] if decl.self_convention is not None else decl.params
+        bound: list[TExpr | None] = [None] * len(params)
+        name = decl.name if owner is None else (owner.name if decl.name == "__init__" else f"{owner}.{decl.name}")
+        too_many = len(e.args) > len(params)
+        for i, a in enumerate(e.args):
+            v = self.expr(a)
+            if i < len(params):
+                bound[i] = v
+        if too_many:
+            self.diags.error("E0204", e.span, func=name, expected=len(params), s="s" if len(params) != 1 else "",
+                             found=len(e.args))
+            return TConst(e.span, ERROR, None)
+        for kw in e.keywords:
+            index = next((i for i, p in enumerate(params) if p.name == kw.name), None)
+            v = self.expr(kw.value)
+            if index is None:
+                self.diags.error("E0207", kw.span, func=name, name=kw.name)
+                return TConst(e.span, ERROR, None)
+            if bound[index] is not None:
+                self.diags.error("E0133", kw.span, name=kw.name)
+                return TConst(e.span, ERROR, None)
+            bound[index] = v
+        for i, p in enumerate(params):
+            if bound[i] is None:
+                if p.default is None:
+                    missing = sum(1 for j, q in enumerate(params) if bound[j] is None and q.default is None)
+                    required = sum(1 for q in params if q.default is None)
+                    self.diags.error("E0204", e.span, func=name, expected=required,
+                                     s="" if required == 1 else "s", found=len(params) - missing)
+                    return TConst(e.span, ERROR, None)
+                bound[i] = self.default_value(p)
+        return self.finish_call(decl, bound, e.span, e.func.span, owner, receiver, ct_items)
+
+    def finish_call(self, decl: ast.FnDef, bound: list[TExpr], span: Span, name_span: Span,
+                    owner: StructType | None = None, receiver: TExpr | None = None, ct_items=None) -> TExpr:
+        """Convert bound arguments to the parameters' types, instantiate, and build the call."""
+        params = decl.params[1:] if decl.self_convention is not None else decl.params
+        if any(b.type == ERROR for b in bound) or (receiver is not None and receiver.type == ERROR):
+            return TConst(span, ERROR, None)
+        env: dict = {}
+        if decl.ct_params or ct_items:
+            env = self.bind_ct(decl, ct_items, params, bound, span)
+            if env is None:
+                return TConst(span, ERROR, None)
+        env = {**getattr(owner, "ct_env", {}), **env}
+        arg_types = []
+        for p, b in zip(params, bound):
+            arg_types.append(self._resolve_type(p.annotation, env) if p.annotation is not None
+                             else default_type(b.type))
+        if ERROR in arg_types:
+            return TConst(span, ERROR, None)
+        args = []
+        borrowed: dict[LocalVar, Span] = {}
+        convention = decl.self_convention
+        if convention is not None:
+            arg_types.insert(0, owner)
+            if convention == "mut":
+                if not (isinstance(receiver, TLocal) and receiver.var.mutable):
+                    self.diags.error("E0123", receiver.span, name=decl.name, struct=owner)
+                    return TConst(span, ERROR, None)
+                borrowed[receiver.var] = receiver.span
+                args.append(TRef(receiver.span, owner, receiver.var))
+            elif convention == "":
+                args.append(receiver)
+        for p, b, t in zip(params, bound, arg_types[1:] if convention is not None else arg_types):
+            if p.convention != "mut":
+                args.append(self.coerce(b, t))
+                continue
+            # `mut`: the callee writes the caller's variable, so it must be one, of exactly this type.
+            if not (isinstance(b, TLocal) and b.var.mutable and b.type == t):
+                self.diags.error("E0114", b.span, name=p.name, type=t)
+                return TConst(span, ERROR, None)
+            if b.var in borrowed:
+                self.diags.error("E0115", b.span, (Note("first passed here", borrowed[b.var]),), name=b.var.name)
+                return TConst(span, ERROR, None)
+            borrowed[b.var] = b.span
+            args.append(TRef(b.span, t, b.var))
+        if any(a.type == ERROR for a in args):
+            return TConst(span, ERROR, None)
+        ct_args = tuple(env[p.name] for p in decl.ct_params)
+        instance = self.instantiate(decl, tuple(arg_types), span, owner, ct_args)
+        if instance is None:
+            return TConst(span, ERROR, None)
+        self.fn.callees.append((instance, span))
+        self.fn.references.append(Reference(name_span, "function", decl.name, instance.return_type,
+                                            decl.name_span, signature(instance)))
+        if decl.raises:
+            self.check_may_raise(f"through `{decl.name}`, which is declared `raises`", span)
+        ret = instance.return_type
+        if ret is None:
+            self.diags.error("E0221", span, func=decl.name)
+            return TConst(span, ERROR, None)
+        return TCall(span, ret, instance, args)
+
+    def default_value(self, p: ast.Param) -> TExpr:
+        v = self.expr(p.default)
+        if not isinstance(v, TConst):
+            if v.type != ERROR:
+                self.diags.error("E0219", p.default.span, detail="a default value must be a constant")
+            return TConst(p.default.span, ERROR, None)
+        return v
+
+    def conversion(self, name: str, e: ast.Call) -> TExpr:
+        self._no_keywords(name, e)
+        target = T.TYPE_NAMES[name]
+        if not isinstance(target, ScalarType):
+            self.diags.error("E0205", e.span, found="arguments", expected=name)
+            return TConst(e.span, ERROR, None)
+        if len(e.args) > 1:
+            self.diags.error("E0204", e.span, func=name, expected="at most 1", s="", found=len(e.args))
+            return TConst(e.span, ERROR, None)
+        if not e.args:
+            return TConst(e.span, target, fold.normalize(0, target))
+        value = self.expr(e.args[0])
+        if value.type == ERROR:
+            return value
+        if target.is_bool:
+            return self.truth(value, e.args[0].span)
+        if isinstance(value, TConst) and value.type == T.STRING_LITERAL and target.is_numeric:
+            # float("inf"), int("42"): folded with Python's own parser.
+            try:
+                parsed = float(value.value) if target.is_float else int(value.value)
+            except ValueError:
+                self.diags.error("E0004", e.args[0].span, detail=f"{name}() cannot parse {value.value!r}")
+                return TConst(e.span, ERROR, None)
+            if target.is_int and not target.min <= parsed <= target.max:
+                self.diags.error("E0206", e.args[0].span, value=parsed, type=target)
+                return TConst(e.span, ERROR, None)
+            return TConst(e.span, target, fold.normalize(parsed, target))
+        if not (isinstance(value.type, LiteralType) or (isinstance(value.type, ScalarType))):
+            self.diags.error("E0205", e.args[0].span, found=value.type, expected=target)
+            return TConst(e.span, ERROR, None)
+        if isinstance(value.type, LiteralType) and isinstance(value, TConst) and target.is_float:
+            return TConst(e.span, target, fold.round_float(float(value.value), target))  # float(2 ** 64)
+        if isinstance(value.type, LiteralType) and value.type.kind == "int" and target.is_int:
+            if not target.min <= value.value <= target.max and name in ("int", "Int", "Int64", "UInt64"):
+                self.diags.error("E0206", e.args[0].span, value=value.value, type=target)
+                return TConst(e.span, ERROR, None)
+            return TConst(e.span, target, fold.wrap(value.value, target))
+        return self.convert(self.value(value), target, e.span)
+
+    def convert(self, value: TExpr, target: ScalarType, span: Span) -> TExpr:
+        if value.type == target:
+            return value
+        checked = _is_float(value.type) and target.is_int
+        if isinstance(value, TConst):
+            try:
+                return TConst(span, target, fold.convert(value.value, target, checked))
+            except fold.NoFold:
+                pass
+        return TConvert(span, target, value, checked)
+
+    def math_builtin(self, name: str, e: ast.Call) -> TExpr:
+        self._no_keywords(name, e)
+        args = [self.expr(a) for a in e.args]
+        if any(a.type == ERROR for a in args):
+            return TConst(e.span, ERROR, None)
+        vector = next((a.type for a in args if isinstance(a.type, T.SIMDType)), None)
+        if vector is not None:
+            if (name == "abs" and len(args) != 1) or (name != "abs" and len(args) < 2):
+                self.diags.error("E0204", e.span, func=name, expected=1 if name == "abs" else "at least 2",
+                                 s="", found=len(args))
+                return TConst(e.span, ERROR, None)
+            args = [self.broadcast(a, vector) for a in args]
+            if any(a.type == ERROR for a in args) or vector.elem.is_bool:
+                if vector.elem.is_bool:
+                    self.diags.error("E0203", e.span, op=name, operand=vector)
+                return TConst(e.span, ERROR, None)
+            return TBuiltin(e.span, vector, name, args)
+        if name == "abs":
+            if len(args) != 1:
+                self.diags.error("E0204", e.span, func="abs", expected=1, s="", found=len(args))
+                return TConst(e.span, ERROR, None)
+            a = args[0]
+            if a.type == T.BOOL:
+                a = self.convert(a, T.INT, e.span)
+            if not (isinstance(a.type, LiteralType) or _is_num(a.type)):
+                self.diags.error("E0203", e.span, op="abs", operand=a.type)
+                return TConst(e.span, ERROR, None)
+            if isinstance(a, TConst):
+                return TConst(e.span, a.type, fold.normalize(abs(a.value), a.type))
+            return TBuiltin(e.span, a.type, "abs", [a])
+        if len(args) < 2:
+            self.diags.error("E0204", e.span, func=name, expected="at least 2", s="s", found=len(args))
+            return TConst(e.span, ERROR, None)
+        t = args[0].type
+        for a in args[1:]:
+            u = self._same_or_literal(t, a.type)
+            if u is None:
+                self.diags.error("E0214", a.span, func=name, left=t, right=a.type)
+                return TConst(e.span, ERROR, None)
+            t = u
+        if not (isinstance(t, LiteralType) or (isinstance(t, ScalarType))):
+            self.diags.error("E0203", e.span, op=name, operand=t)
+            return TConst(e.span, ERROR, None)
+        args = [self.coerce(a, t) for a in args]
+        if any(a.type == ERROR for a in args):
+            return TConst(e.span, ERROR, None)
+        if all(isinstance(a, TConst) for a in args):
+            pick = args[0].value
+            for a in args[1:]:
+                if (a.value > pick) if name == "max" else (a.value < pick):
+                    pick = a.value
+            return TConst(e.span, t, pick)
+        t = default_type(t)
+        return TBuiltin(e.span, t, name, [self.coerce(a, t) for a in args])
+
+    def _same_or_literal(self, a: Type, b: Type) -> Type | None:
+        if a == b:
+            return a
+        if isinstance(a, LiteralType) and isinstance(b, LiteralType):
+            return T.FLOAT_LITERAL
+        for lit, other in ((a, b), (b, a)):
+            if isinstance(lit, LiteralType) and _is_num(other) and (lit.kind == "int" or other.is_float):
+                return other
+        return None
+
+    def _no_keywords(self, name: str, e: ast.Call) -> None:
+        for kw in e.keywords:
+            self.diags.error("E0207", kw.span, func=name, name=kw.name)

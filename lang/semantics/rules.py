@@ -1,0 +1,151 @@
+"""Rules the checker's parts share: operator tables, names, and small helpers."""
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import types as T
+from ..source import Span
+from ..syntax import ast
+from ..types import ERROR, ScalarType, Type
+from .typed import FunctionInstance, LocalVar, TConst, TExpr
+
+BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "bool", "len"}
+
+
+FUTURE_NAMES = {
+    "UnsafePointer", "List", "String", "Dict", "Optional", "Span",
+    "Buffer", "DeviceBuffer", "Tuple", "simd_width_of", "parallel_for", "parallelize", "vectorize",
+    "shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx", "warp_sum", "ballot", "Python",
+    "PythonObject", "BFloat16",
+}
+
+
+ARITH_OPS = {"+", "-", "*", "/", "//", "%", "**"}
+
+
+MAX_UNROLL = 4096  # `comptime for` copies its body this many times at most
+
+
+BINARY_METHODS = {"+": "__add__", "-": "__sub__", "*": "__mul__", "/": "__truediv__", "//": "__floordiv__",
+                  "%": "__mod__", "**": "__pow__", "@": "__matmul__", "&": "__and__", "|": "__or__",
+                  "^": "__xor__", "<<": "__lshift__", ">>": "__rshift__"}
+
+
+INPLACE_METHODS = {op: "__i" + name[2:] for op, name in BINARY_METHODS.items()}
+
+
+COMPARE_METHODS = {"==": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__"}
+
+
+UNARY_METHODS = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
+
+
+BIT_OPS = {"&", "|", "^", "<<", ">>"}
+
+
+CMP_OPS = {"<", ">", "<=", ">=", "==", "!="}
+
+
+Instantiate = Callable[[ast.FnDef, tuple[Type, ...], Span], FunctionInstance | None]
+
+
+class Progress:
+    """Where the checker is: the internal-error wrapper reports this span."""
+
+    span: Span | None = None
+
+
+PROGRESS = Progress()
+
+
+class _Loop:
+    def __init__(self, infinite: bool):
+        self.infinite = infinite
+        self.break_states: list[set[LocalVar]] = []
+
+
+def _is_num(t: Type) -> bool:
+    return isinstance(t, ScalarType) and t.is_numeric
+
+
+def _is_float(t: Type) -> bool:
+    return (isinstance(t, ScalarType) and t.is_float) or t == T.FLOAT_LITERAL
+
+
+def _unify(annotation: ast.Expr, t: Type, names: set, out: dict) -> None:
+    """Bind compile-time parameters by matching a parameter's annotation against an argument type."""
+    def value(expr, v):
+        if isinstance(expr, ast.Name) and expr.id in names and expr.id not in out:
+            out[expr.id] = v
+
+    if isinstance(annotation, ast.Name) and annotation.id in names and annotation.id not in out:
+        out[annotation.id] = t
+    elif isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name):
+        kind, items = annotation.value.id, annotation.items
+        if kind == "SIMD" and isinstance(t, T.SIMDType) and len(items) == 2:
+            value(items[0], T.dtype_of(t.elem))
+            value(items[1], t.width)
+        elif kind == "Scalar" and isinstance(t, ScalarType) and len(items) == 1:
+            value(items[0], T.dtype_of(t))
+
+
+def _ct_kind(p: ast.CtParam) -> str:
+    ann = p.annotation
+    if isinstance(ann, ast.Name) and ann.id in ("Int", "Bool", "DType"):
+        return ann.id
+    return "type"  # `T: AnyType`, a trait bound, or no annotation
+
+
+class _TypeParam:
+    """Marks a type-valued compile-time parameter in scope (it names a type, not a value)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+def _ct_type(value) -> Type:
+    if isinstance(value, T.DTypeValue):
+        return T.DTYPE
+    if isinstance(value, bool):
+        return T.BOOL
+    if isinstance(value, int):
+        return T.INT
+    if isinstance(value, float):
+        return T.FLOAT64
+    return ERROR
+
+
+def _source_text(node) -> str:
+    return node.span.file.text[node.span.start:node.span.end]
+
+
+def _field_span(sym, name: str) -> Span | None:
+    for f in sym.decl.fields:
+        if f.name == name:
+            return f.name_span
+    return None
+
+
+def signature(instance: FunctionInstance) -> str:
+    decl = instance.decl
+    params = ", ".join(f"{p.name}: {t}" for p, t in zip(decl.params, instance.param_types))
+    ret = instance.return_type
+    tail = f" -> {ret}" if ret not in (None, T.NONE) else ""
+    raises = " raises" if decl.raises else ""
+    return f"{decl.kind} {decl.name}({params}){raises}{tail}"
+
+
+def _nonempty_range(start: TExpr, stop: TExpr, step: TExpr) -> bool:
+    if not all(isinstance(x, TConst) and isinstance(x.value, int) for x in (start, stop, step)):
+        return False
+    if step.value > 0:
+        return start.value < stop.value
+    return step.value < 0 and start.value > stop.value
+
+
+def _merge(a: set | None, b: set | None) -> set | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a & b

@@ -1,0 +1,329 @@
+"""Checking of struct values: construction, fields, methods, operator methods and iteration."""
+from __future__ import annotations
+
+from .. import types as T
+from ..diagnostics import Note
+from ..source import Span
+from ..syntax import ast
+from ..types import ERROR, StructType, Type, default_type
+from .typed import (FieldTarget, LocalVar, Reference, TAssign, TBlock, TConst, TExpr, TExprStmt, TField, TLocal,
+                    TPtrOp, TReturn, TUnary, TWhile)
+from .rules import COMPARE_METHODS, _field_span, _unify
+
+
+class StructChecks:
+    """Mixed into FunctionChecker."""
+
+    def struct_of(self, t: Type):
+        return self.module.structs.get(t.base or t.name) if isinstance(t, StructType) else None
+
+    def method_call(self, receiver: TExpr, method: str, args: list[TExpr], span: Span) -> TExpr | None:
+        """`receiver.method(args)` with checked arguments (operators); None if there is no such method."""
+        sym = self.struct_of(receiver.type)
+        decl = sym.methods.get(method) if sym is not None else None
+        if decl is None or decl.self_convention is None:
+            return None
+        params = decl.params[1:]
+        if len(params) != len(args):
+            self.diags.error("E0204", span, func=f"{receiver.type}.{method}", expected=len(params),
+                             s="s" if len(params) != 1 else "", found=len(args))
+            return TConst(span, ERROR, None)
+        return self.finish_call(decl, args, span, span, receiver.type, receiver)
+
+    def struct_call(self, sym, e: ast.Call, t: Type | None = None) -> TExpr:
+        init = sym.methods.get("__init__")
+        if t is None and sym.generic and init is not None:
+            t = self.infer_struct(sym, init, e)
+            if t is None:
+                return TConst(e.span, ERROR, None)
+        if t == ERROR:
+            return TConst(e.span, ERROR, None)
+        owner = t if t is not None else sym.type
+        if init is None:
+            self.diags.error("E0118", e.func.span, struct=sym.type, name="__init__",
+                             notes=(Note("add `fn __init__(out self, ...)` or the `@fieldwise_init` decorator"),))
+            for a in e.args:
+                self.expr(a)
+            return TConst(e.span, ERROR, None)
+        if not sym.generic and sym.state != "done":
+            return TConst(e.span, ERROR, None)
+        return self.user_call(init, e, owner)
+
+    def infer_struct(self, sym, init: ast.FnDef, e: ast.Call):
+        """`Pair(1, 2.5)`: bind the struct's parameters from the constructor's argument types."""
+        from .module import struct_instance
+
+        names = {p.name for p in sym.decl.ct_params}
+        values: dict = {}
+        params = init.params[1:]
+        for p, a in zip(params, e.args):
+            if p.annotation is not None:
+                _unify(p.annotation, default_type(self.expr(a).type), names, values)
+        for p in sym.decl.ct_params:
+            if p.name not in values and p.default is not None:
+                values[p.name] = self.ct_value(p.default)
+        missing = [p.name for p in sym.decl.ct_params if p.name not in values]
+        if missing:
+            self.diags.error("E0124", e.span, name=missing[0], func=sym.decl.name)
+            return None
+        return struct_instance(sym, tuple(values[p.name] for p in sym.decl.ct_params), e.span, self.module,
+                               self.diags, self._lookup_constant)
+
+    def _lookup_constant(self, name, span):
+        if name in self.module.comptimes:
+            value = self.comptime_value(self.module.comptimes[name])
+            return value.value if value is not None else ERROR
+        return None
+
+    def attribute_call(self, func: ast.Attribute, e: ast.Call, ct_items=None) -> TExpr:
+        base = func.value
+        module = self.module_of(base)
+        if module is not None:
+            from .mathlib import MODULES
+
+            if func.attr not in MODULES[module]:
+                self.diags.error("E0130", func.span, module=module, name=func.attr)
+                return TConst(e.span, ERROR, None)
+            return self.math_call(func.attr, e)
+        if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name) and base.value.id == "Ptr" \
+                and self.scopes.lookup("Ptr") is None:
+            return self.ptr_static(self.resolve_type(base), func, e)
+        if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name) \
+                and base.value.id in self.module.structs and self.scopes.lookup(base.value.id) is None:
+            t = self.resolve_type(base)  # `Pair[Int].make()`: a static method of one instance
+            sym = self.module.structs[base.value.id]
+            decl = sym.methods.get(func.attr)
+            if t == ERROR:
+                return TConst(e.span, ERROR, None)
+            if decl is None or decl.self_convention is not None:
+                self.diags.error("E0118", func.span, struct=t, name=func.attr)
+                return TConst(e.span, ERROR, None)
+            return self.user_call(decl, e, t, ct_items=ct_items)
+        if isinstance(base, ast.Name) and self.scopes.lookup(base.id) is None and base.id in self.module.structs:
+            sym = self.module.structs[base.id]  # `Point.origin()`: a static method
+            if sym.generic:
+                self.diags.error("E0126", base.span, name=base.id, example=f"{base.id}[...]")
+                return TConst(e.span, ERROR, None)
+            decl = sym.methods.get(func.attr)
+            if decl is None or decl.self_convention is not None:
+                self.diags.error("E0118", func.span, struct=sym.type, name=func.attr)
+                return TConst(e.span, ERROR, None)
+            return self.user_call(decl, e, sym.type)
+        receiver = self.expr(base)
+        if receiver.type == ERROR:
+            return receiver
+        if isinstance(receiver.type, T.SIMDType):
+            return self.simd_method(receiver, func, e, ct_items)
+        if isinstance(receiver.type, T.PtrType):
+            return self.ptr_method(receiver, func, e, ct_items)
+        sym = self.struct_of(receiver.type)
+        if sym is None:
+            self.diags.error("E0223", func.span, name=receiver.type, attr=func.attr)
+            return TConst(e.span, ERROR, None)
+        decl = sym.methods.get(func.attr)
+        if decl is None:
+            self.diags.error("E0118", func.span, struct=receiver.type, name=func.attr)
+            return TConst(e.span, ERROR, None)
+        if decl.self_convention is None:  # a static method called on a value
+            return self.user_call(decl, e, receiver.type, ct_items=ct_items)
+        return self.user_call(decl, e, receiver.type, receiver, ct_items)
+
+    def field_read(self, base: TExpr, attr: str, span: Span) -> TExpr:
+        sym = self.struct_of(base.type)
+        index = base.type.field_index(attr)
+        if index is None:
+            if attr in sym.methods:
+                self.diags.error("E0120", span, name=attr)
+            else:
+                self.diags.error("E0122", span, struct=base.type, name=attr)
+            return TConst(span, ERROR, None)
+        ftype = base.type.fields[index][1]
+        self.fn.references.append(Reference(span, "field", attr, ftype, _field_span(sym, attr)))
+        return TField(span, ftype, base, index)
+
+    def field_target(self, target: ast.Attribute) -> FieldTarget | None:
+        """`v.a.b = x`: the variable v and the path of field indices, checked for mutability."""
+        names = []
+        node = target
+        while isinstance(node, ast.Attribute):
+            names.append((node.attr, node.span))
+            node = node.value
+        if not isinstance(node, ast.Name):
+            self.diags.error("E0108", target.span)
+            return None
+        var = self.scopes.lookup(node.id)
+        if not isinstance(var, LocalVar):
+            if var is None:
+                self.unknown_name(node.id, node.span)
+            else:
+                self.diags.error("E0108", target.span)
+            return None
+        self.refer_local(node.span, var)
+        if not var.mutable:
+            self.diags.error("E0113", node.span, name=node.id, func=self.fn.name)
+            return None
+        initializing = var is self.self_var and self.field_vars and len(names) == 1
+        if not initializing and self.assigned is not None and var not in self.assigned \
+                and var not in self.reported_unbound:
+            self.reported_unbound.add(var)
+            self.diags.error("E0103", node.span, name=node.id)
+        t, path = var.type, []
+        for attr, span in reversed(names):
+            sym = self.struct_of(t)
+            index = t.field_index(attr) if sym is not None else None
+            if index is None:
+                if sym is None:
+                    self.diags.error("E0223", span, name=t, attr=attr)
+                else:
+                    self.diags.error("E0122", span, struct=t, name=attr)
+                return None
+            path.append(index)
+            self.fn.references.append(Reference(span, "field", attr, t.fields[index][1], _field_span(sym, attr)))
+            t = t.fields[index][1]
+        return FieldTarget(var, path, t)
+
+    def struct_compare(self, e: ast.Compare, operands: list[TExpr]) -> TExpr:
+        if len(e.ops) != 1:
+            self.diags.error("E0007", e.span, construct="chained comparisons of structs")
+            return TConst(e.span, ERROR, None)
+        op, (left, right) = e.ops[0], operands
+        if op not in COMPARE_METHODS:
+            self.diags.error("E0007", e.span, construct=f"the `{op}` operator")
+            return TConst(e.span, ERROR, None)
+        result = None
+        if isinstance(left.type, StructType):
+            result = self.method_call(left, COMPARE_METHODS[op], [right], e.span)
+            if result is None and op == "!=":  # Python falls back to `not __eq__`
+                equal = self.method_call(left, "__eq__", [right], e.span)
+                if equal is not None:
+                    result = TUnary(e.span, T.BOOL, "not", self.truth(equal, e.span))
+        if result is None:
+            self.diags.error("E0202", e.span, op=op, left=left.type, right=right.type)
+            return TConst(e.span, ERROR, None)
+        return result
+
+    def declare_self(self, param: ast.Param, owner: StructType, convention: str) -> None:
+        var = self._new_var("self", owner, param.span, is_param=convention != "out",
+                            mutable=convention in ("mut", "out"))
+        var.by_ref = convention == "mut"
+        self.scopes.declare("self", var)
+        self.self_var = var
+        if convention == "out":
+            # Each field is tracked like a variable, so definite assignment covers initialization.
+            for name, ftype in owner.fields:
+                self.field_vars[name] = LocalVar(f"self.{name}", ftype, param.span, id=-1)
+            if not owner.fields:
+                self.assigned.add(var)
+        else:
+            self.fn.params.append(var)
+            self.assigned.add(var)
+
+    def return_self(self, span: Span) -> TReturn:
+        missing = [n for n, v in self.field_vars.items() if v not in (self.assigned or set())]
+        for name in missing:
+            self.diags.error("E0117", span, field=name, struct=self.fn.owner)
+        return TReturn(span, TLocal(span, self.self_var.type, self.self_var))
+
+    def setitem(self, target: ast.Subscript, value: TExpr, span: Span):
+        base = self.expr(target.value)
+        if base.type == ERROR:
+            return None
+        if isinstance(base.type, T.PtrType):
+            index = self.ptr_index(base, target.items, target.span)
+            value = self.coerce(value, base.type.pointee)
+            if index is None or value.type == ERROR:
+                return None
+            return TExprStmt(span, TPtrOp(span, T.NONE, "store", [base, index, value]))
+        if isinstance(base.type, T.SIMDType):
+            if not (isinstance(base, TLocal) and base.var.mutable):
+                self.diags.error("E0108", target.span)
+                return None
+            lane = self.lane_target(base.var, target.items, target.span)
+            if lane is None:
+                return None
+            return self._store([lane], [self.coerce(value, lane.type)], span)
+        if self.struct_of(base.type) is None:
+            self.diags.error("E0007", target.span, construct="indexing")
+            return None
+        index = [self.expr(i) for i in target.items if isinstance(i, ast.Expr)]
+        result = self.method_call(base, "__setitem__", index + [value], span)
+        if result is None:
+            self.diags.error("E0118", target.span, struct=base.type, name="__setitem__")
+            return None
+        return TExprStmt(span, result)
+
+    def aug_subscript(self, s: ast.AugAssign):
+        """`x[i] op= v`: x and i are evaluated once, as in Python."""
+        target = s.target
+        base = self.expr(target.value)
+        if base.type == ERROR:
+            return None
+        prelude: list = []
+
+        def once(value: TExpr) -> TExpr:
+            if isinstance(value, (TConst, TLocal)):
+                return value
+            var = self._new_var(f"${len(prelude)}", value.type, value.span)
+            prelude.append(self._store([var], [value], value.span))
+            return TLocal(value.span, var.type, var)
+
+        if not isinstance(base, TLocal) and not isinstance(base.type, T.PtrType):
+            self.diags.error("E0108", target.span)
+            return None
+        base = once(base)
+        items = [once(self.value(self.expr(i))) for i in target.items if isinstance(i, ast.Expr)]
+        names = [ast.Name(i.span, f"$item{n}") for n, i in enumerate(items)]
+        for name, item in zip(names, items):
+            self.scopes.declare(name.id, item.var if isinstance(item, TLocal) else item)
+        self.scopes.declare("$base", base.var)
+        subscript = ast.Subscript(target.span, ast.Name(target.value.span, "$base"), tuple(names))
+        current = self.expr(subscript)
+        if current.type == ERROR:
+            return None
+        result = self.binary(s.op, current, self.expr(s.value), s.span)
+        store = self.setitem(subscript, result, s.span)
+        if store is None:
+            return None
+        return TBlock(s.span, prelude + [store])
+
+    def for_iterable(self, s: ast.For):
+        """`for x in v`: v.__iter__() (or v itself) gives an iterator with __has_next__ and __next__."""
+        source = self.expr(s.iter)
+        if source.type == ERROR:
+            return None
+        sym = self.struct_of(source.type)
+        if sym is None:
+            self.diags.error("E0145", s.iter.span, type=source.type)
+            return None
+        iterator = self.method_call(source, "__iter__", [], s.iter.span) if "__iter__" in sym.methods else source
+        if iterator is None or iterator.type == ERROR:
+            return None
+        isym = self.struct_of(iterator.type)
+        if isym is None or "__has_next__" not in isym.methods or "__next__" not in isym.methods:
+            self.diags.error("E0145", s.iter.span, type=iterator.type)
+            return None
+        if not isinstance(s.target, ast.Name):
+            self.diags.error("E0007", s.target.span, construct="unpacking in a `for` target")
+            return None
+        hidden = self._new_var("$iter", iterator.type, s.iter.span)
+        start = self._store([hidden], [iterator], s.iter.span)
+        current = TLocal(s.iter.span, hidden.type, hidden)
+        more = self.truth(self.method_call(current, "__has_next__", [], s.iter.span), s.iter.span)
+        item = self.method_call(current, "__next__", [], s.iter.span)
+        if ERROR in (more.type, item.type):
+            return None
+        var = self.assign_target(s.target, item)
+        if var is None:
+            return None
+        if var.type != item.type and ERROR not in (var.type, item.type):
+            self.diags.error("E0201", s.target.span, expected=var.type, found=item.type)
+            return None
+        body = self.loop_body(var, s.body)
+        step = TAssign(s.target.span, [var], [item])
+        return TBlock(s.span, [start, TWhile(s.span, more, [step] + body)])
+
+    def module_of(self, node: ast.Expr) -> str | None:
+        """The module a name refers to (`math` after `import math`), unless a local shadows it."""
+        if isinstance(node, ast.Name) and node.id in self.module.modules and self.scopes.lookup(node.id) is None:
+            return self.module.modules[node.id]
+        return None
