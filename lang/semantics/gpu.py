@@ -14,7 +14,9 @@ from .typed import TCall, TConst, TExpr, TGpu, TLaunch
 
 INDEX_NAMES = {"thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx"}
 ATOMICS = {"atomic_add": 2, "atomic_max": 2, "atomic_min": 2, "atomic_exch": 2, "atomic_cas": 3}
-GPU_NAMES = INDEX_NAMES | set(ATOMICS) | {"barrier", "shared_array", "lane_id", "WARP_SIZE"}
+SHUFFLES = {"shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx"}
+GPU_NAMES = INDEX_NAMES | set(ATOMICS) | SHUFFLES | {"barrier", "shared_array", "lane_id", "WARP_SIZE",
+                                                   "warp_sum", "ballot"}
 WARP_SIZE = 32
 
 
@@ -48,6 +50,8 @@ class GPUChecks:
         if name == "shared_array":
             self.diags.error("E0151", e.span)
             return TConst(e.span, ERROR, None)
+        if name in SHUFFLES or name in ("warp_sum", "ballot"):
+            return self.warp_op(name, args, e)
         expected = ATOMICS[name]
         if len(args) != expected:
             self.diags.error("E0204", e.span, func=name, expected=expected, s="s", found=len(args))
@@ -65,6 +69,26 @@ class GPUChecks:
         if any(v.type == ERROR for v in values):
             return TConst(e.span, ERROR, None)
         return TGpu(e.span, elem, name, [pointer] + values)
+
+    def warp_op(self, name: str, args: list[TExpr], e: ast.Call) -> TExpr:
+        """Warp operations: every live lane of the warp must reach them (as on the GPU)."""
+        expected = 2 if name in SHUFFLES else 1
+        if len(args) != expected:
+            self.diags.error("E0204", e.span, func=name, expected=expected, s="s" if expected > 1 else "",
+                             found=len(args))
+            return TConst(e.span, ERROR, None)
+        if name == "ballot":
+            predicate = self.truth(args[0], args[0].span)
+            return TGpu(e.span, T.UINT32, "ballot", [predicate])
+        value = self.value(args[0])
+        vt = value.type
+        if not (isinstance(vt, ScalarType) and vt.is_numeric and vt.bits in (32, 64)):
+            self.diags.error("E0201", value.span, expected="a 32- or 64-bit number", found=vt)
+            return TConst(e.span, ERROR, None)
+        rest = [self.index_value(a) for a in args[1:]]
+        if any(r.type == ERROR for r in rest):
+            return TConst(e.span, ERROR, None)
+        return TGpu(e.span, vt, name, [value] + rest)
 
     def shared_array(self, func: ast.Subscript, e: ast.Call) -> TExpr:
         from .comptime import CtError

@@ -15,7 +15,7 @@ BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "boo
 FUTURE_NAMES = {
     "UnsafePointer", "List", "String", "Dict", "Optional", "Span",
     "Buffer", "DeviceBuffer", "Tuple", "simd_width_of", "parallel_for", "parallelize", "vectorize",
-    "shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx", "warp_sum", "ballot", "Python",
+    "Python",
     "PythonObject", "BFloat16",
 }
 
