@@ -20,6 +20,8 @@ def gpu_intrinsic(cg, i, args):
     device = not cg.mg.target.host
     if name.startswith("shared_array."):
         return _shared(cg, i, name, device)
+    if name == "dynamic_shared":
+        return _dynamic_shared(cg, i, device)
     if "." in name:
         kind, axis = name.split(".")
         if kind == "global_idx":
@@ -187,6 +189,25 @@ def _shared(cg, i, name: str, device: bool):
     base = cg.b.load(cg.mg.gpu_cpu.shared)
     at = cg.b.gep(base, [I64(cg.mg.shared_offsets[site])])
     return cg.b.bitcast(at, elem.as_pointer())
+
+
+def _dynamic_shared(cg, i, device: bool):
+    """The launch's `shared_bytes`: after the static shared arrays on the CPU; on the GPU the
+    `extern .shared` array the driver sizes at launch."""
+    from .llvm_gen import llvm_type
+
+    elem = llvm_type(i.result.type.pointee)
+    b = cg.b
+    if device:
+        g = cg.mg.module.globals.get("__pyx_dynamic_shared")
+        if g is None:
+            g = ll.GlobalVariable(cg.mg.module, ll.ArrayType(ll.IntType(8), 0), name="__pyx_dynamic_shared",
+                                  addrspace=3)
+            g.linkage = "external"
+            g.align = 16
+        return b.bitcast(b.gep(g, [I32(0), I32(0)]), elem.as_pointer(3))
+    base = b.load(cg.mg.gpu_cpu.shared)
+    return b.bitcast(b.gep(base, [I64(cg.mg.static_shared_bytes)]), elem.as_pointer())
 
 
 def _atomic(cg, i, name: str, args, device: bool):

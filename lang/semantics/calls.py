@@ -29,6 +29,8 @@ class CallChecks:
                 return self.simd_width_of(func, e)
             if base.id == "shared_array":
                 return self.shared_array(func, e)
+            if base.id == "dynamic_shared":
+                return self.dynamic_shared(func, e)
             if base.id in self.module.functions:
                 return self.user_call(self.module.functions[base.id], e, ct_items=func.items)
             if base.id in FUTURE_NAMES:

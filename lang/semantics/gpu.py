@@ -16,7 +16,7 @@ INDEX_NAMES = {"thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx"}
 ATOMICS = {"atomic_add": 2, "atomic_max": 2, "atomic_min": 2, "atomic_exch": 2, "atomic_cas": 3}
 SHUFFLES = {"shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx"}
 GPU_NAMES = INDEX_NAMES | set(ATOMICS) | SHUFFLES | {"barrier", "shared_array", "lane_id", "WARP_SIZE",
-                                                   "warp_sum", "ballot"}
+                                                   "warp_sum", "ballot", "dynamic_shared"}
 WARP_SIZE = 32
 
 
@@ -69,6 +69,20 @@ class GPUChecks:
         if any(v.type == ERROR for v in values):
             return TConst(e.span, ERROR, None)
         return TGpu(e.span, elem, name, [pointer] + values)
+
+    def dynamic_shared(self, func: ast.Subscript, e: ast.Call) -> TExpr:
+        """`dynamic_shared[T]()`: the block's shared memory reserved by `shared_bytes=` at launch."""
+        from .comptime import CtError
+
+        try:
+            values = [self.ct_value(i) for i in func.items if isinstance(i, ast.Expr)]
+        except CtError:
+            values = []
+        if len(values) != 1 or not isinstance(values[0], T.Type) or e.args:
+            self.diags.error("E0151", e.span)
+            return TConst(e.span, ERROR, None)
+        self.gpu_used(e.span)
+        return TGpu(e.span, T.ptr(values[0], 3), "dynamic_shared")
 
     def warp_op(self, name: str, args: list[TExpr], e: ast.Call) -> TExpr:
         """Warp operations: every live lane of the warp must reach them (as on the GPU)."""
