@@ -99,3 +99,12 @@ double nbody(long steps, const double *state) {
     }
     return e;
 }
+
+void matmul(const float *a, const float *b, float *c, long m, long n, long k) {
+    for (long i = 0; i < m * n; i++) c[i] = 0.0f;
+    for (long i = 0; i < m; i++)
+        for (long p = 0; p < k; p++) {
+            float aip = a[i * k + p];
+            for (long j = 0; j < n; j++) c[i * n + j] += aip * b[p * n + j];
+        }
+}

@@ -62,6 +62,7 @@ def build_c(tmp: Path):
     c.total.restype, c.total.argtypes = ctypes.c_float, [f32p, i64]
     c.softmax_rows.restype, c.softmax_rows.argtypes = None, [f32p, f32p, i64, i64]
     c.nbody.restype, c.nbody.argtypes = ctypes.c_double, [i64, f64p]
+    c.matmul.restype, c.matmul.argtypes = None, [f32p, f32p, f32p, i64, i64, i64]
     return c
 
 
@@ -138,11 +139,20 @@ def numba_kernels():
         return e
 
     @njit
+    def matmul(a, b, c):
+        c[:] = 0.0
+        for i in range(a.shape[0]):
+            for p in range(a.shape[1]):
+                aip = a[i, p]
+                for j in range(b.shape[1]):
+                    c[i, j] += aip * b[p, j]
+
+    @njit
     def add3(a, b, c):
         return a + b + c
 
     return {"mandelbrot": mandelbrot, "triad": triad, "total": total, "softmax_rows": softmax_rows,
-            "nbody": nbody, "add3": add3}
+            "nbody": nbody, "add3": add3, "matmul": matmul}
 
 
 def numpy_mandelbrot(width, height, max_iter):
@@ -181,6 +191,8 @@ def nbody_state() -> np.ndarray:
 
 # ---- the benchmarks ----
 def run_kernels(args, px, c, nb) -> list[dict]:
+    import pyx
+
     rows = []
     repeat = 1 if args.smoke else (3 if args.quick else 5)
     f32 = ctypes.POINTER(ctypes.c_float)
@@ -242,6 +254,16 @@ def run_kernels(args, px, c, nb) -> list[dict]:
         numpy_softmax, (lambda: (nb["softmax_rows"](x, y), y.copy())[1]) if nb else None,
         (lambda: (c.softmax_rows(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]) if c else None,
         check=lambda p, q: np.allclose(p, q, rtol=1e-4, atol=1e-7))
+
+    mm = pyx.import_module("matmul", path=[str(ROOT / "examples")])  # the kernel of examples/matmul.px
+    for size in ([64] if args.smoke else ([512] if args.quick else [1024, 2048])):
+        ma, mb = rng.standard_normal((size, size), np.float32), rng.standard_normal((size, size), np.float32)
+        mc = np.empty((size, size), np.float32)
+        row(f"matmul {size}x{size} float32",
+            lambda: (mm.matmul_f32(ma, mb, mc, size, size, size), mc.copy())[1], lambda: ma @ mb,
+            (lambda: (nb["matmul"](ma, mb, mc), mc.copy())[1]) if nb else None,
+            (lambda: (c.matmul(as_f32(ma), as_f32(mb), as_f32(mc), size, size, size), mc.copy())[1]) if c else None,
+            check=lambda p, q: np.allclose(p, q, rtol=1e-3, atol=1e-2))
 
     steps = 1000 if args.smoke else (100_000 if args.quick else 1_000_000)
     state = nbody_state()
@@ -363,11 +385,11 @@ def main() -> int:
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, one run: checks the script itself")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
-    import pyx
-
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         os.environ["PYX_CACHE_DIR"] = str(tmp / "cache")
+        import pyx
+
         px = pyx.import_module("kernels", path=[str(HERE)])
         c = build_c(tmp)
         nb = None if args.smoke else numba_kernels()
