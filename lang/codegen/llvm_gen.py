@@ -207,6 +207,11 @@ class ModuleCodegen:
             fn.attributes.add("alwaysinline" if f.inline == "always" else "noinline")
         if f.raises and f.return_type != T.NONE:
             fn.args[0].add_attribute("noalias")
+        if f.noalias:
+            offset = 1 if f.raises and f.return_type != T.NONE else 0
+            for p, arg in zip(f.params, fn.args[offset:]):
+                if isinstance(p.type, T.PtrType):
+                    arg.add_attribute("noalias")
         self.functions[f.symbol] = fn
 
 

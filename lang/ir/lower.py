@@ -45,6 +45,7 @@ class FunctionLowering:
         self.fn.inline = "always" if "always_inline" in names else "never" if "noinline" in names else None
         self.fn.kernel = "kernel" in names
         self.fn.fastmath = "fastmath" in names
+        self.fn.noalias = "noalias" in names
         self.block: ir.Block = self.new_block("entry")
         self.loops: list[tuple[ir.Block, ir.Block]] = []  # (continue target, break target)
         self.handlers: list[ir.Block] = []  # innermost last: where an exception in a try goes

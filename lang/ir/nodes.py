@@ -313,6 +313,7 @@ class Function:
     inline: str | None = None  # "always" | "never" (from @always_inline / @noinline)
     kernel: bool = False  # a @kernel: a GPU entry point
     fastmath: bool = False  # @fastmath: float operations may be reassociated and follow IEEE
+    noalias: bool = False  # @noalias: the programmer promises its Ptr arguments do not overlap
 
 
 @dataclass(eq=False)

@@ -46,7 +46,7 @@ def collect(module: ast.Module, diags: DiagnosticBag) -> ModuleSymbols:
     return symbols
 
 
-FUNCTION_DECORATORS = {"staticmethod", "always_inline", "noinline", "kernel", "fastmath"}
+FUNCTION_DECORATORS = {"staticmethod", "always_inline", "noinline", "kernel", "fastmath", "noalias"}
 STRUCT_DECORATORS = {"fieldwise_init"}
 FUTURE_DECORATORS = {"parameter": "`@parameter`"}
 

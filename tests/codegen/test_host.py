@@ -123,3 +123,13 @@ def test_fastmath_lets_a_float_reduction_vectorize(tmp_path: Path):
     fast = asm.split("sums.fast:")[1].split(".Lfunc_end")[0]
     exact = asm.split("sums.exact:")[1].split(".Lfunc_end")[0]
     assert "%zmm" in fast and "%zmm" not in exact  # exact order is sequential; fast may reassociate
+
+
+def test_noalias_marks_pointer_parameters(tmp_path: Path):
+    src = tmp_path / "na.px"
+    body = "(a: Ptr[Float32], b: Ptr[Float32], n: Int):\n    for i in range(n):\n        a[i] = b[i] * 2.0\n"
+    src.write_text("@noalias\nfn promised" + body + "\n\nfn unknown" + body)
+    llvm_ir = run_cli("build", "--emit=llvm", "-O0", str(src)).stdout
+    promised = next(line for line in llvm_ir.splitlines() if "@na.promised" in line and line.startswith("define"))
+    unknown = next(line for line in llvm_ir.splitlines() if "@na.unknown" in line and line.startswith("define"))
+    assert promised.count("noalias") == 2 and "noalias" not in unknown
