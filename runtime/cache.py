@@ -37,8 +37,34 @@ def cache_dir_for(source: Path) -> Path:
     return user_cache_dir()
 
 
+_FINGERPRINT: str | None = None
+
+
+def compiler_fingerprint() -> str:
+    """Size and modification time of every compiler, runtime and stdlib source file. The version
+    number alone is not enough: an edited or reinstalled compiler under the same version must not
+    be served code the old one compiled. Stat only, so a cache hit stays cheap (about 100 files)."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        import pyx
+
+        package = Path(pyx.__file__).parent
+        roots = {package, Path(__file__).parent, package / "stdlib", package.parent / "stdlib"}
+        entries = []
+        for root in sorted(r for r in roots if r.is_dir()):
+            for folder, subfolders, files in os.walk(root):
+                subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+                for name in sorted(files):
+                    if name.endswith((".py", ".lark", ".px")):
+                        st = os.stat(os.path.join(folder, name))
+                        entries.append(f"{folder}/{name}:{st.st_size}:{st.st_mtime_ns}")
+        _FINGERPRINT = hashlib.sha256("\n".join(entries).encode()).hexdigest()
+    return _FINGERPRINT
+
+
 def cache_key(*parts: str) -> str:
-    digest = hashlib.sha256()
+    """The key of an entry: the given parts (source, options, target) and the compiler's fingerprint."""
+    digest = hashlib.sha256(compiler_fingerprint().encode())
     for part in parts:
         digest.update(part.encode())
         digest.update(b"\0")

@@ -195,6 +195,26 @@ def test_an_edit_invalidates_the_cache(tmp_path):
     assert edited.stdout.splitlines()[-1] == "front end ran"
 
 
+def test_a_changed_compiler_invalidates_the_cache(monkeypatch):
+    """The version number alone would serve an edited compiler's old code: the key also covers
+    the size and modification time of every compiler source file."""
+    from pyx.runtime import cache
+
+    monkeypatch.setattr(cache, "_FINGERPRINT", None)
+    before = cache.cache_key("source", "options")
+    source = Path(cache.__file__)
+    st = source.stat()
+    try:
+        os.utime(source, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+        monkeypatch.setattr(cache, "_FINGERPRINT", None)
+        after = cache.cache_key("source", "options")
+    finally:
+        os.utime(source, ns=(st.st_atime_ns, st.st_mtime_ns))
+    monkeypatch.setattr(cache, "_FINGERPRINT", None)
+    assert before != after
+    assert cache.cache_key("source", "options") == before
+
+
 @pytest.mark.parametrize("damage", ["truncate", "flip", "garbage"])
 def test_a_damaged_cache_entry_is_a_miss_and_is_rewritten(tmp_path, damage):
     (tmp_path / "kernels.px").write_text(KERNELS)
