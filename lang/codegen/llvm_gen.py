@@ -15,6 +15,7 @@ from llvmlite import ir as ll
 from ..ir import nodes as ir
 from .. import types as T
 from ..types import ScalarType, Type
+from .halfconv import double_to_half
 from .runtime_lib import CHARP, I1, I32, RuntimeLib
 from .target import Target
 
@@ -38,6 +39,12 @@ class UnsupportedOnTarget(Exception):
         super().__init__(what)
         self.what = what
         self.span = span
+
+
+def _is_double_to_half(source: ll.Type, dest: ll.Type) -> bool:
+    if isinstance(source, ll.VectorType):
+        source, dest = source.element, dest.element
+    return isinstance(source, ll.DoubleType) and isinstance(dest, ll.HalfType)
 
 
 def _suffix(t: ll.Type) -> str:
@@ -310,6 +317,9 @@ class FunctionCodegen:
         to = llvm_type(i.result.type)
         if i.kind == "bitcast":
             self.define(i.result, self.b.bitcast(a, to) if isinstance(i.a.type, T.PtrType) else a)
+            return
+        if i.kind == "fptrunc" and self.mg.target.host and _is_double_to_half(a.type, to):
+            self.define(i.result, double_to_half(self.b, a))
             return
         self.define(i.result, getattr(self.b, i.kind)(a, to))
 

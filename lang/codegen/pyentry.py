@@ -16,7 +16,8 @@ from llvmlite import ir as ll
 
 from .. import types as T
 from ..ir import nodes as ir
-from .runtime_lib import I1, I64
+from .halfconv import double_to_half
+from .runtime_lib import F32, I1, I64
 
 PYENTRY_PREFIX = "__pyx_py."
 PTR = ll.IntType(8).as_pointer()
@@ -63,7 +64,7 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
             failed = b.and_(b.fcmp_ordered("==", d, ll.Constant(F64, -1.0)),
                             b.icmp_unsigned("!=", b.call(err_occurred, []), ll.Constant(PTR, None)))
             ok = b.not_(failed)
-            values.append(d if t.bits == 64 else b.fptrunc(d, llvm_type(t)))
+            values.append(d if t.bits == 64 else double_to_half(b, d) if t.bits == 16 else b.fptrunc(d, F32))
         else:
             convert = "PyLong_AsLongLong" if t.is_signed else "PyLong_AsUnsignedLongLong"
             v = b.call(api(convert, I64, [PTR]), [obj])

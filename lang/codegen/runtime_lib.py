@@ -10,7 +10,7 @@ from __future__ import annotations
 from llvmlite import ir as ll
 
 I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
-F32, F64 = ll.FloatType(), ll.DoubleType()
+F16, F32, F64 = ll.HalfType(), ll.FloatType(), ll.DoubleType()
 CHARP = I8.as_pointer()
 VOID = ll.VoidType()
 MAX_FRAMES = 64
@@ -133,6 +133,9 @@ class RuntimeLib:
     def _define_print_f32(self):
         return self._define_print_float("__pyx_print_f32", F32, 9)
 
+    def _define_print_f16(self):
+        return self._define_print_float("__pyx_print_f16", F16, 5)
+
     def _define_print_float(self, name: str, fty, max_digits: int):
         """Python's float repr: the fewest significant digits that read back to the same value,
         fixed notation for exponents in [-4, 16), scientific otherwise, and `.0` on integers."""
@@ -144,6 +147,17 @@ class RuntimeLib:
         strchr = self.libc("strchr", CHARP, [CHARP, I32])
         atoi = self.libc("atoi", I32, [CHARP])
         xd = x if fty == F64 else b.fpext(x, F64)
+
+        def read_back():
+            """The text in buf, parsed back to fty. A Float16 goes through double: a decimal of at most
+            5 digits is never within double rounding error of a Float16 midpoint, so this rounds once."""
+            from .halfconv import double_to_half
+
+            null = ll.Constant(CHARP.as_pointer(), None)
+            if fty == F32:
+                return b.call(strtof, [bufp, null])
+            value = b.call(strtod, [bufp, null])
+            return value if fty == F64 else double_to_half(b, value)
 
         special = fn.append_basic_block("special")
         finite = fn.append_basic_block("finite")
@@ -168,10 +182,7 @@ class RuntimeLib:
         b.position_at_end(loop)
         digits = b.load(p)
         b.call(snprintf, [bufp, I64(40), self.cstr(b, "%.*e"), b.sub(digits, I32(1)), xd])
-        if fty == F64:
-            back = b.call(strtod, [bufp, ll.Constant(CHARP.as_pointer(), None)])
-        else:
-            back = b.call(strtof, [bufp, ll.Constant(CHARP.as_pointer(), None)])
+        back = read_back()
         exact = b.fcmp_ordered("==", back, x)
         enough = b.icmp_signed(">=", digits, I32(max_digits))
         b.store(b.add(digits, I32(1)), p)
@@ -183,15 +194,12 @@ class RuntimeLib:
         b.position_at_end(neighbour)
         xabs = b.call(self.module.declare_intrinsic("llvm.fabs", [fty]), [x])
         back_abs = b.call(self.module.declare_intrinsic("llvm.fabs", [back.type]), [back])
-        up = b.fcmp_ordered("<", back_abs if fty == back.type else b.fptrunc(back_abs, fty), xabs)
+        up = b.fcmp_ordered("<", back_abs, xabs)
         bumped = b.call(self._bump_digits(), [bufp, up])
         retry = fn.append_basic_block("retry")
         b.cbranch(bumped, retry, loop)
         b.position_at_end(retry)
-        if fty == F64:
-            again = b.call(strtod, [bufp, ll.Constant(CHARP.as_pointer(), None)])
-        else:
-            again = b.call(strtof, [bufp, ll.Constant(CHARP.as_pointer(), None)])
+        again = read_back()
         b.cbranch(b.fcmp_ordered("==", again, x), found, loop)
 
         b.position_at_end(found)
@@ -207,7 +215,9 @@ class RuntimeLib:
         b.position_at_end(fixed_bb)
         decimals = b.sub(b.sub(digits, I32(1)), exponent)
         decimals = b.select(b.icmp_signed("<", decimals, I32(0)), I32(0), decimals)
-        b.call(snprintf, [bufp, I64(40), self.cstr(b, "%.*f"), decimals, xd])
+        # Lay out the digits found, not x: a neighbour's digits differ from x rounded afresh.
+        shown = b.call(strtod, [bufp, ll.Constant(CHARP.as_pointer(), None)])
+        b.call(snprintf, [bufp, I64(40), self.cstr(b, "%.*f"), decimals, shown])
         suffix = b.select(b.icmp_signed("==", decimals, I32(0)), self.cstr(b, ".0"), self.cstr(b, ""))
         self._printf(b, "%s%s", bufp, suffix)
         b.ret_void()

@@ -391,9 +391,7 @@ class FunctionLowering:
         elif vt == T.BOOL:
             self.intrinsic("print_bool", [v], None, span)
         elif vt.is_float:
-            if vt.bits == 16:
-                v = self.emit(ir.Cast(span, self.temp(T.FLOAT32), "fpext", v))
-            self.intrinsic("print_f64" if vt.bits == 64 else "print_f32", [v], None, span)
+            self.intrinsic(f"print_f{vt.bits}", [v], None, span)
         elif vt.is_signed:
             if vt.bits < 64:
                 v = self.emit(ir.Cast(span, self.temp(T.INT64), "sext", v))
