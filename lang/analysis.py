@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .diagnostics import CompileError, Diagnostic, DiagnosticBag, InternalCompilerError
 from .source import SourceFile, Span
@@ -192,5 +193,20 @@ def analyze(text: str, path: str = "<editor>") -> Analysis:
         from .diagnostics import Diagnostic as D
 
         diags.add(D("E9999", f"internal compiler error while checking: {type(exc).__name__}: {exc}", None))
-    result.diagnostics = sorted(diags.items, key=lambda d: (d.span.start if d.span else 0))
+    items = [_in_this_file(d, result) for d in diags.items]
+    result.diagnostics = sorted(items, key=lambda d: (d.span.start if d.span else 0))
     return result
+
+
+def _in_this_file(d, result: Analysis):
+    """An editor shows a file's diagnostics in that file: one inside an imported module is shown at
+    the import that leads to it (or the first import), naming where it is."""
+    from .semantics.mathlib import MODULES
+
+    if d.span is None or d.span.file is result.source or result.module is None:
+        return d
+    imports = [item for item in result.module.body if isinstance(item, ast.Import) and item.module not in MODULES]
+    target = Path(d.span.file.name).with_suffix("").as_posix()
+    direct = [item for item in imports if target.endswith(item.module.replace(".", "/"))]
+    anchor = (direct or imports or [None])[0]
+    return Diagnostic(d.code, f"in {d.span}: {d.message}", anchor.span if anchor else None, d.severity)

@@ -65,7 +65,7 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
     obj = tm.emit_object(comp.llvm_module)
     meta = {"format": FORMAT, "module": comp.ast.name, "source": source.name, "functions": functions,
             "kernels": kernels,
-            "prints": prints, "timings": comp.timings}
+            "prints": prints, "timings": comp.timings, "dependencies": comp.program.dependencies}
     return meta, obj
 
 

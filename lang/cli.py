@@ -243,7 +243,8 @@ def cmd_run(args) -> int:
         obj = host.target_machine(opt=args.opt).emit_object(comp.llvm_module)
         timings["object"] = time.perf_counter() - start
         try:
-            cache.store(entry, {"format": 1, "kind": "run", "source": source.name}, obj)
+            cache.store(entry, {"format": 1, "kind": "run", "source": source.name,
+                                "dependencies": comp.program.dependencies}, obj)
         except OSError:
             pass  # an unwritable cache costs speed, not correctness
     start = time.perf_counter()

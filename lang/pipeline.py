@@ -105,9 +105,11 @@ def target_of(options: CompileOptions):
 
 
 def exported_functions(comp: Compilation) -> list:
-    """The instances Python can call: every top-level, non-generic function (not methods), except
+    """The instances Python can call: every top-level, non-generic function (not methods) of the module
+    itself (not of the modules it imports), except
     those with `mut` parameters, which need a variable to write to that Python cannot lend."""
     return [i for i in comp.program.instances if i.owner is None and not i.decl.is_generic
+            and i.module == comp.program.module
             and not any(p.convention == "mut" for p in i.decl.params) and not i.is_kernel and i.gpu_use is None
             and all(_crosses_to_python(t) for t in (*i.param_types, i.return_type))]
 
@@ -127,6 +129,7 @@ def _crosses_to_python(t, inside_struct: bool = False) -> bool:
 def exported_kernels(comp: Compilation) -> list:
     """The kernels Python can launch: `m.k[grid, block](args)`."""
     return [i for i in comp.program.instances if i.is_kernel and not i.decl.is_generic
+            and i.module == comp.program.module
             and all(_crosses_to_python(t) for t in i.param_types)]
 
 

@@ -91,7 +91,25 @@ def load(path: Path) -> tuple[dict, bytes] | None:
         meta = json.loads(payload[8:8 + size])
     except ValueError:
         return None
+    if not dependencies_unchanged(meta.get("dependencies", ())):
+        return None  # a .px module it imports has changed since: a miss
     return meta, payload[8 + size:]
+
+
+def file_digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def dependencies_unchanged(dependencies) -> bool:
+    """Whether every imported file still has the text it was compiled from."""
+    for path, digest in dependencies:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, ValueError):
+            return False
+        if file_digest(text) != digest:
+            return False
+    return True
 
 
 def store(path: Path, meta: dict, obj: bytes) -> None:

@@ -42,7 +42,7 @@ MESSAGES: dict[str, str] = {
     "E0126": "`{name}` needs compile-time parameters, e.g. `{example}`",
     "E0127": "SIMD width must be a power of two from 1 to 1024, got {width}",
     "E0128": "`{func}` takes {expected} compile-time parameter{s}, {found} given",
-    "E0129": "module `{module}` is not available to pyx programs yet (available: {available})",
+    "E0129": "no module `{module}`: pyx provides {available}, and there is no `{looked}` beside this file",
     "E0130": "module `{module}` has no `{name}`",
     "E0131": "`var {name}` needs a type or a value, e.g. `var {name}: Int` or `var {name} = 0`",
     "E0132": "`{name}` cannot hold `None`: pyx has no optional values yet",
@@ -66,6 +66,7 @@ MESSAGES: dict[str, str] = {
     "E0150": "`{name}` in a launch must be an `Int` or a tuple of 1 to 3 `Int`s",
     "E0151": "`shared_array` needs a type and a size known at compile time, e.g. `shared_array[Float32, 256]()`",
     "E0152": "a kernel cannot launch another (`launch` in `@kernel fn {func}`); launch it from the host",
+    "E0153": "`import {module}` of a .px module is not supported yet: write `from {module} import NAME, ...`",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

@@ -18,6 +18,7 @@ from .. import types as T
 from ..types import ERROR, Type
 from ..semantics.check import FunctionChecker
 from ..semantics.module import collect, resolve_fields, resolve_type
+from ..semantics.imports import ModuleLoader
 from ..semantics.scope import ComptimeSymbol, ModuleSymbols
 from ..semantics.typed import FunctionInstance, TConst
 
@@ -30,6 +31,7 @@ class Program:
     module: str
     instances: list[FunctionInstance] = field(default_factory=list)
     main: FunctionInstance | None = None
+    dependencies: list[tuple[str, str]] = field(default_factory=list)  # imported files: (path, sha256)
 
 
 def ct_env(decl: ast.FnDef, ct_args: tuple) -> dict:
@@ -50,43 +52,58 @@ def mangle(module: str, decl: ast.FnDef, param_types: tuple[Type, ...], owner: T
 
 
 class Instantiator:
-    def __init__(self, symbols: ModuleSymbols, diags: DiagnosticBag):
-        self.symbols = symbols
+    def __init__(self, symbols: ModuleSymbols, diags: DiagnosticBag, loader: ModuleLoader | None = None):
+        self.symbols = symbols  # the main module
         self.diags = diags
+        self.loader = loader
+        self.modules = loader.modules if loader is not None else [symbols]
+        for module in self.modules:
+            module.lookup_constant = self._constant_lookup(module)
         self.instances: dict[tuple[str, tuple[Type, ...]], FunctionInstance] = {}
         self.per_def: dict[str, int] = {}
         self.worklist: deque[FunctionInstance] = deque()
         self.depth = 0
 
-    def resolve_type(self, expr: ast.Expr | None, env: dict | None = None) -> Type:
-        return resolve_type(expr, self.diags, self.symbols, env, self.lookup_constant)
+    def home(self, node: ast.Node) -> ModuleSymbols:
+        """The module a declaration was written in: its names are the ones its body sees."""
+        return self.loader.home(node, self.symbols) if self.loader is not None else self.symbols
 
-    def lookup_constant(self, name: str, span: Span):
-        sym = self.symbols.comptimes.get(name)
-        if sym is None:
-            return None
-        value = self.comptime_value(sym)
-        return value.value if value is not None else ERROR
+    def resolve_type(self, expr: ast.Expr | None, env: dict | None = None, module: ModuleSymbols | None = None) -> Type:
+        module = module or self.symbols
+        return resolve_type(expr, self.diags, module, env, module.lookup_constant)
+
+    def resolver(self, module: ModuleSymbols):
+        return lambda expr, env=None: self.resolve_type(expr, env, module)
+
+    def _constant_lookup(self, module: ModuleSymbols):
+        def lookup_constant(name: str, span: Span):
+            sym = module.comptimes.get(name)
+            if sym is None:
+                return None
+            value = self.comptime_value(sym)
+            return value.value if value is not None else ERROR
+        return lookup_constant
 
     def instantiate(self, decl: ast.FnDef, param_types: tuple[Type, ...], span: Span | None,
                     owner: Type | None = None, ct_args: tuple = ()) -> FunctionInstance | None:
-        key = (owner.name if owner is not None else "", decl.name, param_types, ct_args)
+        home = self.home(decl)
+        key = (home.name, owner.name if owner is not None else "", decl.name, param_types, ct_args)
         instance = self.instances.get(key)
         if instance is None:
-            count = self.per_def.get(decl.name, 0) + 1
-            self.per_def[decl.name] = count
+            count = self.per_def.get((home.name, decl.name), 0) + 1
+            self.per_def[(home.name, decl.name)] = count
             if count > MAX_INSTANCES_PER_DEF:
                 if count == MAX_INSTANCES_PER_DEF + 1:
                     self.diags.error("E0222", span or decl.name_span, func=decl.name, limit=MAX_INSTANCES_PER_DEF)
                 return None
-            instance = FunctionInstance(decl, self.symbols.name, param_types,
-                                        mangle(self.symbols.name, decl, param_types, owner, ct_args), owner=owner,
+            instance = FunctionInstance(decl, home.name, param_types,
+                                        mangle(home.name, decl, param_types, owner, ct_args), owner=owner,
                                         ct_args=ct_args)
             if decl.self_convention == "out":
                 instance.return_type = owner  # a constructor returns the value it built
             elif decl.returns is not None:
                 env = {**getattr(owner, "ct_env", {}), **ct_env(decl, ct_args)}
-                instance.return_type = self.resolve_type(decl.returns, env)
+                instance.return_type = self.resolve_type(decl.returns, env, home)
             elif decl.kind == "fn":
                 instance.return_type = T.NONE
             self.instances[key] = instance
@@ -105,7 +122,8 @@ class Instantiator:
         instance.in_progress = True
         self.depth += 1
         try:
-            FunctionChecker(self.symbols, instance, self.diags, self.instantiate, self.resolve_type,
+            home = self.home(instance.decl)
+            FunctionChecker(home, instance, self.diags, self.instantiate, self.resolver(home),
                             self.comptime_value).check()
         finally:
             self.depth -= 1
@@ -121,14 +139,15 @@ class Instantiator:
             return None
         sym.evaluating = True
         try:
+            home = self.home(decl)
             scratch = FunctionInstance(
                 ast.FnDef(decl.span, "fn", decl.name, decl.name_span, (), (), False, None, ()),
-                self.symbols.name, (), "<comptime>")
-            checker = FunctionChecker(self.symbols, scratch, self.diags, self.instantiate, self.resolve_type,
+                home.name, (), "<comptime>")
+            checker = FunctionChecker(home, scratch, self.diags, self.instantiate, self.resolver(home),
                                       self.comptime_value)
             value = checker.expr(decl.value)
             if decl.annotation is not None:
-                value = checker.coerce(value, self.resolve_type(decl.annotation))
+                value = checker.coerce(value, self.resolve_type(decl.annotation, None, home))
             if value.type == ERROR:
                 sym.failed = True
                 return None
@@ -145,7 +164,7 @@ class Instantiator:
         """GPU intrinsics are for device code: host code (main and what it calls) must not reach one."""
         from ..diagnostics import Note
 
-        main = self.instances.get(("", "main", (), ()))
+        main = self.instances.get((self.symbols.name, "", "main", (), ()))
         if main is None:
             return
         seen, stack = {id(main)}, [(main, None)]
@@ -161,38 +180,50 @@ class Instantiator:
                     seen.add(id(callee))
                     stack.append((callee, span))
 
-    def run(self, roots: list[ast.FnDef]) -> Program:
+    def run(self) -> Program:
+        """Every module's concrete functions, struct methods and constants are checked, used or not,
+        so their errors show up; generic ones as their uses instantiate them."""
         program = Program(self.symbols.name)
-        for decl in roots:
-            types = tuple(self.resolve_type(p.annotation) for p in decl.params)
-            self.instantiate(decl, types, None)
-        for sym in self.symbols.structs.values():
-            resolve_fields(sym, self.symbols, self.diags, self.lookup_constant)
-            if sym.generic or sym.state != "done":
-                continue
-            for method in sym.methods.values():
-                # Concrete methods are checked even when unused, so their errors show up.
-                if not method.is_generic:
-                    types = tuple(sym.type if i == 0 and method.self_convention is not None
-                                  else self.resolve_type(p.annotation) for i, p in enumerate(method.params))
-                    self.instantiate(method, types, None, sym.type)
-        for sym in self.symbols.comptimes.values():
-            self.comptime_value(sym)
+        if self.loader is not None:
+            program.dependencies = self.loader.dependencies
+        for module in self.modules:
+            for decl in self._own(module, module.functions):
+                if not decl.is_generic:
+                    self.instantiate(decl, tuple(self.resolve_type(p.annotation, None, module) for p in decl.params),
+                                     None)
+            for sym in self._own(module, module.structs):
+                resolve_fields(sym, module, self.diags, module.lookup_constant)
+                if sym.generic or sym.state != "done":
+                    continue
+                for method in sym.methods.values():
+                    if not method.is_generic:
+                        types = tuple(sym.type if i == 0 and method.self_convention is not None
+                                      else self.resolve_type(p.annotation, None, module)
+                                      for i, p in enumerate(method.params))
+                        self.instantiate(method, types, None, sym.type)
+            for sym in self._own(module, module.comptimes):
+                self.comptime_value(sym)
         while self.worklist:
             self.check(self.worklist.popleft())
         program.instances = [i for i in self.instances.values() if i.checked]
         self.check_host_code()
         main = self.symbols.functions.get("main")
         if main is not None and not main.is_generic:
-            program.main = self.instances.get(("", "main", tuple(self.resolve_type(p.annotation) for p in main.params),
-                                               ()))
+            program.main = self.instances.get((self.symbols.name, "", "main",
+                                               tuple(self.resolve_type(p.annotation) for p in main.params), ()))
             if main.params or (program.main and program.main.return_type not in (T.NONE, ERROR)):
                 self.diags.error("E0110", main.name_span)
         return program
 
 
+    def _own(self, module: ModuleSymbols, table: dict) -> list:
+        """The entries of a module's table it declared itself (not those it imported)."""
+        return [item for item in table.values() if self.home(getattr(item, "decl", item)) is module]
+
+
 def instantiate_program(module: ast.Module, diags: DiagnosticBag, vector_bits: int = 128) -> Program:
-    symbols = collect(module, diags)
-    symbols.vector_bits = vector_bits
-    roots = [d for d in symbols.functions.values() if not d.is_generic]
-    return Instantiator(symbols, diags).run(roots)
+    loader = ModuleLoader(diags)
+    symbols = loader.collect_program(module)
+    for each in loader.modules:
+        each.vector_bits = vector_bits
+    return Instantiator(symbols, diags, loader).run()

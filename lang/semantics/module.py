@@ -11,12 +11,20 @@ from .rules import FUTURE_NAMES
 from .scope import ComptimeSymbol, ModuleSymbols, StructSymbol
 
 
-def collect(module: ast.Module, diags: DiagnosticBag) -> ModuleSymbols:
-    symbols = ModuleSymbols(module.name)
+def collect(module: ast.Module, diags: DiagnosticBag, loader=None, name: str | None = None) -> ModuleSymbols:
+    """The module's own declarations, then its imports. With a loader (see imports.py), `from m import x`
+    of a .px module binds x to m's declaration; m is collected first, once, even in a cycle."""
+    from .mathlib import MODULES
+
+    symbols = ModuleSymbols(name or module.name)
     seen: dict[str, ast.Node] = {}
+    pending: list[ast.Import] = []
     for item in module.body:
         if isinstance(item, ast.Import):
-            _collect_import(item, symbols, seen, diags)
+            if item.module in MODULES or loader is None:
+                _collect_import(item, symbols, seen, diags)
+            else:
+                pending.append(item)
             continue
         if isinstance(item, ast.TraitDef):
             if item.name in seen or item.name in T.TYPE_NAMES or item.name in MARKER_TRAITS:
@@ -30,7 +38,8 @@ def collect(module: ast.Module, diags: DiagnosticBag) -> ModuleSymbols:
                 diags.error("E0102", item.name_span, name=item.name)
                 continue
             seen[item.name] = item
-            symbols.structs[item.name] = _struct_symbol(item, module.name, diags)
+            symbols.structs[item.name] = _struct_symbol(item, symbols.name, diags)
+            symbols.structs[item.name].home = symbols
         if isinstance(item, (ast.FnDef, ast.Comptime)):
             if item.name in seen:
                 first = seen[item.name]
@@ -43,7 +52,35 @@ def collect(module: ast.Module, diags: DiagnosticBag) -> ModuleSymbols:
                 _check_fn_params(item, diags)
             else:
                 symbols.comptimes[item.name] = ComptimeSymbol(item)
+    if loader is not None:
+        loader.register(module, symbols)
+        for item in pending:
+            _bind_import(item, symbols, seen, diags, loader)
     return symbols
+
+
+# Where an imported name is looked for in the module that defines it.
+_IMPORTABLE = ("functions", "structs", "traits", "comptimes", "imported")
+
+
+def _bind_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag, loader) -> None:
+    other = loader.load(item.module, item.span)
+    if other is None:
+        return
+    if not item.from_import:
+        diags.error("E0153", item.span, module=item.module)
+        return
+    for name, local in item.names:
+        table = next((t for t in _IMPORTABLE if name in getattr(other, t)), None)
+        if table is None:
+            diags.error("E0130", item.span, module=item.module, name=name)
+        elif local in seen:
+            first = seen[local]
+            diags.error("E0102", item.span, (Note("first defined here", getattr(first, "name_span", first.span)),),
+                        name=local)
+        else:
+            getattr(symbols, table)[local] = getattr(other, table)[name]
+            seen[local] = item
 
 
 FUNCTION_DECORATORS = {"staticmethod", "always_inline", "noinline", "kernel", "fastmath", "noalias"}
@@ -73,7 +110,8 @@ def _collect_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags:
     from .mathlib import MODULES
 
     if item.module not in MODULES:
-        diags.error("E0129", item.span, module=item.module, available=", ".join(sorted(MODULES)))
+        diags.error("E0129", item.span, module=item.module, available=", ".join(f"`{m}`" for m in sorted(MODULES)),
+                    looked=f"{item.module.replace('.', '/')}.px")
         return
     if not item.from_import:
         local = item.alias or item.module
@@ -196,9 +234,17 @@ def resolve_fields(sym: StructSymbol, symbols: ModuleSymbols, diags: DiagnosticB
         diags.error("E0121", sym.decl.name_span, name=sym.decl.name)
         return
     sym.state = "resolving"
+    symbols, lookup = _home_of(sym, symbols, lookup)
     _fill_fields(sym, sym.type, symbols, diags, {}, lookup)
     sym.state = "done"
     check_conformance(sym, sym.type, symbols, diags, lookup)
+
+
+def _home_of(sym: StructSymbol, symbols: ModuleSymbols, lookup):
+    """A struct's field types are written in its own module and resolve there, wherever it is used."""
+    if sym.home is None or sym.home is symbols:
+        return symbols, lookup
+    return sym.home, sym.home.lookup_constant or lookup
 
 
 def _fill_fields(sym, t, symbols, diags, env, lookup) -> None:
@@ -215,6 +261,7 @@ def struct_instance(sym: StructSymbol, args: tuple, span, symbols, diags, lookup
     """`Pair[Int]`: the StructType for one binding of a generic struct's parameters."""
     from .comptime import show
 
+    symbols, lookup = _home_of(sym, symbols, lookup)
     params = sym.decl.ct_params
     if len(args) != len(params):
         diags.error("E0128", span, func=sym.decl.name, expected=len(params), s="s" if len(params) != 1 else "",

@@ -24,6 +24,7 @@ class StructSymbol:
     state: str = "new"  # "new" -> "resolving" -> "done": fields are resolved once, cycles caught
     instances: dict = field(default_factory=dict)  # compile-time arguments -> StructType (generic structs)
     states: dict = field(default_factory=dict)  # the same resolution state, per instance
+    home: object = field(default=None, repr=False)  # the ModuleSymbols it was declared in
 
     @property
     def generic(self) -> bool:
@@ -40,6 +41,8 @@ class ModuleSymbols:
     vector_bits: int = 128  # the target's natural vector register width, for simd_width_of
     modules: dict[str, str] = field(default_factory=dict)  # `import math as m`: m -> math
     imported: dict[str, tuple[str, str]] = field(default_factory=dict)  # `from math import sqrt`
+    # Set by the instantiator: compile-time constants by name, looked up in this module.
+    lookup_constant: object = field(default=None, repr=False)
 
 
 class BlockScopes:

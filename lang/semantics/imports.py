@@ -1,0 +1,71 @@
+"""Finding, parsing and collecting the .px modules a program imports.
+
+`from geometry import Vec, dot` looks for `geometry.px` (`pkg/geometry.px` for `pkg.geometry`)
+in the directory of the file that imports it. Each file is parsed and collected once, so a
+cycle of imports is fine: names are resolved regardless of order, as within one module.
+Every imported file's text is hashed into `dependencies`, which the caches check.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..diagnostics import DiagnosticBag
+from ..runtime.cache import file_digest
+from ..source import SourceFile, Span
+from ..syntax import ast
+from .scope import ModuleSymbols
+
+
+class ModuleLoader:
+    def __init__(self, diags: DiagnosticBag):
+        self.diags = diags
+        self.by_path: dict[Path, ModuleSymbols] = {}
+        self.by_file: dict[int, ModuleSymbols] = {}  # id(SourceFile) -> the module it holds
+        self.modules: list[ModuleSymbols] = []  # the main module first
+        self.dependencies: list[tuple[str, str]] = []  # (path, sha256 of its text) of each imported file
+        self._directory: dict[int, Path] = {}
+
+    def collect_program(self, module: ast.Module) -> ModuleSymbols:
+        from .module import collect
+
+        return collect(module, self.diags, self)
+
+    def register(self, module: ast.Module, symbols: ModuleSymbols) -> None:
+        file = module.span.file
+        path = _path_of(file)
+        self.by_path[path] = symbols
+        self.by_file[id(file)] = symbols
+        self._directory[id(symbols)] = path.parent
+        self.modules.append(symbols)
+
+    def home(self, node: ast.Node, default: ModuleSymbols) -> ModuleSymbols:
+        """The module a declaration was written in."""
+        return self.by_file.get(id(node.span.file), default)
+
+    def load(self, name: str, span: Span) -> ModuleSymbols | None:
+        from .. import syntax
+        from .mathlib import MODULES
+        from .module import collect
+
+        importer = self.by_file[id(span.file)]
+        path = self._directory[id(importer)].joinpath(*name.split(".")).with_suffix(".px")
+        resolved = path.resolve()
+        if resolved in self.by_path:
+            return self.by_path[resolved]
+        if not path.is_file():
+            self.diags.error("E0129", span, module=name, available=", ".join(f"`{m}`" for m in sorted(MODULES)),
+                             looked=f"{name.replace('.', '/')}.px")
+            return None
+        text = path.read_text(encoding="utf-8")
+        self.dependencies.append((str(resolved), file_digest(text)))
+        module = syntax.parse(SourceFile(str(path), text), self.diags)
+        taken = {m.name for m in self.modules}
+        unique = name if name not in taken else next(f"{name}~{i}" for i in range(2, 10**6) if f"{name}~{i}" not in taken)
+        return collect(module, self.diags, self, unique)
+
+
+def _path_of(file: SourceFile) -> Path:
+    """A file's location; source given as a string (no file) imports from the working directory."""
+    path = Path(file.name)
+    return path.resolve() if path.suffix == ".px" else (Path.cwd() / "<string>.px")
+
