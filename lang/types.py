@@ -101,6 +101,8 @@ class StructType(Type):
     fields: list = field(default_factory=list, compare=False, hash=False, repr=False)  # [(name, Type)]
     base: str = field(default="", compare=False, hash=False)  # the struct's own name (`Pair` of `Pair[Int]`)
     ct_env: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # its parameters' values
+    # The StructSymbol it comes from: its methods, whichever module (or alias) it is used through.
+    symbol: object = field(default=None, compare=False, hash=False, repr=False)
 
     def field_index(self, name: str) -> int | None:
         for i, (n, _) in enumerate(self.fields):

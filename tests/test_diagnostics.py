@@ -30,7 +30,7 @@ def expectations(text: str) -> list[tuple[int, str, str]]:
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
 def test_expected_diagnostics(path: Path):
-    source = SourceFile(path.name, path.read_text())
+    source = SourceFile(str(path), path.read_text())  # the full path: imports resolve beside it
     with pytest.raises(CompileError) as info:
         pipeline.check(source)
     got = [(d.span.line if d.span else 0, d.code, d.message) for d in info.value.diagnostics]

@@ -66,7 +66,6 @@ MESSAGES: dict[str, str] = {
     "E0150": "`{name}` in a launch must be an `Int` or a tuple of 1 to 3 `Int`s",
     "E0151": "`shared_array` needs a type and a size known at compile time, e.g. `shared_array[Float32, 256]()`",
     "E0152": "a kernel cannot launch another (`launch` in `@kernel fn {func}`); launch it from the host",
-    "E0153": "`import {module}` of a .px module is not supported yet: write `from {module} import NAME, ...`",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

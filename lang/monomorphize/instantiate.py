@@ -73,7 +73,10 @@ class Instantiator:
         return resolve_type(expr, self.diags, module, env, module.lookup_constant)
 
     def resolver(self, module: ModuleSymbols):
-        return lambda expr, env=None: self.resolve_type(expr, env, module)
+        """Type resolution for one checker: in its own module, or in the module that declares `decl`
+        (a callee's parameter types are written there)."""
+        return lambda expr, env=None, decl=None: self.resolve_type(expr, env,
+                                                                   self.home(decl) if decl is not None else module)
 
     def _constant_lookup(self, module: ModuleSymbols):
         def lookup_constant(name: str, span: Span):

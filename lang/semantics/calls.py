@@ -155,7 +155,7 @@ class CallChecks:
         env = {**getattr(owner, "ct_env", {}), **env}
         arg_types = []
         for p, b in zip(params, bound):
-            arg_types.append(self._resolve_type(p.annotation, env) if p.annotation is not None
+            arg_types.append(self._resolve_type(p.annotation, env, decl) if p.annotation is not None
                              else default_type(b.type))
         if ERROR in arg_types:
             return TConst(span, ERROR, None)

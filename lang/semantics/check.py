@@ -598,7 +598,7 @@ class FunctionChecker(CallChecks, StructChecks, ExceptionChecks, SIMDChecks, Poi
                 return self.math_constant(name, e.span)
             self.diags.error("E0007", e.span, construct="using a function as a value")
             return TConst(e.span, ERROR, None)
-        if e.id in self.module.modules:
+        if e.id in self.module.modules or any(m.split(".")[0] == e.id for m in self.module.px_modules):
             self.diags.error("E0007", e.span, construct="using a module as a value")
             return TConst(e.span, ERROR, None)
         if e.id in self.module.functions or e.id in BUILTIN_FUNCTIONS:
@@ -626,6 +626,9 @@ class FunctionChecker(CallChecks, StructChecks, ExceptionChecks, SIMDChecks, Poi
 
         if isinstance(e.value, ast.Name) and e.value.id in INDEX_NAMES and self.scopes.lookup(e.value.id) is None:
             return self.gpu_index(e)
+        other = self.px_module_of(e.value)
+        if other is not None:
+            return self.qualified_value(other, e)
         module = self.module_of(e.value)
         if module is not None:
             from .mathlib import CONSTANTS, MODULES

@@ -68,7 +68,14 @@ def _bind_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: Di
     if other is None:
         return
     if not item.from_import:
-        diags.error("E0153", item.span, module=item.module)
+        local = item.alias or item.module
+        if local.split(".")[0] in seen:
+            first = seen[local.split(".")[0]]
+            diags.error("E0102", item.span, (Note("first defined here", getattr(first, "name_span", first.span)),),
+                        name=local)
+            return
+        symbols.px_modules[local] = other
+        seen[local.split(".")[0]] = item
         return
     for name, local in item.names:
         table = next((t for t in _IMPORTABLE if name in getattr(other, t)), None)
@@ -131,7 +138,8 @@ MARKER_TRAITS = {"AnyType", "Copyable", "Movable", "ImplicitlyCopyable", "Defaul
 
 
 def _struct_symbol(decl: ast.StructDef, module: str, diags: DiagnosticBag) -> StructSymbol:
-    sym = StructSymbol(decl, T.StructType(decl.name, module, base=decl.name))
+    sym = StructSymbol(decl, None)
+    sym.type = T.StructType(decl.name, module, base=decl.name, symbol=sym)
     check_decorators(decl.decorators, STRUCT_DECORATORS, diags)
     for method in decl.methods:
         _check_fn_params(method, diags)
@@ -278,6 +286,7 @@ def struct_instance(sym: StructSymbol, args: tuple, span, symbols, diags, lookup
         return found
     env = {p.name: v for p, v in zip(params, args)}
     t = T.StructType(f"{sym.decl.name}[{', '.join(show(a) for a in args)}]", sym.type.module, base=sym.decl.name,
+                     symbol=sym,
                      ct_env=env)
     sym.instances[args] = t
     sym.states[args] = "resolving"
@@ -324,14 +333,43 @@ def type_conforms(t: Type, trait: str, symbols: ModuleSymbols) -> bool:
     """Conformance is declared, as in Mojo: `struct Rect(Shape)` (or a trait that refines Shape)."""
     if not isinstance(t, T.StructType):
         return False
-    sym = symbols.structs.get(t.base or t.name)
+    sym = t.symbol if t.symbol is not None else symbols.structs.get(t.base or t.name)
     if sym is None:
         return False
+    home = sym.home or symbols  # the struct's traits are named in its own module
     declared = set()
     for base in sym.decl.traits:
         if isinstance(base, ast.Name):
-            declared |= trait_ancestry(base.id, symbols)
+            declared |= trait_ancestry(base.id, home)
     return trait in declared
+
+
+def dotted_name(node: ast.Expr) -> str | None:
+    """`a.b.c` as text when it is names and attributes only."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = dotted_name(node.value)
+        return f"{base}.{node.attr}" if base is not None else None
+    return None
+
+
+def px_module_named(node: ast.Expr, symbols: ModuleSymbols | None):
+    """The .px module an expression such as `geometry` or `shapes.geometry` names, if any."""
+    if symbols is None or not symbols.px_modules:
+        return None
+    name = dotted_name(node)
+    return symbols.px_modules.get(name) if name is not None else None
+
+
+def _qualified_struct(expr: ast.Expr, symbols: ModuleSymbols | None):
+    """`geometry.Vec2`: (the module, the struct symbol), when expr names a struct of an imported module."""
+    if not isinstance(expr, ast.Attribute):
+        return None
+    other = px_module_named(expr.value, symbols)
+    if other is None or expr.attr not in other.structs:
+        return None
+    return other, other.structs[expr.attr]
 
 
 def check_conformance(sym: StructSymbol, t: Type, symbols: ModuleSymbols, diags: DiagnosticBag, lookup=None) -> None:
@@ -413,6 +451,19 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSym
         close = difflib.get_close_matches(expr.id, known, n=1)
         notes = (Note(f"did you mean `{close[0]}`?"),) if close else ()
         diags.error("E0105", expr.span, notes, name=expr.id)
+        return ERROR
+    qualified = _qualified_struct(expr.value if isinstance(expr, ast.Subscript) else expr, symbols)
+    if qualified is not None:
+        other, sym = qualified
+        if isinstance(expr, ast.Subscript):
+            return _generic_struct(expr, sym, diags, symbols, env, lookup)
+        if sym.generic:
+            diags.error("E0126", expr.span, name=sym.decl.name, example=f"{sym.decl.name}[...]")
+            return ERROR
+        resolve_fields(sym, other, diags, other.lookup_constant)
+        return ERROR if sym.state != "done" else sym.type
+    if isinstance(expr, ast.Attribute) and px_module_named(expr.value, symbols) is not None:
+        diags.error("E0105", expr.span, name=dotted_name(expr))
         return ERROR
     if isinstance(expr, (ast.Subscript, ast.Attribute)):
         base = expr.value

@@ -41,6 +41,8 @@ class ModuleSymbols:
     vector_bits: int = 128  # the target's natural vector register width, for simd_width_of
     modules: dict[str, str] = field(default_factory=dict)  # `import math as m`: m -> math
     imported: dict[str, tuple[str, str]] = field(default_factory=dict)  # `from math import sqrt`
+    # `import geometry [as g]` of a .px module: the dotted name it is used by -> that module
+    px_modules: dict[str, "ModuleSymbols"] = field(default_factory=dict, repr=False)
     # Set by the instantiator: compile-time constants by name, looked up in this module.
     lookup_constant: object = field(default=None, repr=False)
 

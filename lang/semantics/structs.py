@@ -8,6 +8,7 @@ from ..syntax import ast
 from ..types import ERROR, StructType, Type, default_type
 from .typed import (FieldTarget, LocalVar, Reference, TAssign, TBlock, TConst, TExpr, TExprStmt, TField, TLocal,
                     TPtrOp, TReturn, TUnary, TWhile)
+from .module import dotted_name
 from .rules import COMPARE_METHODS, _field_span, _unify
 
 
@@ -15,7 +16,9 @@ class StructChecks:
     """Mixed into FunctionChecker."""
 
     def struct_of(self, t: Type):
-        return self.module.structs.get(t.base or t.name) if isinstance(t, StructType) else None
+        if not isinstance(t, StructType):
+            return None
+        return t.symbol if t.symbol is not None else self.module.structs.get(t.base or t.name)
 
     def method_call(self, receiver: TExpr, method: str, args: list[TExpr], span: Span) -> TExpr | None:
         """`receiver.method(args)` with checked arguments (operators); None if there is no such method."""
@@ -77,6 +80,9 @@ class StructChecks:
 
     def attribute_call(self, func: ast.Attribute, e: ast.Call, ct_items=None) -> TExpr:
         base = func.value
+        other = self.px_module_of(base)
+        if other is not None:
+            return self.qualified_call(other, func, e, ct_items)
         module = self.module_of(base)
         if module is not None:
             from .mathlib import MODULES
@@ -99,10 +105,13 @@ class StructChecks:
                 self.diags.error("E0118", func.span, struct=t, name=func.attr)
                 return TConst(e.span, ERROR, None)
             return self.user_call(decl, e, t, ct_items=ct_items)
-        if isinstance(base, ast.Name) and self.scopes.lookup(base.id) is None and base.id in self.module.structs:
-            sym = self.module.structs[base.id]  # `Point.origin()`: a static method
+        qualified = self.px_module_of(base.value) if isinstance(base, ast.Attribute) else None
+        if (qualified is not None and base.attr in qualified.structs) or (
+                isinstance(base, ast.Name) and self.scopes.lookup(base.id) is None and base.id in self.module.structs):
+            # `Point.origin()` (or `geometry.Point.origin()`): a static method
+            sym = qualified.structs[base.attr] if qualified is not None else self.module.structs[base.id]
             if sym.generic:
-                self.diags.error("E0126", base.span, name=base.id, example=f"{base.id}[...]")
+                self.diags.error("E0126", base.span, name=sym.decl.name, example=f"{sym.decl.name}[...]")
                 return TConst(e.span, ERROR, None)
             decl = sym.methods.get(func.attr)
             if decl is None or decl.self_convention is not None:
@@ -321,6 +330,47 @@ class StructChecks:
         body = self.loop_body(var, s.body)
         step = TAssign(s.target.span, [var], [item])
         return TBlock(s.span, [start, TWhile(s.span, more, [step] + body)])
+
+    def px_module_of(self, node: ast.Expr):
+        """The .px module `geometry` (after `import geometry`) names, unless a local shadows it."""
+        from .module import px_module_named
+
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and self.scopes.lookup(root.id) is None:
+            return px_module_named(node, self.module)
+        return None
+
+    def qualified_call(self, other, func: ast.Attribute, e: ast.Call, ct_items=None) -> TExpr:
+        """`geometry.dot(a, b)`, `geometry.Vec2(1.0, 2.0)`, `geometry.Vec2.origin()`."""
+        name = func.attr
+        if name in other.functions:
+            return self.user_call(other.functions[name], e, ct_items=ct_items)
+        if name in other.structs:
+            return self.struct_call(other.structs[name], e)
+        if name in other.imported:
+            return self.math_call(other.imported[name][1], e)
+        self.diags.error("E0130", func.span, module=dotted_name(func.value), name=name)
+        return TConst(e.span, ERROR, None)
+
+    def qualified_value(self, other, e: ast.Attribute) -> TExpr:
+        """`geometry.SCALE`: a module's constant (its functions and structs are not values)."""
+        from .mathlib import CONSTANTS
+
+        name = e.attr
+        if name in other.comptimes:
+            value = self.comptime_value(other.comptimes[name])
+            return TConst(e.span, value.type, value.value) if value is not None else TConst(e.span, ERROR, None)
+        if name in other.imported and other.imported[name][1] in CONSTANTS:
+            return self.math_constant(other.imported[name][1], e.span)
+        if name in other.functions or name in other.imported:
+            self.diags.error("E0007", e.span, construct="using a function as a value")
+        elif name in other.structs:
+            self.diags.error("E0220", e.span, name=name)
+        else:
+            self.diags.error("E0130", e.span, module=dotted_name(e.value), name=name)
+        return TConst(e.span, ERROR, None)
 
     def module_of(self, node: ast.Expr) -> str | None:
         """The module a name refers to (`math` after `import math`), unless a local shadows it."""
