@@ -58,7 +58,8 @@ class Analysis:
     def references_at(self, line: int, col: int):
         """Every resolution of the name at this position (a generic `def` has one per instance)."""
         at = self.offset(line, col)
-        hits = [r for r in self._references() if r.span.start <= at < max(r.span.end, r.span.start + 1)]
+        hits = [r for r in self._references() if r.span.file is self.source  # not a name in an imported module
+                and r.span.start <= at < max(r.span.end, r.span.start + 1)]
         if not hits:
             return []
         narrowest = min(r.span.end - r.span.start for r in hits)

@@ -6,6 +6,7 @@ so typing is not slowed by checking every keystroke.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -97,7 +98,9 @@ def create_server() -> PyxLanguageServer:
         span = ls.analysis(params.text_document.uri).definition(pos.line + 1, pos.character + 1)
         if span is None:
             return None
-        return lsp.Location(uri=params.text_document.uri, range=to_range(span))
+        here = ls.analysis(params.text_document.uri).source
+        uri = params.text_document.uri if span.file is here else Path(span.file.name).resolve().as_uri()
+        return lsp.Location(uri=uri, range=to_range(span))
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def symbols(ls: PyxLanguageServer, params: lsp.DocumentSymbolParams):

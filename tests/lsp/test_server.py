@@ -101,3 +101,25 @@ def test_member_completion_while_typing(tmp_path):
             lsp.TextDocumentIdentifier(uri=uri), lsp.Position(7, 12)))
         assert {i.label for i in items.items} == {"x", "y"}
     run(tmp_path, body)
+
+
+def test_definition_of_an_imported_function_opens_its_module(tmp_path):
+    """Names used from another .px module jump into that file; hovering in this file never
+    picks up a name at the same position inside the imported one."""
+    (tmp_path / "shapes.px").write_text("fn area(r: Float64) -> Float64:\n    return 3.0 * r * r\n")
+    # Offset 49 is the comment here and `r` (line 2) in shapes.px.
+    importer = "from shapes import area\n# the area of a circle, from shapes.px\nfn main():\n    print(area(1.0))\n"
+
+    async def body(client, uri, published, arrived):
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=importer)]))
+        await asyncio.wait_for(arrived.wait(), 30)
+        assert not published[-1].diagnostics
+        doc = lsp.TextDocumentIdentifier(uri=uri)
+        where = await client.text_document_definition_async(lsp.DefinitionParams(doc, lsp.Position(3, 11)))
+        assert where.uri == (tmp_path / "shapes.px").resolve().as_uri()
+        assert (where.range.start.line, where.range.start.character) == (0, 3)
+        hover = await client.text_document_hover_async(lsp.HoverParams(doc, lsp.Position(1, 25)))
+        assert hover is None
+    run(tmp_path, body)
