@@ -611,6 +611,8 @@ class FunctionChecker(CallChecks, StructChecks, ExceptionChecks, SIMDChecks, Poi
         return TConst(e.span, ERROR, None)
 
     def unknown_name(self, name: str, span: Span) -> None:
+        if name in self.module.unresolved:
+            return  # its import failed, and that was reported
         if name in FUTURE_NAMES:
             self.diags.error("E0007", span, construct=f"`{name}`")
             return

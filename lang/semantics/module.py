@@ -66,6 +66,8 @@ _IMPORTABLE = ("functions", "structs", "traits", "comptimes", "imported")
 def _bind_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag, loader) -> None:
     other = loader.load(item.module, item.span)
     if other is None:
+        symbols.unresolved.update([(item.alias or item.module).split(".")[0]] if not item.from_import
+                                  else [local for _, local in item.names])
         return
     if not item.from_import:
         local = item.alias or item.module
@@ -81,6 +83,7 @@ def _bind_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: Di
         table = next((t for t in _IMPORTABLE if name in getattr(other, t)), None)
         if table is None:
             diags.error("E0130", item.span, module=item.module, name=name)
+            symbols.unresolved.add(local)
         elif local in seen:
             first = seen[local]
             diags.error("E0102", item.span, (Note("first defined here", getattr(first, "name_span", first.span)),),
@@ -447,6 +450,8 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSym
         if expr.id in FUTURE_NAMES:
             diags.error("E0007", expr.span, construct=f"the type `{expr.id}`")
             return ERROR
+        if symbols is not None and expr.id in symbols.unresolved:
+            return ERROR  # its import failed, and that was reported
         known = list(T.TYPE_NAMES) + (list(symbols.structs) if symbols is not None else [])
         close = difflib.get_close_matches(expr.id, known, n=1)
         notes = (Note(f"did you mean `{close[0]}`?"),) if close else ()

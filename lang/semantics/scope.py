@@ -43,6 +43,8 @@ class ModuleSymbols:
     imported: dict[str, tuple[str, str]] = field(default_factory=dict)  # `from math import sqrt`
     # `import geometry [as g]` of a .px module: the dotted name it is used by -> that module
     px_modules: dict[str, "ModuleSymbols"] = field(default_factory=dict, repr=False)
+    # Names whose import failed (already reported): their uses are not reported again.
+    unresolved: set[str] = field(default_factory=set)
     # Set by the instantiator: compile-time constants by name, looked up in this module.
     lookup_constant: object = field(default=None, repr=False)
 
