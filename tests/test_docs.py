@@ -175,12 +175,22 @@ def run_command(command: str, cwd: Path) -> str:
     return done.stdout + done.stderr
 
 
+def companions(program: Block) -> list[Block]:
+    """Named python blocks before this one in the same `##` section: the modules it imports."""
+    lines = program.doc.read_text().splitlines()
+    return [b for b in blocks(program.doc)
+            if b.lang == "python" and b.start < program.start and FILE_HEADER.match(b.text.splitlines()[0])
+            and not any(line.startswith("## ") for line in lines[b.start:program.start])]
+
+
 @pytest.mark.parametrize("program,console", SESSIONS, ids=[p.where for p, _ in SESSIONS])
 def test_console_session(program: Block, console: Block, tmp_path: Path, monkeypatch):
     cmds = commands(console)
     if not HAVE_CC and any("--emit=exe" in c or c.startswith("./") for c, _ in cmds):
         pytest.skip("needs a C compiler to link an executable")
     monkeypatch.chdir(tmp_path)
+    for module in companions(program):
+        (tmp_path / file_name(module)).write_text(module.text)
     (tmp_path / file_name(program)).write_text(program.text)
     for command, expected in cmds:
         got = run_command(command, tmp_path)
