@@ -80,11 +80,11 @@ def compile_survives(text: str, name: str) -> None:
 @given(st.sampled_from(SOURCES), st.integers(0, 2**32))
 def test_mutated_programs_get_diagnostics_not_crashes(path: Path, seed: int):
     text = mutate(path.read_text(), random.Random(seed))
-    compile_survives(text, path.name)
+    compile_survives(text, str(path))
 
 
 @pytest.mark.slow
 @settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.sampled_from(SOURCES), st.integers(0, 2**32))
 def test_mutated_programs_long_run(path: Path, seed: int):
-    compile_survives(mutate(path.read_text(), random.Random(seed)), path.name)
+    compile_survives(mutate(path.read_text(), random.Random(seed)), str(path))
