@@ -1,7 +1,8 @@
 """Finding, parsing and collecting the .px modules a program imports.
 
-`from geometry import Vec, dot` looks for `geometry.px` (`pkg/geometry.px` for `pkg.geometry`)
-in the directory of the file that imports it. Each file is parsed and collected once, so a
+`from geometry import Vec, dot` looks for `geometry.px` (`pkg/geometry.px` for `pkg.geometry`;
+a package `pkg/__init__.px` for `pkg` when there is no `pkg.px`) in the directory of the file
+that imports it. Each file is parsed and collected once, so a
 cycle of imports is fine: names are resolved regardless of order, as within one module.
 Every imported file's text is hashed into `dependencies`, which the caches check.
 """
@@ -48,7 +49,9 @@ class ModuleLoader:
         from .module import collect
 
         importer = self.by_file[id(span.file)]
-        path = self._directory[id(importer)].joinpath(*name.split(".")).with_suffix(".px")
+        base = self._directory[id(importer)].joinpath(*name.split("."))
+        package = base / "__init__.px"
+        path = package if not base.with_suffix(".px").is_file() and package.is_file() else base.with_suffix(".px")
         resolved = path.resolve()
         if resolved in self.by_path:
             return self.by_path[resolved]

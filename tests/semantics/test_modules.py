@@ -110,6 +110,15 @@ def test_same_names_in_different_modules_stay_apart(tmp_path):
     assert result.stdout == "1 2.5 7 1 1 107\n"
 
 
+def test_a_package_s_init_is_a_module(tmp_path):
+    write(tmp_path, {"main.px": "from shapes import unit\nimport shapes.round as r\n\nfn main():\n"
+                                "    print(unit(), r.pi3())\n",
+                     "shapes/__init__.px": "fn unit() -> Int:\n    return 1\n",
+                     "shapes/round.px": "fn pi3() -> Float64:\n    return 3.0\n"})
+    result = run_pyx(tmp_path / "main.px")
+    assert (result.status, result.stdout, result.stderr) == (0, "1 3.0\n", "")
+
+
 def test_pyx_run_recompiles_when_an_imported_module_changes(tmp_path):
     write(tmp_path, {"main.px": "from consts import value\n\nfn main():\n    print(value())\n",
                      "consts.px": "fn value() -> Int:\n    return 1\n"})
