@@ -59,7 +59,12 @@ class ModuleLoader:
             self.diags.error("E0129", span, module=name, available=", ".join(f"`{m}`" for m in sorted(MODULES)),
                              looked=f"{name.replace('.', '/')}.px")
             return None
-        text = path.read_text(encoding="utf-8")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.diags.error("E0901", span, path=str(path), reason=reason)
+            return None
         self.dependencies.append((str(resolved), file_digest(text)))
         module = syntax.parse(SourceFile(str(path), text), self.diags)
         taken = {m.name for m in self.modules}

@@ -110,6 +110,14 @@ def test_same_names_in_different_modules_stay_apart(tmp_path):
     assert result.stdout == "1 2.5 7 1 1 107\n"
 
 
+def test_an_unreadable_module_is_a_diagnostic(tmp_path):
+    write(tmp_path, {"main.px": "from latin import f\n\nfn main():\n    f()\n"})
+    (tmp_path / "latin.px").write_bytes(b"# caf\xe9\nfn f():\n    pass\n")
+    result = run_cli("check", "--color=never", str(tmp_path / "main.px"))
+    assert result.status == 1 and "error[E0901]" in result.stderr and "main.px:1:1" in result.stderr
+    assert "internal compiler error" not in result.stderr
+
+
 def test_a_package_s_init_is_a_module(tmp_path):
     write(tmp_path, {"main.px": "from shapes import unit\nimport shapes.round as r\n\nfn main():\n"
                                 "    print(unit(), r.pi3())\n",
