@@ -2,44 +2,36 @@
 #include <math.h>
 #include <stdint.h>
 
+/* One row's total iteration count; both drivers below share it, so they run the same code. */
+static inline long mandelbrot_row(long row, long width, long height, long max_iter) {
+    long total = 0;
+    double dx = 3.0 / width, cy = -1.5 + row * (3.0 / height);
+    for (long col = 0; col < width; col++) {
+        double cx = -2.0 + col * dx, x = 0.0, y = 0.0;
+        long i = 0;
+        while (i < max_iter && x * x + y * y <= 4.0) {
+            double nx = x * x - y * y + cx;
+            y = 2.0 * x * y + cy;
+            x = nx;
+            i++;
+        }
+        total += i;
+    }
+    return total;
+}
+
 long mandelbrot(long width, long height, long max_iter) {
     long total = 0;
-    double dx = 3.0 / width, dy = 3.0 / height;
-    for (long row = 0; row < height; row++) {
-        double cy = -1.5 + row * dy;
-        for (long col = 0; col < width; col++) {
-            double cx = -2.0 + col * dx, x = 0.0, y = 0.0;
-            long i = 0;
-            while (i < max_iter && x * x + y * y <= 4.0) {
-                double nx = x * x - y * y + cx;
-                y = 2.0 * x * y + cy;
-                x = nx;
-                i++;
-            }
-            total += i;
-        }
-    }
+    for (long row = 0; row < height; row++)
+        total += mandelbrot_row(row, width, height, max_iter);
     return total;
 }
 
 long mandelbrot_omp(long width, long height, long max_iter) {
     long total = 0;
-    double dx = 3.0 / width, dy = 3.0 / height;
 #pragma omp parallel for reduction(+ : total) schedule(dynamic, 4)
-    for (long row = 0; row < height; row++) {
-        double cy = -1.5 + row * dy;
-        for (long col = 0; col < width; col++) {
-            double cx = -2.0 + col * dx, x = 0.0, y = 0.0;
-            long i = 0;
-            while (i < max_iter && x * x + y * y <= 4.0) {
-                double nx = x * x - y * y + cx;
-                y = 2.0 * x * y + cy;
-                x = nx;
-                i++;
-            }
-            total += i;
-        }
-    }
+    for (long row = 0; row < height; row++)
+        total += mandelbrot_row(row, width, height, max_iter);
     return total;
 }
 
