@@ -11,9 +11,9 @@ from .rules import FUTURE_NAMES
 from .scope import ComptimeSymbol, ModuleSymbols, StructSymbol
 
 
-def collect(module: ast.Module, diags: DiagnosticBag, loader=None, name: str | None = None) -> ModuleSymbols:
-    """The module's own declarations, then its imports. With a loader (see imports.py), `from m import x`
-    of a .px module binds x to m's declaration; m is collected first, once, even in a cycle."""
+def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None = None) -> ModuleSymbols:
+    """The module's own declarations, then its imports: `math`, or .px modules the loader (imports.py)
+    finds and collects first, once each, even in a cycle."""
     from .mathlib import MODULES
 
     symbols = ModuleSymbols(name or module.name)
@@ -21,7 +21,7 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader=None, name: str | N
     pending: list[ast.Import] = []
     for item in module.body:
         if isinstance(item, ast.Import):
-            if item.module in MODULES or loader is None:
+            if item.module in MODULES:
                 _collect_import(item, symbols, seen, diags)
             else:
                 pending.append(item)
@@ -52,10 +52,9 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader=None, name: str | N
                 _check_fn_params(item, diags)
             else:
                 symbols.comptimes[item.name] = ComptimeSymbol(item)
-    if loader is not None:
-        loader.register(module, symbols)
-        for item in pending:
-            _bind_import(item, symbols, seen, diags, loader)
+    loader.register(module, symbols)
+    for item in pending:
+        _bind_import(item, symbols, seen, diags, loader)
     return symbols
 
 
@@ -117,12 +116,9 @@ def _check_fn_params(decl: ast.FnDef, diags: DiagnosticBag) -> None:
 
 
 def _collect_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag) -> None:
+    """`import math [as m]` and `from math import ...` (.px modules are bound by _bind_import)."""
     from .mathlib import MODULES
 
-    if item.module not in MODULES:
-        diags.error("E0129", item.span, module=item.module, available=", ".join(f"`{m}`" for m in sorted(MODULES)),
-                    looked=f"{item.module.replace('.', '/')}.px")
-        return
     if not item.from_import:
         local = item.alias or item.module
         symbols.modules[local] = item.module
