@@ -52,11 +52,11 @@ def mangle(module: str, decl: ast.FnDef, param_types: tuple[Type, ...], owner: T
 
 
 class Instantiator:
-    def __init__(self, symbols: ModuleSymbols, diags: DiagnosticBag, loader: ModuleLoader | None = None):
+    def __init__(self, symbols: ModuleSymbols, diags: DiagnosticBag, loader: ModuleLoader):
         self.symbols = symbols  # the main module
         self.diags = diags
         self.loader = loader
-        self.modules = loader.modules if loader is not None else [symbols]
+        self.modules = loader.modules
         for module in self.modules:
             module.lookup_constant = self._constant_lookup(module)
         self.instances: dict[tuple[str, tuple[Type, ...]], FunctionInstance] = {}
@@ -66,7 +66,7 @@ class Instantiator:
 
     def home(self, node: ast.Node) -> ModuleSymbols:
         """The module a declaration was written in: its names are the ones its body sees."""
-        return self.loader.home(node, self.symbols) if self.loader is not None else self.symbols
+        return self.loader.home(node, self.symbols)
 
     def resolve_type(self, expr: ast.Expr | None, env: dict | None = None, module: ModuleSymbols | None = None) -> Type:
         module = module or self.symbols
@@ -187,8 +187,7 @@ class Instantiator:
         """Every module's concrete functions, struct methods and constants are checked, used or not,
         so their errors show up; generic ones as their uses instantiate them."""
         program = Program(self.symbols.name)
-        if self.loader is not None:
-            program.dependencies = self.loader.dependencies
+        program.dependencies = self.loader.dependencies
         for module in self.modules:
             for decl in self._own(module, module.functions):
                 if not decl.is_generic:
