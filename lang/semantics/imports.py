@@ -49,13 +49,10 @@ class ModuleLoader:
         from .module import collect
 
         importer = self.by_file[id(span.file)]
-        base = self._directory[id(importer)].joinpath(*name.split("."))
-        package = base / "__init__.px"
-        path = package if not base.with_suffix(".px").is_file() and package.is_file() else base.with_suffix(".px")
-        resolved = path.resolve()
-        if resolved in self.by_path:
-            return self.by_path[resolved]
-        if not path.is_file():
+        path = _locate(self._directory[id(importer)], name)
+        if path is not None and path.resolve() in self.by_path:
+            return self.by_path[path.resolve()]  # already collected (a cycle, or a second import)
+        if path is None:
             self.diags.error("E0129", span, module=name, available=", ".join(f"`{m}`" for m in sorted(MODULES)),
                              looked=f"{name.replace('.', '/')}.px")
             return None
@@ -65,11 +62,24 @@ class ModuleLoader:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self.diags.error("E0901", span, path=str(path), reason=reason)
             return None
-        self.dependencies.append((str(resolved), file_digest(text)))
+        self.dependencies.append((str(path.resolve()), file_digest(text)))
         module = syntax.parse(SourceFile(str(path), text), self.diags)
         taken = {m.name for m in self.modules}
         unique = name if name not in taken else next(f"{name}~{i}" for i in range(2, 10**6) if f"{name}~{i}" not in taken)
         return collect(module, self.diags, self, unique)
+
+
+def _locate(directory: Path, name: str) -> Path | None:
+    """`a/b.px` for `a.b`, else the package `a/b/__init__.px`; None when neither exists or the name
+    cannot be a path on this system (too long, for one)."""
+    base = directory.joinpath(*name.split("."))
+    try:
+        for path in (base.with_suffix(".px"), base / "__init__.px"):
+            if path.is_file():
+                return path
+    except OSError:
+        return None
+    return None
 
 
 def _path_of(file: SourceFile) -> Path:

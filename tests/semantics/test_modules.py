@@ -68,6 +68,13 @@ def test_import_errors_are_diagnostics(tmp_path):
     assert "no `nowhere.px` beside this file" in result.stderr
 
 
+def test_a_module_name_that_cannot_be_a_file_is_not_found(tmp_path):
+    write(tmp_path, {"main.px": f"from {'a' * 300} import x\n\nfn main():\n    pass\n"})
+    result = run_cli("check", "--color=never", str(tmp_path / "main.px"))
+    assert result.status == 1 and "main.px:1:1: error[E0129]" in result.stderr
+    assert "internal compiler error" not in result.stderr
+
+
 def test_same_names_in_different_modules_stay_apart(tmp_path):
     """Two structs called Vec, two functions called helper, and two modules both called `helpers`
     (./helpers.px and lib/helpers.px) in one program."""
