@@ -11,7 +11,7 @@ from llvmlite import ir as ll
 
 from .. import types as T
 from ..ir import nodes as ir
-from .runtime_lib import CHARP, I1, I8, I32, RuntimeLib
+from .runtime_lib import CHARP, DEPTH, FILES, FUNCS, I1, I8, I32, LINES, MSG, TYPE, RuntimeLib
 
 from .abi import EXPORT_PREFIX, LAUNCH_PREFIX  # noqa: E402
 
@@ -91,22 +91,25 @@ def define_exception_accessors(rt: RuntimeLib) -> None:
     module = rt.module
     get = ll.Function(module, ll.FunctionType(I32, [CHARP.as_pointer(), CHARP.as_pointer()]), "__pyx_exc_get")
     b = ll.IRBuilder(get.append_basic_block("entry"))
-    b.store(b.load(rt.exc_type), get.args[0])
-    b.store(b.load(rt.exc_msg), get.args[1])
-    b.ret(b.load(rt.tb_depth))
+    st = rt.state(b)
+    b.store(b.load(rt.field(b, st, TYPE)), get.args[0])
+    b.store(b.load(rt.field(b, st, MSG)), get.args[1])
+    b.ret(b.load(rt.field(b, st, DEPTH)))
 
     frame = ll.Function(module, ll.FunctionType(I32, [I32, CHARP.as_pointer(), CHARP.as_pointer()]),
                         "__pyx_exc_frame")
     b = ll.IRBuilder(frame.append_basic_block("entry"))
     k = frame.args[0]
-    b.store(b.load(b.gep(rt.tb_funcs, [I32(0), k], inbounds=True)), frame.args[1])
-    b.store(b.load(b.gep(rt.tb_files, [I32(0), k], inbounds=True)), frame.args[2])
-    b.ret(b.load(b.gep(rt.tb_lines, [I32(0), k], inbounds=True)))
+    st = rt.state(b)
+    b.store(b.load(rt.frame_field(b, st, FUNCS, k)), frame.args[1])
+    b.store(b.load(rt.frame_field(b, st, FILES, k)), frame.args[2])
+    b.ret(b.load(rt.frame_field(b, st, LINES, k)))
 
     clear = ll.Function(module, ll.FunctionType(ll.VoidType(), []), "__pyx_exc_clear")
     b = ll.IRBuilder(clear.append_basic_block("entry"))
-    b.store(ll.Constant(CHARP, None), rt.exc_type)
-    b.store(I32(0), rt.tb_depth)
+    st = rt.state(b)
+    b.store(ll.Constant(CHARP, None), rt.field(b, st, TYPE))
+    b.store(I32(0), rt.field(b, st, DEPTH))
     b.ret_void()
 
 

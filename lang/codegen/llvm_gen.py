@@ -16,7 +16,7 @@ from ..ir import nodes as ir
 from .. import types as T
 from ..types import ScalarType, Type
 from .halfconv import double_to_half
-from .runtime_lib import CHARP, I1, I32, RuntimeLib
+from .runtime_lib import CHARP, I1, I32, MSG, TYPE, RuntimeLib
 from .target import Target
 
 from .abi import ENTRY_SYMBOL  # noqa: E402,F401 - re-exported for the driver
@@ -422,7 +422,7 @@ class FunctionCodegen:
             return
         if i.name == "exc_matches":
             rt, strcmp = self.mg.rt, self.mg.rt.libc("strcmp", I32, [CHARP, CHARP])
-            current = self.b.load(rt.exc_type)
+            current = self.b.load(rt.exc_field(self.b, TYPE))
             hit = ll.Constant(I1, 0)
             for name in args:
                 hit = self.b.or_(hit, self.b.icmp_signed("==", self.b.call(strcmp, [current, name]), I32(0)))
@@ -430,12 +430,14 @@ class FunctionCodegen:
             return
         if i.name == "exc_value":
             pair = ll.Constant(llvm_type(T.EXCEPTION), ll.Undefined)
-            pair = self.b.insert_value(pair, self.b.load(self.mg.rt.exc_type), 0)
-            self.define(i.result, self.b.insert_value(pair, self.b.load(self.mg.rt.exc_msg), 1))
+            state = self.mg.rt.state(self.b)
+            pair = self.b.insert_value(pair, self.b.load(self.mg.rt.field(self.b, state, TYPE)), 0)
+            self.define(i.result, self.b.insert_value(pair, self.b.load(self.mg.rt.field(self.b, state, MSG)), 1))
             return
         if i.name == "exc_restore":
-            self.b.store(self.b.extract_value(args[0], 0), self.mg.rt.exc_type)
-            self.b.store(self.b.extract_value(args[0], 1), self.mg.rt.exc_msg)
+            state = self.mg.rt.state(self.b)
+            self.b.store(self.b.extract_value(args[0], 0), self.mg.rt.field(self.b, state, TYPE))
+            self.b.store(self.b.extract_value(args[0], 1), self.mg.rt.field(self.b, state, MSG))
             return
         if i.name == "print_exception":
             if not self.mg.target.host:

@@ -14,6 +14,11 @@ F16, F32, F64 = ll.HalfType(), ll.FloatType(), ll.DoubleType()
 CHARP = I8.as_pointer()
 VOID = ll.VoidType()
 MAX_FRAMES = 64
+# The pending exception of one thread: class, message, and the traceback frames pushed while
+# it propagates (function, file, line), innermost first.
+EXC_STATE = ll.LiteralStructType([CHARP, CHARP, I32, ll.ArrayType(CHARP, MAX_FRAMES),
+                                  ll.ArrayType(CHARP, MAX_FRAMES), ll.ArrayType(I32, MAX_FRAMES)])
+TYPE, MSG, DEPTH, FUNCS, FILES, LINES = range(6)
 
 
 class RuntimeLib:
@@ -58,24 +63,52 @@ class RuntimeLib:
 
     # ---- exceptions ----
     def _define_exception_state(self) -> None:
-        frames = ll.ArrayType(CHARP, MAX_FRAMES)
-        self.exc_type = self._global("__pyx_exc_type", CHARP, ll.Constant(CHARP, None))
-        self.exc_msg = self._global("__pyx_exc_msg", CHARP, ll.Constant(CHARP, None))
-        self.tb_funcs = self._global("__pyx_tb_funcs", frames, ll.Constant(frames, None))
-        self.tb_files = self._global("__pyx_tb_files", frames, ll.Constant(frames, None))
-        self.tb_lines = self._global("__pyx_tb_lines", ll.ArrayType(I32, MAX_FRAMES),
-                                     ll.Constant(ll.ArrayType(I32, MAX_FRAMES), None))
-        self.tb_depth = self._global("__pyx_tb_depth", I32, I32(0))
+        """One `ExcState` per thread that runs pyx code. The program's own thread uses the global
+        one; each worker of a parallel loop has its own (see parallel.py), found by thread id,
+        because MCJIT cannot relocate thread-local globals. Only raising and handling paths ask
+        for it, so the lookup costs nothing on the normal path."""
+        self.main_state = self._global("__pyx_exc_main", EXC_STATE, ll.Constant(EXC_STATE, None))
+        # Set by a parallel runtime once its workers exist; a module without one keeps zero and
+        # LLVM folds the lookup away.
+        self.pool_workers = self._global("__pyx_pool_workers", I64, I64(0))
+        self.pool_tids = self._global("__pyx_pool_tids", I64.as_pointer(), ll.Constant(I64.as_pointer(), None))
+        self.pool_states = self._global("__pyx_pool_states", EXC_STATE.as_pointer(),
+                                        ll.Constant(EXC_STATE.as_pointer(), None))
+        state, b = self._function("__pyx_exc_state", EXC_STATE.as_pointer(), [])
+        if self.host:
+            n = b.load(self.pool_workers)
+            found = state.append_basic_block("worker")
+            start, search, step, done = (state.append_basic_block(x) for x in ("start", "search", "step", "main"))
+            b.cbranch(b.icmp_signed(">", n, I64(0)), start, done)
+            b = ll.IRBuilder(start)
+            me = b.call(self.libc("pthread_self", I64, []), [])
+            b.branch(search)
+            b = ll.IRBuilder(search)
+            k = b.phi(I64)
+            k.add_incoming(I64(0), start)
+            tid = b.load(b.gep(b.load(self.pool_tids), [k]))
+            b.cbranch(b.icmp_unsigned("==", tid, me), found, step)
+            b = ll.IRBuilder(step)
+            nxt = b.add(k, I64(1))
+            k.add_incoming(nxt, step)
+            b.cbranch(b.icmp_signed("<", nxt, n), search, done)
+            b = ll.IRBuilder(found)
+            b.ret(b.gep(b.load(self.pool_states), [k]))
+            b = ll.IRBuilder(done)
+        b.ret(self.main_state)
+        self.state_fn = state
 
         push, b = self._function("__pyx_tb_push", VOID, [CHARP, CHARP, I32])
         push.attributes.add("noinline")
         push.attributes.add("cold")
         func, file, line = push.args
-        depth = b.load(self.tb_depth)
+        st = b.call(state, [])
+        depth_at = self.field(b, st, DEPTH)
+        depth = b.load(depth_at)
         with b.if_then(b.icmp_unsigned("<", depth, I32(MAX_FRAMES))):
-            for arr, value in ((self.tb_funcs, func), (self.tb_files, file), (self.tb_lines, line)):
-                b.store(value, b.gep(arr, [I32(0), depth], inbounds=True))
-        b.store(b.add(depth, I32(1)), self.tb_depth)
+            for field, value in ((FUNCS, func), (FILES, file), (LINES, line)):
+                b.store(value, b.gep(st, [I32(0), I32(field), depth], inbounds=True))
+        b.store(b.add(depth, I32(1)), depth_at)
         b.ret_void()
         self.tb_push = push
 
@@ -83,13 +116,28 @@ class RuntimeLib:
         raise_.attributes.add("noinline")
         raise_.attributes.add("cold")
         etype, emsg, func, file, line = raise_.args
-        b.store(etype, self.exc_type)
-        b.store(emsg, self.exc_msg)
-        b.store(I32(0), self.tb_depth)
+        st = b.call(state, [])
+        b.store(etype, self.field(b, st, TYPE))
+        b.store(emsg, self.field(b, st, MSG))
+        b.store(I32(0), self.field(b, st, DEPTH))
         with b.if_then(b.icmp_signed(">=", line, I32(0))):
             b.call(push, [func, file, line])
         b.ret_void()
         self.raise_ = raise_
+
+    def state(self, b: ll.IRBuilder) -> ll.Value:
+        """This thread's exception state."""
+        return b.call(self.state_fn, [])
+
+    @staticmethod
+    def field(b: ll.IRBuilder, state: ll.Value, index: int) -> ll.Value:
+        return b.gep(state, [I32(0), I32(index)], inbounds=True)
+
+    def exc_field(self, b: ll.IRBuilder, index: int) -> ll.Value:
+        return self.field(b, self.state(b), index)
+
+    def frame_field(self, b: ll.IRBuilder, state: ll.Value, index: int, k: ll.Value) -> ll.Value:
+        return b.gep(state, [I32(0), I32(index), k], inbounds=True)
 
     # ---- printing (host) ----
     def print_fn(self, name: str) -> ll.Function:
@@ -270,8 +318,9 @@ class RuntimeLib:
         fn = ll.Function(self.module, ll.FunctionType(I32, []), name)
         b = ll.IRBuilder(fn.append_basic_block("entry"))
         fflush = self.libc("fflush", I32, [CHARP])
-        b.store(ll.Constant(CHARP, None), self.exc_type)
-        b.store(I32(0), self.tb_depth)
+        st = self.state(b)
+        b.store(ll.Constant(CHARP, None), self.field(b, st, TYPE))
+        b.store(I32(0), self.field(b, st, DEPTH))
         if not main_raises:
             b.call(main, [])
             b.call(fflush, [ll.Constant(CHARP, None)])
@@ -293,7 +342,8 @@ class RuntimeLib:
         fn = b.function
         dprintf = self.libc("dprintf", I32, [I32, CHARP], var_arg=True)
         b.call(dprintf, [I32(2), self.cstr(b, "Traceback (most recent call last):\n")])
-        depth = b.load(self.tb_depth)
+        st = self.state(b)
+        depth = b.load(self.field(b, st, DEPTH))
         depth = b.select(b.icmp_unsigned(">", depth, I32(MAX_FRAMES)), I32(MAX_FRAMES), depth)
         i = b.alloca(I32)
         b.store(depth, i)
@@ -305,16 +355,16 @@ class RuntimeLib:
         b.position_at_end(body)
         k = b.sub(cur, I32(1))
         b.store(k, i)
-        func = b.load(b.gep(self.tb_funcs, [I32(0), k], inbounds=True))
-        file = b.load(b.gep(self.tb_files, [I32(0), k], inbounds=True))
-        line = b.load(b.gep(self.tb_lines, [I32(0), k], inbounds=True))
+        func = b.load(self.frame_field(b, st, FUNCS, k))
+        file = b.load(self.frame_field(b, st, FILES, k))
+        line = b.load(self.frame_field(b, st, LINES, k))
         b.call(dprintf, [I32(2), self.cstr(b, '  File "%s", line %d, in %s\n'), file, line, func])
         b.branch(loop)
         b.position_at_end(done)
-        msg = b.load(self.exc_msg)
+        msg = b.load(self.field(b, st, MSG))
         empty = b.icmp_unsigned("==", b.load(msg), I8(0))
         sep = b.select(empty, self.cstr(b, ""), self.cstr(b, ": "))
-        b.call(dprintf, [I32(2), self.cstr(b, "%s%s%s\n"), b.load(self.exc_type), sep, msg])
+        b.call(dprintf, [I32(2), self.cstr(b, "%s%s%s\n"), b.load(self.field(b, st, TYPE)), sep, msg])
 
     def define_c_main(self, entry: ll.Function) -> None:
         fn = ll.Function(self.module, ll.FunctionType(I32, [I32, CHARP.as_pointer()]), "main")
