@@ -17,6 +17,17 @@ class JitModule:
     def address(self, symbol: str) -> int:
         return self.engine.get_function_address(symbol)
 
+    def __del__(self):
+        # A module with a prange loop may have started worker threads that run (and wait in)
+        # its code: stop them before the engine frees that code; then give back its pthread key.
+        engine = getattr(self, "engine", None)
+        if engine is None:
+            return
+        for symbol in ("__pyx_pool_shutdown", "__pyx_exc_shutdown"):
+            shutdown = engine.get_function_address(symbol)
+            if shutdown:
+                ctypes.CFUNCTYPE(None)(shutdown)()
+
     def run_entry(self, symbol: str) -> int:
         """Call `int symbol(void)` and return its exit status."""
         address = self.address(symbol)

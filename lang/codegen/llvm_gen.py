@@ -102,6 +102,7 @@ class ModuleCodegen:
         self.ir_functions = {f.symbol: f for f in module.functions}
         self.thunks: dict[str, ll.Function] = {}
         self._gpu_cpu = None
+        self._pool = None
         self.shared_offsets, self.static_shared_bytes = _shared_layout(module)
         self.shared_globals: dict[str, ll.GlobalVariable] = {}
 
@@ -112,6 +113,32 @@ class ModuleCodegen:
 
             self._gpu_cpu = CpuGpuRuntime(self.rt)
         return self._gpu_cpu
+
+    @property
+    def pool(self):
+        if self._pool is None:
+            from .parallel import ThreadPool
+
+            self._pool = ThreadPool(self.rt)
+        return self._pool
+
+    def piece_thunk(self, f: ir.Function) -> ll.Function:
+        """`bool thunk(i8* args, lo, hi, piece)`: unpack a prange's captured values and run one piece."""
+        from .parallel import PIECE
+
+        thunk = ll.Function(self.module, PIECE, f.symbol + ".thunk")
+        thunk.linkage = "internal"
+        b = ll.IRBuilder(thunk.append_basic_block("entry"))
+        rest = f.params[3:]
+        pack = ll.LiteralStructType([llvm_type(p.type) for p in rest])
+        packed = b.bitcast(thunk.args[0], pack.as_pointer())
+        args = list(thunk.args[1:]) + [b.load(b.gep(packed, [I32(0), I32(k)])) for k in range(len(rest))]
+        if f.raises:
+            b.ret(b.call(self.functions[f.symbol], args))
+        else:
+            b.call(self.functions[f.symbol], args)
+            b.ret(ll.Constant(I1, 0))
+        return thunk
 
     def kernel_thunk(self, f: ir.Function) -> ll.Function:
         """`bool thunk(i8* args)`: unpack a launch's arguments and run one thread of the kernel."""
@@ -531,13 +558,31 @@ class FunctionCodegen:
         status = self.b.call(self.mg.gpu_cpu.launch_fn, [thunk, self.b.bitcast(packed, CHARP), *dims, shared])
         self.on_error(self.b.icmp_signed("!=", status, I32(0)), i.span, i.handler)
 
-    def on_error(self, failed: ll.Value, span, handler) -> None:
+    def instr_ParallelFor(self, i: ir.ParallelFor):
+        if not self.mg.target.host:
+            raise UnsupportedOnTarget("prange", i.span)
+        body = self.mg.ir_functions[i.callee]
+        thunk = self.mg.piece_thunk(body)
+        pack = ll.LiteralStructType([llvm_type(a.type) for a in i.args])
+        with self.b.goto_entry_block():
+            packed = self.b.alloca(pack)
+        for k, a in enumerate(i.args):
+            self.b.store(self.value(a), self.b.gep(packed, [I32(0), I32(k)]))
+        status = self.b.call(self.mg.pool.parallel_for, [thunk, self.b.bitcast(packed, CHARP), self.value(i.count),
+                                                         self.value(i.chunks)])
+        if not body.raises:
+            return
+        # The outlined body already put this function's frame (at the failing line) on the traceback.
+        self.on_error(self.b.icmp_signed("!=", status, I32(0)), i.span, i.handler, frame=False)
+
+    def on_error(self, failed: ll.Value, span, handler, frame: bool = True) -> None:
         """After a call or launch that can raise: on failure add this frame to the traceback and
         go to the handler (inside a try) or leave the function; otherwise go on."""
         propagate, ok = self.fn.append_basic_block("propagate"), self.fn.append_basic_block("ok")
         self.b.cbranch(failed, propagate, ok)
         self.b.position_at_end(propagate)
-        self.push_frame(span)
+        if frame:
+            self.push_frame(span)
         if handler is not None:
             self.b.branch(self.blocks[handler])
         else:

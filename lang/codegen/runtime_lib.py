@@ -63,38 +63,42 @@ class RuntimeLib:
 
     # ---- exceptions ----
     def _define_exception_state(self) -> None:
-        """One `ExcState` per thread that runs pyx code. The program's own thread uses the global
-        one; each worker of a parallel loop has its own (see parallel.py), found by thread id,
-        because MCJIT cannot relocate thread-local globals. Only raising and handling paths ask
-        for it, so the lookup costs nothing on the normal path."""
+        """One `ExcState` per thread that runs pyx code: the program's thread, pool workers, and
+        Python threads calling in at the same time (calls release the GIL). MCJIT cannot relocate
+        thread-local globals, so each thread's state hangs off a pthread key, created on first
+        use; only raising and handling paths ask for it. Without a key (none left, or the GPU)
+        every thread shares one global state."""
         self.main_state = self._global("__pyx_exc_main", EXC_STATE, ll.Constant(EXC_STATE, None))
-        # Set by a parallel runtime once its workers exist; a module without one keeps zero and
-        # LLVM folds the lookup away.
-        self.pool_workers = self._global("__pyx_pool_workers", I64, I64(0))
-        self.pool_tids = self._global("__pyx_pool_tids", I64.as_pointer(), ll.Constant(I64.as_pointer(), None))
-        self.pool_states = self._global("__pyx_pool_states", EXC_STATE.as_pointer(),
-                                        ll.Constant(EXC_STATE.as_pointer(), None))
         state, b = self._function("__pyx_exc_state", EXC_STATE.as_pointer(), [])
         if self.host:
-            n = b.load(self.pool_workers)
-            found = state.append_basic_block("worker")
-            start, search, step, done = (state.append_basic_block(x) for x in ("start", "search", "step", "main"))
-            b.cbranch(b.icmp_signed(">", n, I64(0)), start, done)
-            b = ll.IRBuilder(start)
-            me = b.call(self.libc("pthread_self", I64, []), [])
-            b.branch(search)
-            b = ll.IRBuilder(search)
-            k = b.phi(I64)
-            k.add_incoming(I64(0), start)
-            tid = b.load(b.gep(b.load(self.pool_tids), [k]))
-            b.cbranch(b.icmp_unsigned("==", tid, me), found, step)
-            b = ll.IRBuilder(step)
-            nxt = b.add(k, I64(1))
-            k.add_incoming(nxt, step)
-            b.cbranch(b.icmp_signed("<", nxt, n), search, done)
+            self.exc_key = self._global("__pyx_exc_key", I32, I32(0))
+            self.exc_key_made = self._global("__pyx_exc_key_made", I32, I32(0))
+            once = self._global("__pyx_exc_once", I32, I32(0))  # PTHREAD_ONCE_INIT
+            make, mb = self._function("__pyx_exc_make_key", VOID, [])
+            free = self.libc("free", VOID, [CHARP])
+            made = mb.call(self.libc("pthread_key_create", I32, [I32.as_pointer(), free.type]), [self.exc_key, free])
+            mb.store(mb.zext(mb.icmp_signed("==", made, I32(0)), I32), self.exc_key_made)
+            mb.ret_void()
+            b.call(self.libc("pthread_once", I32, [I32.as_pointer(), make.type]), [once, make])
+            shared, keyed, fresh = (state.append_basic_block(x) for x in ("shared", "keyed", "fresh"))
+            b.cbranch(b.icmp_signed("!=", b.load(self.exc_key_made), I32(0)), keyed, shared)
+            b = ll.IRBuilder(keyed)
+            key = b.load(self.exc_key)
+            mine = b.call(self.libc("pthread_getspecific", CHARP, [I32]), [key])
+            found = state.append_basic_block("found")
+            b.cbranch(b.icmp_unsigned("!=", mine, ll.Constant(CHARP, None)), found, fresh)
             b = ll.IRBuilder(found)
-            b.ret(b.gep(b.load(self.pool_states), [k]))
-            b = ll.IRBuilder(done)
+            b.ret(b.bitcast(mine, EXC_STATE.as_pointer()))
+            b = ll.IRBuilder(fresh)
+            size = b.ptrtoint(b.gep(ll.Constant(EXC_STATE.as_pointer(), None), [I32(1)]), I64)
+            block = b.call(self.libc("calloc", CHARP, [I64, I64]), [I64(1), size])
+            allocated = state.append_basic_block("allocated")
+            b.cbranch(b.icmp_unsigned("!=", block, ll.Constant(CHARP, None)), allocated, shared)
+            b = ll.IRBuilder(allocated)
+            b.call(self.libc("pthread_setspecific", I32, [I32, CHARP]), [key, block])
+            b.ret(b.bitcast(block, EXC_STATE.as_pointer()))
+            b = ll.IRBuilder(shared)
+            self._define_exc_shutdown()
         b.ret(self.main_state)
         self.state_fn = state
 
@@ -124,6 +128,15 @@ class RuntimeLib:
             b.call(push, [func, file, line])
         b.ret_void()
         self.raise_ = raise_
+
+    def _define_exc_shutdown(self) -> None:
+        """`void __pyx_exc_shutdown()`: give the key back before the JIT frees this module."""
+        fn = ll.Function(self.module, ll.FunctionType(VOID, []), "__pyx_exc_shutdown")
+        b = ll.IRBuilder(fn.append_basic_block("entry"))
+        with b.if_then(b.icmp_signed("!=", b.load(self.exc_key_made), I32(0))):
+            b.call(self.libc("pthread_key_delete", I32, [I32]), [b.load(self.exc_key)])
+            b.store(I32(0), self.exc_key_made)
+        b.ret_void()
 
     def state(self, b: ll.IRBuilder) -> ll.Value:
         """This thread's exception state."""
@@ -318,9 +331,7 @@ class RuntimeLib:
         fn = ll.Function(self.module, ll.FunctionType(I32, []), name)
         b = ll.IRBuilder(fn.append_basic_block("entry"))
         fflush = self.libc("fflush", I32, [CHARP])
-        st = self.state(b)
-        b.store(ll.Constant(CHARP, None), self.field(b, st, TYPE))
-        b.store(I32(0), self.field(b, st, DEPTH))
+        # No reset of the exception state: a raise sets every field the report reads.
         if not main_raises:
             b.call(main, [])
             b.call(fflush, [ll.Constant(CHARP, None)])

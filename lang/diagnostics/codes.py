@@ -66,6 +66,11 @@ MESSAGES: dict[str, str] = {
     "E0150": "`{name}` in a launch must be an `Int` or a tuple of 1 to 3 `Int`s",
     "E0151": "`shared_array` needs a type and a size known at compile time, e.g. `shared_array[Float32, 256]()`",
     "E0152": "a kernel cannot launch another (`launch` in `@kernel fn {func}`); launch it from the host",
+    "E0154": "cannot assign `{name}` inside a `prange` loop: its iterations run at the same time. Bind a new variable with `var` inside the loop, write through a `Ptr`, or accumulate with `{name} += ...` (a reduction)",
+    "E0155": "`{what}` cannot leave a `prange` loop: its iterations run at the same time on several threads",
+    "E0156": "reduction variable `{name}` is combined with both `{first}` and `{second}` in one `prange` loop; use one operation",
+    "E0157": "`{name}` is a reduction in this `prange` loop (combined with `{op}`) and cannot be read inside it: each thread holds only part of it",
+    "E0158": "`prange` in GPU code (`{func}`): a kernel's threads are already parallel; use a plain `range`",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

@@ -32,20 +32,26 @@ def lower_program(program: Program) -> ir.Module:
 
 
 class FunctionLowering:
-    def __init__(self, instance: t.FunctionInstance, helpers: dict[str, ir.Function]):
+    def __init__(self, instance: t.FunctionInstance, helpers: dict[str, ir.Function],
+                 outlined: ir.Function | None = None):
+        """Lower `instance`; or, given `outlined`, fill that function with a piece of it (a prange body)."""
         self.instance = instance
         self.helpers = helpers
         self.vars: dict[t.LocalVar, ir.Var] = {}
         self.next_temp = 0
         self.next_block = 0
+        self.outlined = 0  # prange bodies taken out of this function so far
         decl = instance.decl
-        self.fn = ir.Function(instance.symbol, decl.name, decl.span.file.name, [], instance.return_type or T.NONE,
-                              decl.span)
-        names = {d.name for d in decl.decorators}
-        self.fn.inline = "always" if "always_inline" in names else "never" if "noinline" in names else None
-        self.fn.kernel = "kernel" in names
-        self.fn.fastmath = "fastmath" in names
-        self.fn.noalias = "noalias" in names
+        if outlined is not None:
+            self.fn = outlined
+        else:
+            self.fn = ir.Function(instance.symbol, decl.name, decl.span.file.name, [],
+                                  instance.return_type or T.NONE, decl.span)
+            names = {d.name for d in decl.decorators}
+            self.fn.inline = "always" if "always_inline" in names else "never" if "noinline" in names else None
+            self.fn.kernel = "kernel" in names
+            self.fn.fastmath = "fastmath" in names
+            self.fn.noalias = "noalias" in names
         self.block: ir.Block = self.new_block("entry")
         self.loops: list[tuple[ir.Block, ir.Block]] = []  # (continue target, break target)
         self.handlers: list[ir.Block] = []  # innermost last: where an exception in a try goes
@@ -193,6 +199,11 @@ class FunctionLowering:
         self.block = done
 
     def stmt_TForRange(self, s: t.TForRange) -> None:
+        if s.parallel:
+            from .parallel import lower_prange
+
+            lower_prange(self, s)
+            return
         itype = s.var.type
         counter, stop_var = self.hidden("it", itype), self.hidden("stop", itype)
         start = self.expr(s.start)

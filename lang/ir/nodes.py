@@ -217,6 +217,18 @@ class Launch(Instr):
 
 
 @dataclass(eq=False)
+class ParallelFor(Instr):
+    """Run `callee(lo, hi, piece, *args)` for `chunks` nearly equal pieces [lo, hi) of [0, count) on
+    the thread pool. Like a call it raises when an iteration raised: the earliest piece's exception."""
+
+    callee: str
+    count: Value
+    chunks: Value
+    args: list[Value]
+    handler: "Block | None" = None
+
+
+@dataclass(eq=False)
 class Intrinsic(Instr):
     """Operations the code generator maps to LLVM intrinsics or the runtime (floor, pow, print_*)."""
 
@@ -288,7 +300,7 @@ class Block:
     term: Terminator | None = None
 
     def successors(self) -> list["Block"]:
-        out = [i.handler for i in self.instrs if isinstance(i, (Call, Launch)) and i.handler is not None]
+        out = [i.handler for i in self.instrs if isinstance(i, (Call, Launch, ParallelFor)) and i.handler is not None]
         if isinstance(self.term, Jump):
             out.append(self.term.target)
         elif isinstance(self.term, Branch):

@@ -28,7 +28,7 @@ def infer_raises(module: ir.Module) -> ir.Module:
             if isinstance(block.term, (ir.Raise, ir.Reraise)) and block.term.handler is None:
                 f.raises = True
             for instr in block.instrs:
-                if isinstance(instr, (ir.Call, ir.Launch)) and instr.handler is None:  # a handled call does not leak
+                if isinstance(instr, (ir.Call, ir.Launch, ir.ParallelFor)) and instr.handler is None:  # a handled call does not leak
                     callers[instr.callee].add(f.symbol)
         if f.raises:
             work.append(f.symbol)
@@ -59,7 +59,7 @@ def device_functions(module: ir.Module) -> ir.Module:
             continue
         keep.add(symbol)
         for block in by_symbol[symbol].blocks:
-            stack.extend(i.callee for i in block.instrs if isinstance(i, ir.Call))
+            stack.extend(i.callee for i in block.instrs if isinstance(i, (ir.Call, ir.ParallelFor)))
     module.functions = [f for f in module.functions if f.symbol in keep]
     module.main = None
     return module

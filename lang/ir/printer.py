@@ -65,6 +65,9 @@ def print_instr(i: ir.Instr) -> str:
         unwind = f" except {i.handler.label}" if i.handler is not None else ""
         return (f"launch @{i.callee}[grid=({', '.join(map(str, i.grid))}), block=({', '.join(map(str, i.block))}), "
                 f"shared={i.shared_bytes}]({', '.join(map(str, i.args))}){unwind}")
+    if isinstance(i, ir.ParallelFor):
+        unwind = f" except {i.handler.label}" if i.handler is not None else ""
+        return f"parallel_for @{i.callee}[count={i.count}, chunks={i.chunks}]({', '.join(map(str, i.args))}){unwind}"
     if isinstance(i, ir.Intrinsic):
         head = f"{i.result} = " if i.result is not None else ""
         return f"{head}{i.name}({', '.join(map(str, i.args))})"

@@ -60,6 +60,12 @@ def _verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str
                 if [a.type for a in instr.args] != [p.type for p in kernel.params]:
                     _fail(f, f"launch of @{instr.callee} with argument types {[str(a.type) for a in instr.args]}",
                           after)
+            if isinstance(instr, ir.ParallelFor):
+                operands.append(instr.chunks)
+                body = symbols.get(instr.callee)
+                if body is None or [p.type for p in body.params] != [T.INT] * 3 + [a.type for a in instr.args]:
+                    _fail(f, f"parallel_for of @{instr.callee} with argument types "
+                             f"{[str(a.type) for a in instr.args]}", after)
             for v in operands:
                 use(v, type(instr).__name__)
             if isinstance(instr, ir.BinOp):

@@ -27,6 +27,7 @@ from .typed import (FieldTarget, FunctionInstance, LocalVar, Reference, TBlock, 
 from .calls import CallChecks
 from .raising import ExceptionChecks
 from .structs import StructChecks
+from .parallel import analyze as analyze_prange
 from .rules import (BINARY_METHODS, BIT_OPS, BUILTIN_FUNCTIONS, CMP_OPS, FUTURE_NAMES, INPLACE_METHODS, Instantiate, MAX_UNROLL, PROGRESS, UNARY_METHODS, _Loop, _TypeParam, _ct_type, _is_float, _is_num, _merge, _nonempty_range)
 
 # Names later issues define; using them now says so instead of "not defined".
@@ -334,14 +335,19 @@ class FunctionChecker(CallChecks, StructChecks, ExceptionChecks, SIMDChecks, Poi
 
     def stmt_For(self, s: ast.For):
         it = s.iter
-        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
-                and self.scopes.lookup("range") is None):
+        func = it.func.id if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) else None
+        if not (func in ("range", "prange") and self.scopes.lookup(func) is None
+                and func not in self.module.functions):
             return self.for_iterable(s)
         if it.keywords:
-            self.diags.error("E0207", it.keywords[0].span, func="range", name=it.keywords[0].name)
+            self.diags.error("E0207", it.keywords[0].span, func=func, name=it.keywords[0].name)
         if not 1 <= len(it.args) <= 3:
-            self.diags.error("E0204", it.span, func="range", expected="1 to 3", s="s", found=len(it.args))
+            self.diags.error("E0204", it.span, func=func, expected="1 to 3", s="s", found=len(it.args))
             return None
+        parallel = func == "prange"
+        if parallel and self.fn.is_kernel:
+            self.diags.error("E0158", it.span, func=self.fn.name)
+            parallel = False
         args = [self.expr(a) for a in it.args]
         itype = self._unify_ints(args, it.span)
         args = [self.coerce(a, itype) for a in args]
@@ -359,17 +365,21 @@ class FunctionChecker(CallChecks, StructChecks, ExceptionChecks, SIMDChecks, Poi
             return None
         if var.type not in (itype, ERROR) and itype != ERROR:
             self.diags.error("E0201", s.target.span, expected=var.type, found=itype)
-        body = self.loop_body(var, s.body)
+        first_inner = self.next_id + 1  # ids of variables bound inside the body start here
+        body = self.loop_body(var, s.body, parallel)
         if self.assigned is not None and _nonempty_range(start, stop, step):
             self.assigned.add(var)  # the body ran at least once, so the loop variable is bound
-        return TForRange(s.span, var, start, stop, step, body)
+        loop = TForRange(s.span, var, start, stop, step, body, parallel)
+        if parallel:
+            loop.captures, loop.reductions = analyze_prange(body, var, first_inner, self.diags)
+        return loop
 
-    def loop_body(self, var: LocalVar, stmts) -> list[TStmt]:
+    def loop_body(self, var: LocalVar, stmts, parallel: bool = False) -> list[TStmt]:
         """A for loop's body: the loop variable is bound inside; nothing it assigns is certain after."""
         before = self._copy_state()
         if self.assigned is not None:
             self.assigned.add(var)
-        self.loops.append(_Loop(False))
+        self.loops.append(_Loop(False, parallel))
         body = self.block(stmts, new_scope=True)
         self.loops.pop()
         self.assigned = before
@@ -391,6 +401,9 @@ class FunctionChecker(CallChecks, StructChecks, ExceptionChecks, SIMDChecks, Poi
         if not self.loops:
             self.diags.error("E0211", s.span, what="break")
             return None
+        if self.loops[-1].parallel:
+            self.diags.error("E0155", s.span, what="break")
+            return None
         if self.assigned is not None:
             self.loops[-1].break_states.append(set(self.assigned))
         self.assigned = None
@@ -404,6 +417,8 @@ class FunctionChecker(CallChecks, StructChecks, ExceptionChecks, SIMDChecks, Poi
         return TContinue(s.span)
 
     def stmt_Return(self, s: ast.Return):
+        if any(loop.parallel for loop in self.loops):
+            self.diags.error("E0155", s.span, what="return")
         if self.fn.decl.self_convention == "out" and self.self_var is not None:
             if s.value is not None:
                 self.diags.error("E0210", s.value.span)
@@ -940,8 +955,8 @@ class FunctionChecker(CallChecks, StructChecks, ExceptionChecks, SIMDChecks, Poi
         if name == "print":
             self.diags.error("E0007", e.span, construct="`print(...)` inside an expression")
             return TConst(e.span, ERROR, None)
-        if name == "range":
-            self.diags.error("E0007", e.span, construct="`range` outside a `for` loop")
+        if name in ("range", "prange"):
+            self.diags.error("E0007", e.span, construct=f"`{name}` outside a `for` loop")
             return TConst(e.span, ERROR, None)
         if name == "len":
             args = [self.expr(a) for a in e.args]

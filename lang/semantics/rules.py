@@ -59,8 +59,9 @@ PROGRESS = Progress()
 
 
 class _Loop:
-    def __init__(self, infinite: bool):
+    def __init__(self, infinite: bool, parallel: bool = False):
         self.infinite = infinite
+        self.parallel = parallel
         self.break_states: list[set[LocalVar]] = []
 
 

@@ -263,6 +263,9 @@ class TForRange(TStmt):
     stop: TExpr
     step: TExpr
     body: list[TStmt]
+    parallel: bool = False  # `prange`: iterations spread over the thread pool
+    captures: list[LocalVar] = field(default_factory=list)  # outer variables the body reads
+    reductions: list[tuple[LocalVar, str]] = field(default_factory=list)  # (variable, op)
 
 
 @dataclass(eq=False)

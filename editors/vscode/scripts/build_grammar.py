@@ -42,7 +42,7 @@ GPU_FUNCTIONS = [
 GPU_VARIABLES = ["thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx"]
 GPU_CONSTANTS = ["WARP_SIZE"]
 BUILTINS = [
-    "print", "range", "len", "abs", "min", "max", "simd_width_of", "parallel_for",
+    "print", "range", "len", "abs", "min", "max", "simd_width_of", "parallel_for", "prange",
     "parallelize", "vectorize", "isinstance", "rebind", "sizeof", "bitcast",
 ]
 EXCEPTIONS = [
