@@ -50,16 +50,30 @@ float total(const float *x, long n) {
     return s;
 }
 
+float total_omp(const float *x, long n) {
+    float s = 0.0f;
+#pragma omp parallel for reduction(+ : s)
+    for (long i = 0; i < n; i++) s += x[i];
+    return s;
+}
+
+static inline void softmax_row(const float *x, float *out, long r, long cols) {
+    const float *row = x + r * cols;
+    float *dst = out + r * cols;
+    float m = -INFINITY, s = 0.0f;
+    for (long j = 0; j < cols; j++) m = row[j] > m ? row[j] : m;
+    for (long j = 0; j < cols; j++) { dst[j] = expf(row[j] - m); s += dst[j]; }
+    float inv = 1.0f / s;
+    for (long j = 0; j < cols; j++) dst[j] *= inv;
+}
+
 void softmax_rows(const float *x, float *out, long rows, long cols) {
-    for (long r = 0; r < rows; r++) {
-        const float *row = x + r * cols;
-        float *dst = out + r * cols;
-        float m = -INFINITY, s = 0.0f;
-        for (long j = 0; j < cols; j++) m = row[j] > m ? row[j] : m;
-        for (long j = 0; j < cols; j++) { dst[j] = expf(row[j] - m); s += dst[j]; }
-        float inv = 1.0f / s;
-        for (long j = 0; j < cols; j++) dst[j] *= inv;
-    }
+    for (long r = 0; r < rows; r++) softmax_row(x, out, r, cols);
+}
+
+void softmax_rows_omp(const float *x, float *out, long rows, long cols) {
+#pragma omp parallel for
+    for (long r = 0; r < rows; r++) softmax_row(x, out, r, cols);
 }
 
 typedef struct { double x, y, z, vx, vy, vz, m; } body;
@@ -99,4 +113,15 @@ void matmul(const float *a, const float *b, float *c, long m, long n, long k) {
             float aip = a[i * k + p];
             for (long j = 0; j < n; j++) c[i * n + j] += aip * b[p * n + j];
         }
+}
+
+void matmul_omp(const float *a, const float *b, float *c, long m, long n, long k) {
+#pragma omp parallel for
+    for (long i = 0; i < m; i++) {
+        for (long j = 0; j < n; j++) c[i * n + j] = 0.0f;
+        for (long p = 0; p < k; p++) {
+            float aip = a[i * k + p];
+            for (long j = 0; j < n; j++) c[i * n + j] += aip * b[p * n + j];
+        }
+    }
 }

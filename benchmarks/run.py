@@ -4,7 +4,10 @@
     python benchmarks/run.py [--quick] [--json] [--smoke]
 
 Each figure is the median of several runs after a warm-up. Ratios are speed-ups of pyx
-over each peer (peer time / pyx time: above 1 means pyx is faster). Results are checked
+over each peer (peer time / pyx time: above 1 means pyx is faster). Rows marked with 2
+threads (PYX_NUM_THREADS, default 2) compare pyx's `prange` kernels with Numba's
+`prange` and C with OpenMP, all on that many threads; NumPy uses what it uses (OpenBLAS
+threads for matmul, one thread elsewhere). Results are checked
 against each other before anything is timed. Peers that are not installed (Numba, gcc)
 are skipped and marked "-". `pip install "pyx-lang[bench]"` installs the peers.
 """
@@ -23,7 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("OMP_NUM_THREADS", "2")  # before libgomp loads: the C+OpenMP columns use 2 threads
+# Before anything starts a thread pool: the parallel rows give every contender the same threads.
+THREADS = os.environ.setdefault("PYX_NUM_THREADS", os.environ.get("OMP_NUM_THREADS", "2"))
+os.environ.setdefault("OMP_NUM_THREADS", THREADS)
+os.environ.setdefault("NUMBA_NUM_THREADS", THREADS)
 
 import numpy as np  # noqa: E402
 
@@ -59,10 +65,13 @@ def build_c(tmp: Path):
         getattr(c, name).restype, getattr(c, name).argtypes = i64, [i64, i64, i64]
     for name in ("triad", "triad_omp"):
         getattr(c, name).restype, getattr(c, name).argtypes = None, [f32p, f32p, f32p, ctypes.c_float, i64]
-    c.total.restype, c.total.argtypes = ctypes.c_float, [f32p, i64]
-    c.softmax_rows.restype, c.softmax_rows.argtypes = None, [f32p, f32p, i64, i64]
+    for name in ("total", "total_omp"):
+        getattr(c, name).restype, getattr(c, name).argtypes = ctypes.c_float, [f32p, i64]
+    for name in ("softmax_rows", "softmax_rows_omp"):
+        getattr(c, name).restype, getattr(c, name).argtypes = None, [f32p, f32p, i64, i64]
     c.nbody.restype, c.nbody.argtypes = ctypes.c_double, [i64, f64p]
-    c.matmul.restype, c.matmul.argtypes = None, [f32p, f32p, f32p, i64, i64, i64]
+    for name in ("matmul", "matmul_omp"):
+        getattr(c, name).restype, getattr(c, name).argtypes = None, [f32p, f32p, f32p, i64, i64, i64]
     return c
 
 
@@ -151,8 +160,60 @@ def numba_kernels():
     def add3(a, b, c):
         return a + b + c
 
+    pjit = numba.njit(cache=False, parallel=True)
+    prange = numba.prange
+
+    @pjit
+    def mandelbrot_parallel(width, height, max_iter):
+        total = 0
+        dx, dy = 3.0 / width, 3.0 / height
+        for row in prange(height):
+            cy = -1.5 + row * dy
+            for col in range(width):
+                cx = -2.0 + col * dx
+                x = y = 0.0
+                i = 0
+                while i < max_iter and x * x + y * y <= 4.0:
+                    x, y = x * x - y * y + cx, 2.0 * x * y + cy
+                    i += 1
+                total += i
+        return total
+
+    @pjit
+    def triad_parallel(a, b, c, s):
+        for i in prange(a.shape[0]):
+            a[i] = b[i] + s * c[i]
+
+    @pjit
+    def total_parallel(x):
+        s = np.float32(0.0)
+        for i in prange(x.shape[0]):
+            s += x[i]
+        return s
+
+    @pjit
+    def softmax_rows_parallel(x, out):
+        for r in prange(x.shape[0]):
+            m = x[r].max()
+            s = np.float32(0.0)
+            for j in range(x.shape[1]):
+                out[r, j] = np.exp(x[r, j] - m)
+                s += out[r, j]
+            out[r] /= s
+
+    @pjit
+    def matmul_parallel(a, b, c):
+        for i in prange(a.shape[0]):
+            c[i, :] = 0.0
+            for p in range(a.shape[1]):
+                aip = a[i, p]
+                for j in range(b.shape[1]):
+                    c[i, j] += aip * b[p, j]
+
     return {"mandelbrot": mandelbrot, "triad": triad, "total": total, "softmax_rows": softmax_rows,
-            "nbody": nbody, "add3": add3, "matmul": matmul}
+            "nbody": nbody, "add3": add3, "matmul": matmul, "mandelbrot_parallel": mandelbrot_parallel,
+            "triad_parallel": triad_parallel, "total_parallel": total_parallel,
+            "softmax_rows_parallel": softmax_rows_parallel, "matmul_parallel": matmul_parallel}
 
 
 def numpy_mandelbrot(width, height, max_iter):
@@ -196,33 +257,39 @@ def run_kernels(args, px, c, nb) -> list[dict]:
     rows = []
     repeat = 1 if args.smoke else (3 if args.quick else 5)
     f32 = ctypes.POINTER(ctypes.c_float)
+    threads = int(THREADS)
 
-    def row(name, pyx_fn, numpy_fn=None, numba_fn=None, c_fn=None, c_omp_fn=None, check=None):
+    def row(name, parallel, pyx_fn, numpy_fn=None, numba_fn=None, c_fn=None, check=None):
+        """One line of the table: a serial row (1 thread) or a parallel one (`threads` threads)."""
         results = {"pyx": pyx_fn(), "numpy": numpy_fn() if numpy_fn else None,
                    "numba": numba_fn() if numba_fn else None, "c": c_fn() if c_fn else None}
         agree = all(check(results["pyx"], v) for v in results.values() if v is not None) if check else True
-        entry = {"benchmark": name, "agree": agree}
-        for key, fn in (("pyx", pyx_fn), ("numpy", numpy_fn), ("numba", numba_fn), ("c", c_fn),
-                        ("c_omp", c_omp_fn)):
+        entry = {"benchmark": name, "threads": threads if parallel else 1, "agree": agree}
+        for key, fn in (("pyx", pyx_fn), ("numpy", numpy_fn), ("numba", numba_fn), ("c", c_fn)):
             entry[key] = median_time(fn, repeat) if fn else None
         rows.append(entry)
-        print(f"  {name}: done", file=sys.stderr)
+        print(f"  {name} ({entry['threads']} thread{'s' if entry['threads'] > 1 else ''}): done", file=sys.stderr)
+
+    def numba(name):
+        return nb[name] if nb else None
 
     size = 64 if args.smoke else (512 if args.quick else 1024)
     iters = 50 if args.smoke else 200
-    row(f"mandelbrot {size}x{size}, {iters} iterations (scalar)",
-        lambda: px.mandelbrot(size, size, iters), lambda: numpy_mandelbrot(size, size, iters),
-        (lambda: nb["mandelbrot"](size, size, iters)) if nb else None,
-        (lambda: c.mandelbrot(size, size, iters)) if c else None,
-        (lambda: c.mandelbrot_omp(size, size, iters)) if c else None,
-        check=lambda a, b: a == b)
-
-    row(f"mandelbrot {size}x{size}, {iters} iterations (SIMD, 8 lanes)",
-        lambda: px.mandelbrot_simd(size, size, iters), None,
-        (lambda: nb["mandelbrot"](size, size, iters)) if nb else None,
-        (lambda: c.mandelbrot(size, size, iters)) if c else None,
-        (lambda: c.mandelbrot_omp(size, size, iters)) if c else None,
-        check=lambda a, b: a == b)
+    mandel = f"mandelbrot {size}x{size}, {iters} iterations"
+    same = (lambda a, b: a == b)
+    numpy_m = lambda: numpy_mandelbrot(size, size, iters)  # noqa: E731
+    row(f"{mandel} (scalar)", False, lambda: px.mandelbrot(size, size, iters), numpy_m,
+        nb and (lambda: nb["mandelbrot"](size, size, iters)), c and (lambda: c.mandelbrot(size, size, iters)),
+        check=same)
+    row(f"{mandel} (scalar)", True, lambda: px.mandelbrot_parallel(size, size, iters), numpy_m,
+        nb and (lambda: nb["mandelbrot_parallel"](size, size, iters)),
+        c and (lambda: c.mandelbrot_omp(size, size, iters)), check=same)
+    row(f"{mandel} (SIMD, 8 lanes)", False, lambda: px.mandelbrot_simd(size, size, iters), None,
+        nb and (lambda: nb["mandelbrot"](size, size, iters)), c and (lambda: c.mandelbrot(size, size, iters)),
+        check=same)
+    row(f"{mandel} (SIMD, 8 lanes)", True, lambda: px.mandelbrot_simd_parallel(size, size, iters), None,
+        nb and (lambda: nb["mandelbrot_parallel"](size, size, iters)),
+        c and (lambda: c.mandelbrot_omp(size, size, iters)), check=same)
 
     n = 1 << (12 if args.smoke else (22 if args.quick else 25))
     rng = np.random.default_rng(0)
@@ -232,15 +299,24 @@ def run_kernels(args, px, c, nb) -> list[dict]:
     def as_f32(x):
         return x.ctypes.data_as(f32)
 
-    row(f"triad a = b + s*c, 2^{n.bit_length() - 1} float32",
-        lambda: (px.triad(a, b, cc, 1.5, n), a.copy())[1], lambda: (np.add(b, np.float32(1.5) * cc, out=out), out.copy())[1],
-        (lambda: (nb["triad"](a, b, cc, np.float32(1.5)), a.copy())[1]) if nb else None,
-        (lambda: (c.triad(as_f32(a), as_f32(b), as_f32(cc), 1.5, n), a.copy())[1]) if c else None,
-        (lambda: c.triad_omp(as_f32(a), as_f32(b), as_f32(cc), 1.5, n)) if c else None,
-        check=lambda x, y: np.allclose(x, y))
-    row(f"sum of 2^{n.bit_length() - 1} float32", lambda: px.total(b, n), lambda: float(b.sum()),
-        (lambda: nb["total"](b)) if nb else None, (lambda: c.total(as_f32(b), n)) if c else None,
-        check=lambda x, y: abs(x - y) <= 1e-3 * abs(y))
+    def numpy_triad():
+        np.add(b, np.float32(1.5) * cc, out=out)
+        return out.copy()
+
+    close = (lambda x, y: np.allclose(x, y))
+    triad = f"triad a = b + s*c, 2^{n.bit_length() - 1} float32"
+    row(triad, False, lambda: (px.triad(a, b, cc, 1.5, n), a.copy())[1], numpy_triad,
+        nb and (lambda: (nb["triad"](a, b, cc, np.float32(1.5)), a.copy())[1]),
+        c and (lambda: (c.triad(as_f32(a), as_f32(b), as_f32(cc), 1.5, n), a.copy())[1]), check=close)
+    row(triad, True, lambda: (px.triad_parallel(a, b, cc, 1.5, n), a.copy())[1], numpy_triad,
+        nb and (lambda: (nb["triad_parallel"](a, b, cc, np.float32(1.5)), a.copy())[1]),
+        c and (lambda: (c.triad_omp(as_f32(a), as_f32(b), as_f32(cc), 1.5, n), a.copy())[1]), check=close)
+    near = (lambda x, y: abs(x - y) <= 1e-3 * abs(y))
+    summed = f"sum of 2^{n.bit_length() - 1} float32"
+    row(summed, False, lambda: px.total(b, n), lambda: float(b.sum()), nb and (lambda: nb["total"](b)),
+        c and (lambda: c.total(as_f32(b), n)), check=near)
+    row(summed, True, lambda: px.total_parallel(b, n), lambda: float(b.sum()),
+        nb and (lambda: nb["total_parallel"](b)), c and (lambda: c.total_omp(as_f32(b), n)), check=near)
 
     rows_n = 64 if args.smoke else (1024 if args.quick else 4096)
     x = rng.standard_normal((rows_n, rows_n), np.float32)
@@ -250,26 +326,35 @@ def run_kernels(args, px, c, nb) -> list[dict]:
         e = np.exp(x - x.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)
 
-    row(f"row softmax {rows_n}x{rows_n} float32", lambda: (px.softmax_rows(x, y, rows_n, rows_n), y.copy())[1],
-        numpy_softmax, (lambda: (nb["softmax_rows"](x, y), y.copy())[1]) if nb else None,
-        (lambda: (c.softmax_rows(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]) if c else None,
-        check=lambda p, q: np.allclose(p, q, rtol=1e-4, atol=1e-7))
+    soft = (lambda p, q: np.allclose(p, q, rtol=1e-4, atol=1e-7))
+    softmax = f"row softmax {rows_n}x{rows_n} float32"
+    row(softmax, False, lambda: (px.softmax_rows(x, y, rows_n, rows_n), y.copy())[1], numpy_softmax,
+        nb and (lambda: (nb["softmax_rows"](x, y), y.copy())[1]),
+        c and (lambda: (c.softmax_rows(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]), check=soft)
+    row(softmax, True, lambda: (px.softmax_rows_parallel(x, y, rows_n, rows_n), y.copy())[1], numpy_softmax,
+        nb and (lambda: (nb["softmax_rows_parallel"](x, y), y.copy())[1]),
+        c and (lambda: (c.softmax_rows_omp(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]), check=soft)
 
-    mm = pyx.import_module("matmul", path=[str(ROOT / "examples")])  # the kernel of examples/matmul.px
+    mm = pyx.import_module("matmul", path=[str(ROOT / "examples")])  # the kernels of examples/matmul.px
     for size in ([64] if args.smoke else ([512] if args.quick else [1024, 2048])):
         ma, mb = rng.standard_normal((size, size), np.float32), rng.standard_normal((size, size), np.float32)
         mc = np.empty((size, size), np.float32)
-        row(f"matmul {size}x{size} float32",
-            lambda: (mm.matmul_f32(ma, mb, mc, size, size, size), mc.copy())[1], lambda: ma @ mb,
-            (lambda: (nb["matmul"](ma, mb, mc), mc.copy())[1]) if nb else None,
-            (lambda: (c.matmul(as_f32(ma), as_f32(mb), as_f32(mc), size, size, size), mc.copy())[1]) if c else None,
-            check=lambda p, q: np.allclose(p, q, rtol=1e-3, atol=1e-2))
+        mat = (lambda p, q: np.allclose(p, q, rtol=1e-3, atol=1e-2))
+        for parallel in (False, True):
+            suffix = "_parallel" if parallel else ""
+            kernel = getattr(mm, "matmul_f32" + suffix)
+            c_kernel = c and getattr(c, "matmul_omp" if parallel else "matmul")
+            row(f"matmul {size}x{size} float32", parallel,
+                lambda: (kernel(ma, mb, mc, size, size, size), mc.copy())[1], lambda: ma @ mb,
+                nb and (lambda: (nb["matmul" + suffix](ma, mb, mc), mc.copy())[1]),
+                c and (lambda: (c_kernel(as_f32(ma), as_f32(mb), as_f32(mc), size, size, size), mc.copy())[1]),
+                check=mat)
 
     steps = 1000 if args.smoke else (100_000 if args.quick else 1_000_000)
     state = nbody_state()
-    row(f"n-body 5 bodies, {steps} steps", lambda: px.nbody(steps, state), None,
-        (lambda: nb["nbody"](steps, state)) if nb else None,
-        (lambda: c.nbody(steps, state.ctypes.data_as(ctypes.POINTER(ctypes.c_double)))) if c else None,
+    row(f"n-body 5 bodies, {steps} steps", False, lambda: px.nbody(steps, state), None,
+        nb and (lambda: nb["nbody"](steps, state)),
+        c and (lambda: c.nbody(steps, state.ctypes.data_as(ctypes.POINTER(ctypes.c_double)))),
         check=lambda p, q: abs(p - q) <= 1e-9 * abs(q))
     return rows
 
@@ -397,20 +482,20 @@ def main() -> int:
         latency = [] if args.smoke else run_latency(args, nb)
         interop = run_interop(args, px, nb, tmp)
     header = {"machine": platform.machine(), "cpu": _cpu_name(), "cores": os.cpu_count(),
-              "pyx_threads": 1, "c_omp_threads": int(os.environ["OMP_NUM_THREADS"]),
+              "parallel_threads": int(THREADS),
               "python": platform.python_version(), "numpy": np.__version__,
               "numba": _version("numba"), "gcc": _gcc_version()}
     if args.json:
         print(json.dumps({"header": header, "kernels": kernels, "latency": latency, "interop": interop}, indent=2))
         return 0 if all(k["agree"] for k in kernels) else 1
-    print(f"pyx benchmarks on {header['cpu']} ({header['cores']} cores); pyx single-threaded, "
-          f"C+OpenMP with {header['c_omp_threads']} threads; numpy {header['numpy']}, numba {header['numba']}, "
-          f"{header['gcc']}")
+    print(f"pyx benchmarks on {header['cpu']} ({header['cores']} cores); numpy {header['numpy']}, "
+          f"numba {header['numba']}, {header['gcc']} -O3 -march=native")
+    print(f"threads 1: serial kernels everywhere; threads {THREADS}: pyx prange, Numba prange, C with OpenMP")
     print("ratios are peer time / pyx time: above 1 means pyx is faster")
-    cols = ["benchmark", "pyx", "NumPy", "Numba", "C -O3", "C+OMP", "vs NumPy", "vs Numba", "vs C", "vs C+OMP", "ok"]
-    table = [[k["benchmark"], fmt_time(k["pyx"]), fmt_time(k["numpy"]), fmt_time(k["numba"]), fmt_time(k["c"]),
-              fmt_time(k["c_omp"]), ratio(k["numpy"], k["pyx"]), ratio(k["numba"], k["pyx"]), ratio(k["c"], k["pyx"]),
-              ratio(k["c_omp"], k["pyx"]), "yes" if k["agree"] else "NO"] for k in kernels]
+    cols = ["benchmark", "threads", "pyx", "NumPy", "Numba", "C", "vs NumPy", "vs Numba", "vs C", "ok"]
+    table = [[k["benchmark"], k["threads"], fmt_time(k["pyx"]), fmt_time(k["numpy"]), fmt_time(k["numba"]),
+              fmt_time(k["c"]), ratio(k["numpy"], k["pyx"]), ratio(k["numba"], k["pyx"]), ratio(k["c"], k["pyx"]),
+              "yes" if k["agree"] else "NO"] for k in kernels]
     widths = [max(len(str(r[i])) for r in [cols] + table) for i in range(len(cols))]
     for r in [cols] + table:
         print("  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in enumerate(zip(r, widths))))

@@ -29,6 +29,7 @@ MAX_THREADS = 1024
 _SC_NPROCESSORS_ONLN = 84  # glibc's value
 CPU_MASK_WORDS = 16  # sched_getaffinity mask for 1024 CPUs
 NONE_RAISED = 2 ** 63 - 1  # `best` while no piece has raised
+SPIN = 20000  # polls of a shared flag (tens of microseconds) before a thread blocks on a condition
 
 
 class ThreadPool:
@@ -129,42 +130,59 @@ class ThreadPool:
         return fn
 
     # ---- workers ----
+    def _spin_until(self, fn, b, count, ready, done_block, then_block):
+        """Poll `ready(b)` up to SPIN times (`count`: an entry-block slot), then go to `then_block`:
+        back-to-back loops (a matmul's K panels) find the workers awake instead of paying a futex
+        wake-up each."""
+        b.store(I64(0), count)
+        poll, again = fn.append_basic_block("spin"), fn.append_basic_block("spin.again")
+        b.branch(poll)
+        b = ll.IRBuilder(poll)
+        b.cbranch(ready(b), done_block, again)
+        b = ll.IRBuilder(again)
+        k = b.add(b.load(count), I64(1))
+        b.store(k, count)
+        b.cbranch(b.icmp_signed("<", k, I64(SPIN)), poll, then_block)
+
     def _define_worker(self):
         fn, b = self.rt._function("__pyx_pool_worker", CHARP, [CHARP])
-        seen = b.alloca(I64)
+        seen, spins = b.alloca(I64), b.alloca(I64)
         b.store(I64(0), seen)
-        sleep, wait, work = (fn.append_basic_block(x) for x in ("sleep", "wait", "work"))
-        b.branch(sleep)
+        idle, sleep, wait, work = (fn.append_basic_block(x) for x in ("idle", "sleep", "wait", "work"))
+        b.branch(idle)
+        # Atomic loads throughout: the waits are opaque calls, and a plain load of an internal
+        # global could be hoisted out of these loops.
+        self._spin_until(fn, ll.IRBuilder(idle), spins,
+                         lambda b: b.icmp_unsigned("!=", self._load(b, self.generation), b.load(seen)), work, sleep)
         b = ll.IRBuilder(sleep)
         b.call(self.lock, [self._ptr(b, self.mutex)])
         b.branch(wait)
         b = ll.IRBuilder(wait)
-        # Atomic loads: the condition-variable wait is opaque, and a plain load of an internal
-        # global could be hoisted out of this loop.
-        current = self._load(b, self.generation)
-        idle = b.icmp_unsigned("==", current, b.load(seen))
-        with b.if_then(idle):
+        asleep = b.icmp_unsigned("==", self._load(b, self.generation), b.load(seen))
+        with b.if_then(asleep):
             b.call(self.wait, [self._ptr(b, self.work_cv), self._ptr(b, self.mutex)])
-        b.cbranch(idle, wait, work)
+        woke = fn.append_basic_block("woke")
+        b.cbranch(asleep, wait, woke)
+        b = ll.IRBuilder(woke)
+        b.call(self.unlock, [self._ptr(b, self.mutex)])
+        b.branch(work)
+
         b = ll.IRBuilder(work)
-        b.store(current, seen)
+        b.store(self._load(b, self.generation), seen)
         leave, stay = fn.append_basic_block("leave"), fn.append_basic_block("stay")
         b.cbranch(b.icmp_unsigned("!=", self._load(b, self.quit, 4), I32(0)), leave, stay)
-        b = ll.IRBuilder(leave)
-        b.call(self.unlock, [self._ptr(b, self.mutex)])
-        b.ret(ll.Constant(CHARP, None))
+        ll.IRBuilder(leave).ret(ll.Constant(CHARP, None))
         b = ll.IRBuilder(stay)
         piece, args = self._load(b, self.piece), self._load(b, self.args)
         count, chunks = self._load(b, self.count), self._load(b, self.chunks)
-        b.call(self.unlock, [self._ptr(b, self.mutex)])
         b.call(self.run_pieces, [piece, args, count, chunks])
-        b.call(self.lock, [self._ptr(b, self.mutex)])
-        left = b.sub(self._load(b, self.remaining), I64(1))
-        self._store(b, left, self.remaining)
+        left = b.sub(b.atomic_rmw("sub", self.remaining, I64(1), "acq_rel"), I64(1))
+        # The last one wakes the caller; under the mutex, so a caller about to wait cannot miss it.
         with b.if_then(b.icmp_unsigned("==", left, I64(0))):
+            b.call(self.lock, [self._ptr(b, self.mutex)])
             b.call(self.broadcast, [self._ptr(b, self.done_cv)])
-        b.call(self.unlock, [self._ptr(b, self.mutex)])
-        b.branch(sleep)
+            b.call(self.unlock, [self._ptr(b, self.mutex)])
+        b.branch(idle)
         return fn
 
     def _define_thread_count(self):
@@ -266,6 +284,7 @@ class ThreadPool:
         rt = self.rt
         fn, b = rt._function("__pyx_parallel_for", I32, [PIECE.as_pointer(), CHARP, I64, I64])
         piece, args, count, chunks = fn.args
+        spins, k = b.alloca(I64), b.alloca(I64)
         parallel, claimed, serial, serial_body, serial_next, raised, finished = (
             fn.append_basic_block(x) for x in ("parallel", "claimed", "serial", "serial.piece", "serial.next",
                                                "raised", "finished"))
@@ -284,14 +303,18 @@ class ThreadPool:
                            (self.next, I64(0)), (self.best, I64(NONE_RAISED))):
             self._store(b, value, var)
         self._store(b, I32(0), self.stop, 4)
-        b.call(self.lock, [self._ptr(b, self.mutex)])
-        self._store(b, b.load(self.workers), self.remaining)
+        self._store(b, self._load(b, self.workers), self.remaining)
+        # Spinning workers start on the new generation; sleeping ones are woken under the mutex.
         self._store(b, b.add(self._load(b, self.generation), I64(1)), self.generation)
+        b.call(self.lock, [self._ptr(b, self.mutex)])
         b.call(self.broadcast, [self._ptr(b, self.work_cv)])
         b.call(self.unlock, [self._ptr(b, self.mutex)])
         b.call(self.run_pieces, [piece, args, count, chunks])
+        spin_done, block, wait, waited = (fn.append_basic_block(x) for x in ("spun", "block", "wait", "waited"))
+        self._spin_until(fn, b, spins, lambda b: b.icmp_unsigned("==", self._load(b, self.remaining), I64(0)),
+                         spin_done, block)
+        b = ll.IRBuilder(block)
         b.call(self.lock, [self._ptr(b, self.mutex)])
-        wait, waited = fn.append_basic_block("wait"), fn.append_basic_block("waited")
         b.branch(wait)
         b = ll.IRBuilder(wait)
         busy = b.icmp_unsigned("!=", self._load(b, self.remaining), I64(0))
@@ -300,6 +323,8 @@ class ThreadPool:
         b.cbranch(busy, wait, waited)
         b = ll.IRBuilder(waited)
         b.call(self.unlock, [self._ptr(b, self.mutex)])
+        b.branch(spin_done)
+        b = ll.IRBuilder(spin_done)
         failed = b.icmp_unsigned("!=", self._load(b, self.best), I64(NONE_RAISED))
         with b.if_then(failed):
             self._copy_state(b, rt.state(b), self.error)
@@ -308,7 +333,6 @@ class ThreadPool:
 
         # Serially, on this thread: its own exception state is already the right one.
         b = ll.IRBuilder(serial)
-        k = b.alloca(I64)
         b.store(I64(0), k)
         b.branch(serial_next)
         b = ll.IRBuilder(serial_next)

@@ -360,26 +360,42 @@ class FunctionChecker(CallChecks, StructChecks, ExceptionChecks, SIMDChecks, Poi
         if not isinstance(s.target, ast.Name):
             self.diags.error("E0007", s.target.span, construct="unpacking in a `for` target")
             return None
-        var = self.assign_target(s.target, TConst(s.target.span, itype, 0))
+        var = self.private_loop_var(s.target, itype) or self.assign_target(s.target, TConst(s.target.span, itype, 0))
         if var is None:
             return None
         if var.type not in (itype, ERROR) and itype != ERROR:
             self.diags.error("E0201", s.target.span, expected=var.type, found=itype)
-        first_inner = self.next_id + 1  # ids of variables bound inside the body start here
-        body = self.loop_body(var, s.body, parallel)
+        loop_state = _Loop(False, parallel, first_inner=self.next_id + 1)  # ids of the body's variables
+        body = self.loop_body(var, s.body, loop_state)
         if self.assigned is not None and _nonempty_range(start, stop, step):
             self.assigned.add(var)  # the body ran at least once, so the loop variable is bound
+        if self.assigned is not None:
+            self.assigned -= loop_state.shadowed  # their value after a prange is no iteration's in particular
+        first_inner = loop_state.first_inner
         loop = TForRange(s.span, var, start, stop, step, body, parallel)
         if parallel:
             loop.captures, loop.reductions = analyze_prange(body, var, first_inner, self.diags)
         return loop
 
-    def loop_body(self, var: LocalVar, stmts, parallel: bool = False) -> list[TStmt]:
+    def private_loop_var(self, target, itype) -> LocalVar | None:
+        """Inside a prange body, `for j in range(...)` over a name bound before the prange gets
+        a variable of its own (each iteration has its own j); the outer j is then unbound."""
+        loop = next((l for l in reversed(self.loops) if l.parallel), None)
+        existing = self.scopes.lookup(target.id) if loop is not None and isinstance(target, ast.Name) else None
+        if not isinstance(existing, LocalVar) or existing.id >= loop.first_inner or existing.type != itype:
+            return None
+        loop.shadowed.add(existing)
+        var = self._new_var(target.id, itype, target.span)
+        self.scopes.declare(target.id, var)
+        self.refer_local(target.span, var)
+        return var
+
+    def loop_body(self, var: LocalVar, stmts, loop: "_Loop | None" = None) -> list[TStmt]:
         """A for loop's body: the loop variable is bound inside; nothing it assigns is certain after."""
         before = self._copy_state()
         if self.assigned is not None:
             self.assigned.add(var)
-        self.loops.append(_Loop(False, parallel))
+        self.loops.append(loop or _Loop(False))
         body = self.block(stmts, new_scope=True)
         self.loops.pop()
         self.assigned = before

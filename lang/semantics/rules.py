@@ -59,9 +59,11 @@ PROGRESS = Progress()
 
 
 class _Loop:
-    def __init__(self, infinite: bool, parallel: bool = False):
+    def __init__(self, infinite: bool, parallel: bool = False, first_inner: int = 0):
         self.infinite = infinite
         self.parallel = parallel
+        self.first_inner = first_inner  # a prange: variables with ids from here are its body's own
+        self.shadowed: set[LocalVar] = set()  # a prange: outer loop variables its body re-bound
         self.break_states: list[set[LocalVar]] = []
 
 
