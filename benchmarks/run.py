@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pyx against NumPy, Numba and C (gcc -O3 -march=native), printed as one table.
 
-    python benchmarks/run.py [--quick] [--json] [--smoke]
+    python benchmarks/run.py [--quick] [--json] [--smoke] [--only TEXT]
 
 Each figure is the median of several runs after a warm-up. Ratios are speed-ups of pyx
 over each peer (peer time / pyx time: above 1 means pyx is faster). Rows marked with 2
@@ -261,11 +261,15 @@ def run_kernels(args, px, c, nb) -> list[dict]:
 
     def row(name, parallel, pyx_fn, numpy_fn=None, numba_fn=None, c_fn=None, check=None):
         """One line of the table: a serial row (1 thread) or a parallel one (`threads` threads)."""
+        if args.only and args.only not in name:
+            return
         results = {"pyx": pyx_fn(), "numpy": numpy_fn() if numpy_fn else None,
                    "numba": numba_fn() if numba_fn else None, "c": c_fn() if c_fn else None}
         agree = all(check(results["pyx"], v) for v in results.values() if v is not None) if check else True
         entry = {"benchmark": name, "threads": threads if parallel else 1, "agree": agree}
         for key, fn in (("pyx", pyx_fn), ("numpy", numpy_fn), ("numba", numba_fn), ("c", c_fn)):
+            if fn and parallel and not args.smoke:
+                time.sleep(0.2)  # let the previous contender's spinning threads go to sleep
             entry[key] = median_time(fn, repeat) if fn else None
         rows.append(entry)
         print(f"  {name} ({entry['threads']} thread{'s' if entry['threads'] > 1 else ''}): done", file=sys.stderr)
@@ -469,6 +473,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="smaller sizes, fewer runs")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, one run: checks the script itself")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--only", metavar="TEXT", help="run only the kernels whose name contains TEXT")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
@@ -479,8 +484,8 @@ def main() -> int:
         c = build_c(tmp)
         nb = None if args.smoke else numba_kernels()
         kernels = run_kernels(args, px, c, nb)
-        latency = [] if args.smoke else run_latency(args, nb)
-        interop = run_interop(args, px, nb, tmp)
+        latency = [] if args.smoke or args.only else run_latency(args, nb)
+        interop = [] if args.only else run_interop(args, px, nb, tmp)
     header = {"machine": platform.machine(), "cpu": _cpu_name(), "cores": os.cpu_count(),
               "parallel_threads": int(THREADS),
               "python": platform.python_version(), "numpy": np.__version__,
