@@ -274,8 +274,9 @@ def run_kernels(args, px, c, nb) -> list[dict]:
         rows.append(entry)
         print(f"  {name} ({entry['threads']} thread{'s' if entry['threads'] > 1 else ''}): done", file=sys.stderr)
 
-    def numba(name):
-        return nb[name] if nb else None
+    examples = [str(ROOT / "examples")]
+    simd, streams = pyx.import_module("mandelbrot_simd", path=examples), pyx.import_module("triad_sum", path=examples)
+    soft_ex, mm = pyx.import_module("softmax", path=examples), pyx.import_module("matmul", path=examples)
 
     size = 64 if args.smoke else (512 if args.quick else 1024)
     iters = 50 if args.smoke else 200
@@ -291,7 +292,7 @@ def run_kernels(args, px, c, nb) -> list[dict]:
     row(f"{mandel} (SIMD, 8 lanes)", False, lambda: px.mandelbrot_simd(size, size, iters), None,
         nb and (lambda: nb["mandelbrot"](size, size, iters)), c and (lambda: c.mandelbrot(size, size, iters)),
         check=same)
-    row(f"{mandel} (SIMD, 8 lanes)", True, lambda: px.mandelbrot_simd_parallel(size, size, iters), None,
+    row(f"{mandel} (SIMD, 8 lanes)", True, lambda: simd.mandelbrot(-2.0, -1.5, 3.0 / size, size, size, iters), None,
         nb and (lambda: nb["mandelbrot_parallel"](size, size, iters)),
         c and (lambda: c.mandelbrot_omp(size, size, iters)), check=same)
 
@@ -312,14 +313,14 @@ def run_kernels(args, px, c, nb) -> list[dict]:
     row(triad, False, lambda: (px.triad(a, b, cc, 1.5, n), a.copy())[1], numpy_triad,
         nb and (lambda: (nb["triad"](a, b, cc, np.float32(1.5)), a.copy())[1]),
         c and (lambda: (c.triad(as_f32(a), as_f32(b), as_f32(cc), 1.5, n), a.copy())[1]), check=close)
-    row(triad, True, lambda: (px.triad_parallel(a, b, cc, 1.5, n), a.copy())[1], numpy_triad,
+    row(triad, True, lambda: (streams.triad(a, b, cc, 1.5, n), a.copy())[1], numpy_triad,
         nb and (lambda: (nb["triad_parallel"](a, b, cc, np.float32(1.5)), a.copy())[1]),
         c and (lambda: (c.triad_omp(as_f32(a), as_f32(b), as_f32(cc), 1.5, n), a.copy())[1]), check=close)
     near = (lambda x, y: abs(x - y) <= 1e-3 * abs(y))
     summed = f"sum of 2^{n.bit_length() - 1} float32"
     row(summed, False, lambda: px.total(b, n), lambda: float(b.sum()), nb and (lambda: nb["total"](b)),
         c and (lambda: c.total(as_f32(b), n)), check=near)
-    row(summed, True, lambda: px.total_parallel(b, n), lambda: float(b.sum()),
+    row(summed, True, lambda: streams.total(b, n), lambda: float(b.sum()),
         nb and (lambda: nb["total_parallel"](b)), c and (lambda: c.total_omp(as_f32(b), n)), check=near)
 
     rows_n = 64 if args.smoke else (1024 if args.quick else 4096)
@@ -335,11 +336,10 @@ def run_kernels(args, px, c, nb) -> list[dict]:
     row(softmax, False, lambda: (px.softmax_rows(x, y, rows_n, rows_n), y.copy())[1], numpy_softmax,
         nb and (lambda: (nb["softmax_rows"](x, y), y.copy())[1]),
         c and (lambda: (c.softmax_rows(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]), check=soft)
-    row(softmax, True, lambda: (px.softmax_rows_parallel(x, y, rows_n, rows_n), y.copy())[1], numpy_softmax,
+    row(softmax, True, lambda: (soft_ex.softmax_rows(x, y, rows_n, rows_n), y.copy())[1], numpy_softmax,
         nb and (lambda: (nb["softmax_rows_parallel"](x, y), y.copy())[1]),
         c and (lambda: (c.softmax_rows_omp(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]), check=soft)
 
-    mm = pyx.import_module("matmul", path=[str(ROOT / "examples")])  # the kernels of examples/matmul.px
     for size in ([64] if args.smoke else ([512] if args.quick else [1024, 2048])):
         ma, mb = rng.standard_normal((size, size), np.float32), rng.standard_normal((size, size), np.float32)
         mc = np.empty((size, size), np.float32)

@@ -29,7 +29,7 @@ MAX_THREADS = 1024
 _SC_NPROCESSORS_ONLN = 84  # glibc's value
 CPU_MASK_WORDS = 16  # sched_getaffinity mask for 1024 CPUs
 NONE_RAISED = 2 ** 63 - 1  # `best` while no piece has raised
-SPIN = 20000  # polls of a shared flag (tens of microseconds) before a thread blocks on a condition
+SPIN = 200000  # polls of a shared flag (a fraction of a millisecond) before a thread blocks, as OpenMP does
 
 
 class ThreadPool:

@@ -71,6 +71,7 @@ MESSAGES: dict[str, str] = {
     "E0156": "reduction variable `{name}` is combined with both `{first}` and `{second}` in one `prange` loop; use one operation",
     "E0157": "`{name}` is a reduction in this `prange` loop (combined with `{op}`) and cannot be read inside it: each thread holds only part of it",
     "E0158": "`prange` in GPU code (`{func}`): a kernel's threads are already parallel; use a plain `range`",
+    "E0159": "`vectorize` needs {detail}",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

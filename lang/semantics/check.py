@@ -28,6 +28,7 @@ from .calls import CallChecks
 from .raising import ExceptionChecks
 from .structs import StructChecks
 from .parallel import analyze as analyze_prange
+from .vectorize import VectorizeChecks, is_vectorize
 from .rules import (BINARY_METHODS, BIT_OPS, BUILTIN_FUNCTIONS, CMP_OPS, FUTURE_NAMES, INPLACE_METHODS, Instantiate, MAX_UNROLL, PROGRESS, UNARY_METHODS, _Loop, _TypeParam, _ct_type, _is_float, _is_num, _merge, _nonempty_range)
 
 # Names later issues define; using them now says so instead of "not defined".
@@ -36,7 +37,7 @@ from .rules import (BINARY_METHODS, BIT_OPS, BUILTIN_FUNCTIONS, CMP_OPS, FUTURE_
 # Asks the instantiation stage for the instance of `decl` at these argument types.
 
 
-class FunctionChecker(CallChecks, StructChecks, ExceptionChecks, SIMDChecks, PointerChecks, MathChecks,
+class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks, SIMDChecks, PointerChecks, MathChecks,
                       GPUChecks):
     def __init__(self, module: ModuleSymbols, instance: FunctionInstance, diags: DiagnosticBag,
                  instantiate: Instantiate, resolve_type: Callable[[ast.Expr], Type],
@@ -335,6 +336,8 @@ class FunctionChecker(CallChecks, StructChecks, ExceptionChecks, SIMDChecks, Poi
 
     def stmt_For(self, s: ast.For):
         it = s.iter
+        if is_vectorize(it, self.scopes, self.module.functions):
+            return self.vectorize_loop(s)
         func = it.func.id if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) else None
         if not (func in ("range", "prange") and self.scopes.lookup(func) is None
                 and func not in self.module.functions):

@@ -142,3 +142,24 @@ def test_workers_start_once_and_follow_PYX_NUM_THREADS(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["3", "0"]  # three workers beside the caller, started once
+
+
+def test_prange_body_is_vectorized_for_this_cpu(tmp_path):
+    """The outlined body is an ordinary counted loop, so LLVM's loop vectorizer still applies."""
+    import llvmlite.binding as llvm
+
+    from helpers import run_cli
+
+    features = llvm.get_host_cpu_features()
+    register = "%zmm" if features.get("avx512f") else "%ymm" if features.get("avx2") else None
+    if register is None:
+        pytest.skip("this CPU has neither AVX2 nor AVX-512")
+    src = tmp_path / "tri.px"
+    src.write_text("fn triad(a: Ptr[Float32], b: Ptr[Float32], c: Ptr[Float32], s: Float32, n: Int):\n"
+                   "    for i in prange(n):\n"
+                   "        a[i] = b[i] + s * c[i]\n")
+    result = run_cli("build", "--emit=asm", str(src))
+    assert result.status == 0, result.stderr
+    start = result.stdout.index("tri.triad.prange1")
+    body = result.stdout[start:result.stdout.index(".Lfunc_end", start)]
+    assert register in body
