@@ -1,7 +1,9 @@
-"""CPython entry points: each exported function whose arguments and result are scalars
-also gets `PyObject *__pyx_py.f(self, args, nargs, kwnames)` (METH_FASTCALL | METH_KEYWORDS),
-which converts its arguments with the C API, releases the GIL around the call and
-converts the result back: a call costs about what a C extension's does.
+"""CPython entry points: each exported function whose arguments are scalars or `Ptr[T]`
+and whose result is a scalar also gets `PyObject *__pyx_py.f(self, args, nargs, kwnames)`
+(METH_FASTCALL | METH_KEYWORDS), which converts its arguments with the C API, releases
+the GIL around the call and converts the result back: a call costs about what a C
+extension's does. A `Ptr[T]` argument is any C-contiguous buffer (a NumPy array, a
+memoryview) whose format is T's, held with `PyObject_GetBuffer` for the call.
 
 Anything off the fast path (keywords, defaults, a value of another type, an int out
 of range) is handed to the checked Python path (`self[0]`), so every error message is
@@ -24,10 +26,29 @@ PTR = ll.IntType(8).as_pointer()
 F64 = ll.DoubleType()
 
 
+# Py_buffer (stable since Python 3.11): buf, obj, len, itemsize, readonly, ndim, format, shape,
+# strides, suboffsets, internal.
+PY_BUFFER = ll.LiteralStructType([PTR, PTR, I64, I64, ll.IntType(32), ll.IntType(32), PTR, PTR, PTR, PTR, PTR])
+PYBUF_C_CONTIGUOUS_FORMAT = 0x0038 | 0x0004
+# struct-module format characters of each element type, as NumPy and memoryview give them.
+_FORMATS = {("int", 8): "b", ("int", 16): "h", ("int", 32): "i", ("int", 64): "lq",
+            ("uint", 8): "B", ("uint", 16): "H", ("uint", 32): "I", ("uint", 64): "LQ",
+            ("float", 16): "e", ("float", 32): "f", ("float", 64): "d", ("bool", 1): "?"}
+
+
+def buffer_formats(t: T.ScalarType) -> list[str]:
+    kind = "bool" if t.is_bool else "float" if t.is_float else "int" if t.is_signed else "uint"
+    return [prefix + c for c in _FORMATS[(kind, t.bits)] for prefix in ("", "<", "=", "@")]
+
+
+def _fast_pointer(t) -> bool:
+    return isinstance(t, T.PtrType) and t.address_space == 0 and isinstance(t.pointee, T.ScalarType)
+
+
 def eligible(f: ir.Function) -> bool:
     def scalar(t):
         return isinstance(t, T.ScalarType) and not (t.is_float and t.bits == 16)
-    return all(scalar(p.type) and not p.by_ref for p in f.params) and (
+    return all((scalar(p.type) or _fast_pointer(p.type)) and not p.by_ref for p in f.params) and (
         scalar(f.return_type) or f.return_type == T.NONE)
 
 
@@ -41,6 +62,12 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
         return libc(fname, ret, params)
 
     get_item = api("PyTuple_GetItem", PTR, [PTR, I64])
+    views = []
+    for p in f.params:
+        if isinstance(p.type, T.PtrType):
+            view = b.alloca(PY_BUFFER)
+            b.store(ll.Constant(PY_BUFFER, None), view)  # obj == NULL: nothing to release
+            views.append(view)
     fallback_bb = entry.append_basic_block("fallback")
     nargs = b.and_(nargsf, I64((1 << 63) - 1))  # PY_VECTORCALL_ARGUMENTS_OFFSET is the top bit
     simple = b.and_(b.icmp_unsigned("==", kwnames, ll.Constant(PTR, None)),
@@ -50,10 +77,45 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
     b.position_at_end(convert_bb)
     err_occurred = api("PyErr_Occurred", PTR, [])
     err_clear = api("PyErr_Clear", ll.VoidType(), [])
+    release = api("PyBuffer_Release", ll.VoidType(), [PY_BUFFER.as_pointer()])
+    strcmp = api("strcmp", ll.IntType(32), [PTR, PTR])
+
+    def release_views(b):
+        for view in views:
+            b.call(release, [view])
+
     values = []
+    view_of = iter(views)
     for i, p in enumerate(f.params):
         obj = b.load(b.gep(args, [I64(i)]))
         t = p.type
+        if isinstance(t, T.PtrType):
+            view = next(view_of)
+            got = b.call(api("PyObject_GetBuffer", ll.IntType(32), [PTR, PY_BUFFER.as_pointer(), ll.IntType(32)]),
+                         [obj, view, ll.IntType(32)(PYBUF_C_CONTIGUOUS_FORMAT)])
+            ok = b.icmp_signed("==", got, ll.IntType(32)(0))
+            fmt_bb, cont_bb = entry.append_basic_block(f"format{i}"), entry.append_basic_block(f"checked{i}")
+            fail_bb = entry.append_basic_block(f"nobuffer{i}")
+            b.cbranch(ok, fmt_bb, fail_bb)
+            b.position_at_end(fmt_bb)
+            fmt = b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(6)]))
+            match = ll.Constant(I1, 0)
+            for text in buffer_formats(t.pointee):
+                data = bytearray(text.encode()) + b"\0"
+                g = ll.GlobalVariable(module, ll.ArrayType(ll.IntType(8), len(data)),
+                                      name=f"{name}.fmt{i}.{len(module.globals)}")
+                g.linkage, g.global_constant = "private", True
+                g.initializer = ll.Constant(ll.ArrayType(ll.IntType(8), len(data)), data)
+                same = b.icmp_signed("==", b.call(strcmp, [fmt, b.bitcast(g, PTR)]), ll.IntType(32)(0))
+                match = b.or_(match, same)
+            match = b.and_(match, b.icmp_unsigned("!=", fmt, ll.Constant(PTR, None)))
+            b.cbranch(match, cont_bb, fail_bb)
+            b.position_at_end(fail_bb)
+            b.call(err_clear, [])
+            b.branch(fallback_bb)  # not a buffer of T: the Python path says what is wrong
+            b.position_at_end(cont_bb)
+            values.append(b.bitcast(b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(0)])), llvm_type(t)))
+            continue
         if t.is_bool:
             true_obj, false_obj = b.call(get_item, [self_obj, I64(3)]), b.call(get_item, [self_obj, I64(4)])
             is_true = b.icmp_unsigned("==", obj, true_obj)
@@ -94,6 +156,7 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
                 slot = b.alloca(llvm_type(f.return_type))
         failed = b.call(fn, ([slot] if slot is not None else []) + values)
         b.call(api("PyEval_RestoreThread", ll.VoidType(), [PTR]), [save])
+        release_views(b)
         raise_bb, ok_bb = entry.append_basic_block("raise"), entry.append_basic_block("returned")
         b.cbranch(failed, raise_bb, ok_bb)
         b.position_at_end(raise_bb)
@@ -106,6 +169,7 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
         if not has_result:
             b.call(fn, values)
         b.call(api("PyEval_RestoreThread", ll.VoidType(), [PTR]), [save])
+        release_views(b)
     t = f.return_type
     incref = api("Py_IncRef", ll.VoidType(), [PTR])
     if t == T.NONE or t.is_bool:
@@ -120,6 +184,7 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
     else:
         b.ret(b.call(api("PyLong_FromUnsignedLongLong", PTR, [I64]), [b.zext(result, I64) if t.bits < 64 else result]))
     b.position_at_end(fallback_bb)
+    release_views(b)
     fallback = b.call(get_item, [self_obj, I64(0)])
     vectorcall = api("PyObject_Vectorcall", PTR, [PTR, PTR.as_pointer(), I64, PTR])
     b.ret(b.call(vectorcall, [fallback, args, nargsf, kwnames]))
