@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
 MAGIC = b"PYXC1\n"
@@ -113,6 +112,8 @@ def dependencies_unchanged(dependencies) -> bool:
 
 
 def store(path: Path, meta: dict, obj: bytes) -> None:
+    import tempfile  # only writers need it: a warm start reads and never pays for the import
+
     body = json.dumps(meta, sort_keys=True).encode()
     payload = len(body).to_bytes(8, "little") + body + obj
     data = MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
