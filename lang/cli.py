@@ -181,12 +181,13 @@ def cmd_cache(args) -> int:
     total_files, total_bytes = 0, 0
     for place in dict.fromkeys(places):
         found = cache.entries(place)
-        size = sum(p.stat().st_size for p in found)
+        files = [f for p in found for f in cache.files_of(p)]
+        size = sum(f.stat().st_size for f in files)
         total_files += len(found)
         total_bytes += size
         if args.action == "clear":
-            for p in found:
-                p.unlink(missing_ok=True)
+            for f in files:
+                f.unlink(missing_ok=True)
         elif found:
             print(f"{place}: {len(found)} entries, {size / 1024:.1f} KiB")
     verb = "removed" if args.action == "clear" else "total"
@@ -219,22 +220,30 @@ def cmd_run(args) -> int:
     import llvmlite
 
     from .codegen.abi import ENTRY_SYMBOL
-    from .runtime import cache
-    from .runtime.jit import JitObject
+    from .runtime import cache, native
     from .version import __version__
 
     source = _read(args.file)
     options = CompileOptions(opt_level=args.opt)
-    host = pipeline.target_of(options)
     start = time.perf_counter()
-    key = cache.cache_key(source.text, __version__, llvmlite.__version__, host.cache_key, repr(options), "run")
+    host = None
+    host_key = native.remembered_host(llvmlite.__version__)
+    if host_key is None:  # ask LLVM (imports its binding) and remember the answer for next time
+        host = pipeline.target_of(options)
+        host_key = host.cache_key
+        native.remember_host(llvmlite.__version__, host_key)
+    key = cache.cache_key(source.text, __version__, llvmlite.__version__, host_key, repr(options), "run")
     entry = cache.entry_path(Path(args.file).resolve(), key)
+    library = entry.with_suffix(".so")
     found = None if os.environ.get("PYX_NO_CACHE") else cache.load(entry)
     timings: dict[str, float] = {}
+    program = None
     if found is not None:
         obj = found[1]
+        program = native.SharedProgram.load(library, found[0].get("shared"))
         timings["cache"] = time.perf_counter() - start
     else:
+        host = host or pipeline.target_of(options)
         comp = pipeline.optimize(source, options, entry=True)
         if comp.program.main is None:
             raise CompileError([error("E0111", None, file=source.name)])
@@ -242,17 +251,25 @@ def cmd_run(args) -> int:
         start = time.perf_counter()
         obj = host.target_machine(opt=args.opt).emit_object(comp.llvm_module)
         timings["object"] = time.perf_counter() - start
-        try:
-            cache.store(entry, {"format": 1, "kind": "run", "source": source.name,
-                                "dependencies": comp.program.dependencies}, obj)
-        except OSError:
-            pass  # an unwritable cache costs speed, not correctness
+        if not os.environ.get("PYX_NO_CACHE"):
+            start = time.perf_counter()
+            shared = native.link_shared(obj, library)  # so that a warm start needs no LLVM at all
+            timings["link"] = time.perf_counter() - start
+            try:
+                cache.store(entry, {"format": 1, "kind": "run", "source": source.name,
+                                    "dependencies": comp.program.dependencies, "shared": shared}, obj)
+            except OSError:
+                pass  # an unwritable cache costs speed, not correctness
     start = time.perf_counter()
-    jit = JitObject(obj, host.target_machine(opt=args.opt))
-    timings["jit"] = time.perf_counter() - start
+    if program is None:
+        from .runtime.jit import JitObject
+
+        host = host or pipeline.target_of(options)
+        program = JitObject(obj, host.target_machine(opt=args.opt))
+    timings["load"] = time.perf_counter() - start
     start = time.perf_counter()
     sys.stdout.flush()
-    status = jit.run_entry(ENTRY_SYMBOL)
+    status = program.run_entry(ENTRY_SYMBOL)
     timings["run"] = time.perf_counter() - start
     if args.time:
         parts = ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in timings.items())

@@ -133,3 +133,9 @@ def store(path: Path, meta: dict, obj: bytes) -> None:
 
 def entries(directory: Path) -> list[Path]:
     return sorted(directory.glob("*.pyxc")) if directory.is_dir() else []
+
+
+def files_of(entry: Path) -> list[Path]:
+    """An entry's file and the shared library linked from it (runtime/native.py), where there is one."""
+    library = entry.with_suffix(".so")
+    return [entry, library] if library.exists() else [entry]

@@ -84,7 +84,7 @@ def test_color_follows_flag_and_no_color(tmp_path: Path, monkeypatch):
 def test_time_flag_reports_every_stage(monkeypatch):
     monkeypatch.setenv("PYX_NO_CACHE", "1")
     result = run_cli("run", "--time", str(ROOT / "examples" / "hello.px"))
-    for stage in ("parse", "check", "lower", "codegen", "llvm", "object", "jit", "run"):
+    for stage in ("parse", "check", "lower", "codegen", "llvm", "object", "load", "run"):
         assert f"{stage} " in result.stderr
 
 
