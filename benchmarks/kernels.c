@@ -35,6 +35,55 @@ long mandelbrot_omp(long width, long height, long max_iter) {
     return total;
 }
 
+/* The SIMD rows' C peer: 8 pixels per AVX-512 register with a lane mask, written with
+   intrinsics (the scalar row where the compiler does not target AVX-512). Multiply then
+   add, no FMA, as pyx computes, so the totals agree exactly. */
+#ifdef __AVX512F__
+#include <immintrin.h>
+static long mandelbrot_row_simd(long row, long width, long height, long max_iter) {
+    const __m512d four = _mm512_set1_pd(4.0), two = _mm512_set1_pd(2.0);
+    const __m512d lanes = _mm512_set_pd(7, 6, 5, 4, 3, 2, 1, 0), dx = _mm512_set1_pd(3.0 / width);
+    const __m512d cy = _mm512_set1_pd(-1.5 + row * (3.0 / height));
+    long total = 0;
+    for (long col = 0; col < width; col += 8) {
+        __m512d cx = _mm512_add_pd(_mm512_set1_pd(-2.0), _mm512_mul_pd(_mm512_add_pd(lanes, _mm512_set1_pd((double)col)), dx));
+        __m512d x = _mm512_setzero_pd(), y = _mm512_setzero_pd();
+        __m512i counts = _mm512_setzero_si512();
+        __mmask8 active = width - col >= 8 ? 0xFF : (__mmask8)((1u << (width - col)) - 1);
+        for (long i = 0; i < max_iter; i++) {
+            __m512d x2 = _mm512_mul_pd(x, x), y2 = _mm512_mul_pd(y, y);
+            active &= _mm512_cmp_pd_mask(_mm512_add_pd(x2, y2), four, _CMP_LE_OQ);
+            if (!active) break;
+            counts = _mm512_mask_add_epi64(counts, active, counts, _mm512_set1_epi64(1));
+            __m512d nx = _mm512_add_pd(_mm512_sub_pd(x2, y2), cx);
+            y = _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(two, x), y), cy);
+            x = nx;
+        }
+        total += _mm512_reduce_add_epi64(counts);
+    }
+    return total;
+}
+int mandelbrot_simd_is_avx512(void) { return 1; }
+#else
+#define mandelbrot_row_simd mandelbrot_row
+int mandelbrot_simd_is_avx512(void) { return 0; }
+#endif
+
+long mandelbrot_simd(long width, long height, long max_iter) {
+    long total = 0;
+    for (long row = 0; row < height; row++)
+        total += mandelbrot_row_simd(row, width, height, max_iter);
+    return total;
+}
+
+long mandelbrot_simd_omp(long width, long height, long max_iter) {
+    long total = 0;
+#pragma omp parallel for reduction(+ : total) schedule(dynamic, 4)
+    for (long row = 0; row < height; row++)
+        total += mandelbrot_row_simd(row, width, height, max_iter);
+    return total;
+}
+
 void triad(float *a, const float *b, const float *c, float s, long n) {
     for (long i = 0; i < n; i++) a[i] = b[i] + s * c[i];
 }

@@ -61,7 +61,7 @@ def build_c(tmp: Path):
         return None
     c = ctypes.CDLL(str(lib))
     f32p, f64p, i64 = ctypes.POINTER(ctypes.c_float), ctypes.POINTER(ctypes.c_double), ctypes.c_long
-    for name in ("mandelbrot", "mandelbrot_omp"):
+    for name in ("mandelbrot", "mandelbrot_omp", "mandelbrot_simd", "mandelbrot_simd_omp"):
         getattr(c, name).restype, getattr(c, name).argtypes = i64, [i64, i64, i64]
     for name in ("triad", "triad_omp"):
         getattr(c, name).restype, getattr(c, name).argtypes = None, [f32p, f32p, f32p, ctypes.c_float, i64]
@@ -289,12 +289,13 @@ def run_kernels(args, px, c, nb) -> list[dict]:
     row(f"{mandel} (scalar)", True, lambda: px.mandelbrot_parallel(size, size, iters), numpy_m,
         nb and (lambda: nb["mandelbrot_parallel"](size, size, iters)),
         c and (lambda: c.mandelbrot_omp(size, size, iters)), check=same)
+    # C: AVX-512 intrinsics where the compiler targets AVX-512 (the header says which).
     row(f"{mandel} (SIMD, 8 lanes)", False, lambda: px.mandelbrot_simd(size, size, iters), None,
-        nb and (lambda: nb["mandelbrot"](size, size, iters)), c and (lambda: c.mandelbrot(size, size, iters)),
+        nb and (lambda: nb["mandelbrot"](size, size, iters)), c and (lambda: c.mandelbrot_simd(size, size, iters)),
         check=same)
     row(f"{mandel} (SIMD, 8 lanes)", True, lambda: simd.mandelbrot(-2.0, -1.5, 3.0 / size, size, size, iters), None,
         nb and (lambda: nb["mandelbrot_parallel"](size, size, iters)),
-        c and (lambda: c.mandelbrot_omp(size, size, iters)), check=same)
+        c and (lambda: c.mandelbrot_simd_omp(size, size, iters)), check=same)
 
     n = 1 << (12 if args.smoke else (22 if args.quick else 25))
     rng = np.random.default_rng(0)
@@ -500,6 +501,8 @@ def main() -> int:
         interop = [] if args.only else run_interop(args, px, nb, tmp)
     header = {"machine": platform.machine(), "cpu": _cpu_name(), "cores": os.cpu_count(),
               "parallel_threads": int(THREADS),
+              "c_simd_mandelbrot": "AVX-512 intrinsics" if c is not None and c.mandelbrot_simd_is_avx512()
+              else "scalar (no AVX-512)",
               "python": platform.python_version(), "numpy": np.__version__,
               "numba": _version("numba"), "gcc": _gcc_version()}
     if args.json:
@@ -507,7 +510,8 @@ def main() -> int:
         return 0 if all(k["agree"] for k in kernels) else 1
     print(f"pyx benchmarks on {header['cpu']} ({header['cores']} cores); numpy {header['numpy']}, "
           f"numba {header['numba']}, {header['gcc']} -O3 -march=native")
-    print(f"threads 1: serial kernels everywhere; threads {THREADS}: pyx prange, Numba prange, C with OpenMP")
+    print(f"threads 1: serial kernels everywhere; threads {THREADS}: pyx prange, Numba prange, C with OpenMP; "
+          f"C's SIMD Mandelbrot: {header['c_simd_mandelbrot']}")
     print("ratios are peer time / pyx time: above 1 means pyx is faster")
     cols = ["benchmark", "threads", "pyx", "NumPy", "Numba", "C", "vs NumPy", "vs Numba", "vs C", "ok"]
     table = [[k["benchmark"], k["threads"], fmt_time(k["pyx"]), fmt_time(k["numpy"]), fmt_time(k["numba"]),
