@@ -1,11 +1,14 @@
 """GPU kernels on the CPU, with the GPU's semantics.
 
-A launch runs the blocks one after another. The threads of a block are cooperative
-contexts (ucontext), each with its own stack, resumed round-robin by a scheduler:
-`barrier()` switches back to it, so every thread reaches the barrier before any
-passes it. Shared memory is one zeroed buffer per block. Threads never run at the same
-time, so atomics are plain read-modify-writes. A thread that raises marks the launch
-failed, and the launch raises that exception where it was started.
+A launch spreads its blocks over the thread pool (parallel.py): each pool thread runs a
+range of blocks, one after another. The threads of a block are cooperative contexts
+(ucontext), each with its own stack, resumed round-robin by a scheduler on one OS thread:
+`barrier()` switches back to it, so every thread reaches the barrier before any passes it.
+Shared memory is one zeroed buffer per block. Blocks on different cores run at the same
+time, so atomics are real atomic instructions. The scheduler's state lives in a `GpuCtx`
+per OS thread, found through a pthread key (MCJIT cannot relocate thread-local globals).
+A thread that raises marks its block failed; the pool then stops handing out blocks, and
+the launch raises the exception of the earliest range of blocks that failed.
 """
 from __future__ import annotations
 
@@ -22,37 +25,58 @@ THUNK = ll.FunctionType(I1, [CHARP])  # bool thunk(args): unpack and call the ke
 RUNNABLE, AT_BARRIER, AT_WARP, DONE = 0, 1, 2, 3  # a thread's state, one byte each
 
 
+# The scheduler's state, one per OS thread running blocks.
+FIELDS = ("idx", "shared", "sched", "ctxs", "state", "slots", "nthreads", "cur", "thunk", "args", "failed")
+GPU_CTX = ll.LiteralStructType([ll.ArrayType(I64, 12), CHARP, ll.ArrayType(I8, UCONTEXT_BYTES), CHARP, CHARP,
+                                I64.as_pointer(), I64, I64, THUNK.as_pointer(), CHARP, I32])
+# A launch's parameters, as the pool hands them to each range of blocks.
+LAUNCH = ll.LiteralStructType([THUNK.as_pointer(), CHARP] + [I64] * 7)
+MAX_PIECES = 256
+
+
 class CpuGpuRuntime:
-    def __init__(self, rt):
+    def __init__(self, rt, pool):
         self.rt = rt
-        self.idx = rt._global("__pyx_gpu_idx", ll.ArrayType(I64, 12), ll.Constant(ll.ArrayType(I64, 12), None))
-        self.shared = rt._global("__pyx_gpu_shared", CHARP, ll.Constant(CHARP, None))
-        self.sched = rt._global("__pyx_gpu_sched", ll.ArrayType(I8, UCONTEXT_BYTES),
-                                ll.Constant(ll.ArrayType(I8, UCONTEXT_BYTES), None))
-        self.ctxs = rt._global("__pyx_gpu_ctxs", CHARP, ll.Constant(CHARP, None))
-        self.state = rt._global("__pyx_gpu_state", CHARP, ll.Constant(CHARP, None))
-        self.slots = rt._global("__pyx_gpu_slots", I64.as_pointer(), ll.Constant(I64.as_pointer(), None))
-        self.nthreads = rt._global("__pyx_gpu_nthreads", I64, I64(0))
-        self.cur = rt._global("__pyx_gpu_cur", I64, I64(0))
-        self.thunk = rt._global("__pyx_gpu_thunk", THUNK.as_pointer(), ll.Constant(THUNK.as_pointer(), None))
-        self.args = rt._global("__pyx_gpu_args", CHARP, ll.Constant(CHARP, None))
-        self.failed = rt._global("__pyx_gpu_failed", I32, I32(0))
+        self.pool = pool
+        self.key = rt._global("__pyx_gpu_key", I32, I32(0))
+        once = rt._global("__pyx_gpu_once", I32, I32(0))
+        make, mb = rt._function("__pyx_gpu_make_key", VOID, [])
+        destructor = ll.FunctionType(VOID, [CHARP]).as_pointer()  # as runtime_lib declares it
+        mb.call(rt.libc("pthread_key_create", I32, [I32.as_pointer(), destructor]),
+                [self.key, ll.Constant(destructor, None)])
+        mb.ret_void()
+        # The calling OS thread's context. Constant while a block runs (its coroutines share the
+        # OS thread), so it is declared free of side effects and LLVM may reuse one lookup.
+        ctx_fn, b = rt._function("__pyx_gpu_ctx", GPU_CTX.as_pointer(), [])
+        b.call(rt.libc("pthread_once", I32, [I32.as_pointer(), make.type]), [once, make])
+        b.ret(b.bitcast(b.call(rt.libc("pthread_getspecific", CHARP, [I32]), [b.load(self.key)]),
+                        GPU_CTX.as_pointer()))
+        ctx_fn.attributes.add("nounwind")
+        ctx_fn.attributes.add("readnone")
+        self.ctx_fn = ctx_fn
         self.swap = rt.libc("swapcontext", I32, [CHARP, CHARP])
         self._entry = self._define_thread_entry()
         self.barrier_fn = self._define_wait("__pyx_gpu_barrier", AT_BARRIER)
         self.warp_sync_fn = self._define_wait("__pyx_gpu_warp_sync", AT_WARP)
+        self.blocks_fn = self._define_blocks()
         self.launch_fn = self._define_launch()
 
+    def field(self, b: ll.IRBuilder, name: str, ctx=None) -> ll.Value:
+        """The address of field `name` of this OS thread's context (or of `ctx`)."""
+        ctx = ctx if ctx is not None else b.call(self.ctx_fn, [])
+        return b.gep(ctx, [I32(0), I32(FIELDS.index(name))], inbounds=True)
+
     def index(self, b: ll.IRBuilder, slot: int) -> ll.Value:
-        return b.load(b.gep(self.idx, [I32(0), I32(slot)], inbounds=True))
+        return b.load(b.gep(self.field(b, "idx"), [I32(0), I32(slot)], inbounds=True))
 
     def _define_thread_entry(self):
         fn, b = self.rt._function("__pyx_gpu_thread", VOID, [])
-        t = b.load(self.cur)
-        failed = b.call(b.load(self.thunk), [b.load(self.args)])
+        ctx = b.call(self.ctx_fn, [])
+        t = b.load(self.field(b, "cur", ctx))
+        failed = b.call(b.load(self.field(b, "thunk", ctx)), [b.load(self.field(b, "args", ctx))])
         with b.if_then(failed):
-            b.store(I32(1), self.failed)
-        b.store(I8(DONE), b.gep(b.load(self.state), [t]))
+            b.store(I32(1), self.field(b, "failed", ctx))
+        b.store(I8(DONE), b.gep(b.load(self.field(b, "state", ctx)), [t]))
         b.ret_void()  # uc_link takes the thread back to the scheduler
         return fn
 
@@ -60,40 +84,70 @@ class CpuGpuRuntime:
         """Mark this thread waiting (at a barrier, or at a warp operation) and switch to the scheduler;
         it resumes once every live thread of the block (or lane of the warp) waits there too."""
         fn, b = self.rt._function(name, VOID, [])
-        t = b.load(self.cur)
-        b.store(I8(state), b.gep(b.load(self.state), [t]))
-        me = b.gep(b.load(self.ctxs), [b.mul(t, I64(UCONTEXT_BYTES))])
-        b.call(self.swap, [me, b.gep(self.sched, [I32(0), I32(0)])])
+        ctx = b.call(self.ctx_fn, [])
+        t = b.load(self.field(b, "cur", ctx))
+        b.store(I8(state), b.gep(b.load(self.field(b, "state", ctx)), [t]))
+        me = b.gep(b.load(self.field(b, "ctxs", ctx)), [b.mul(t, I64(UCONTEXT_BYTES))])
+        b.call(self.swap, [me, b.gep(self.field(b, "sched", ctx), [I32(0), I32(0)])])
         b.ret_void()
         return fn
 
     def _define_launch(self):
+        """`int32 __pyx_gpu_launch(thunk, args, gx, gy, gz, bx, by, bz, shared_bytes)`: 1 if a thread raised."""
+        fn, b = self.rt._function("__pyx_gpu_launch", I32, [THUNK.as_pointer(), CHARP] + [I64] * 7)
+        launch = b.alloca(LAUNCH)
+        for k, value in enumerate(fn.args):
+            b.store(value, b.gep(launch, [I32(0), I32(k)]))
+        gx, gy, gz = fn.args[2:5]
+        blocks = b.mul(b.mul(gx, gy), gz)
+        pieces = b.select(b.icmp_signed("<", blocks, I64(MAX_PIECES)), blocks, I64(MAX_PIECES))
+        b.ret(b.call(self.pool.parallel_for, [self.blocks_fn, b.bitcast(launch, CHARP), blocks, pieces]))
+        return fn
+
+    def _define_blocks(self):
+        """`bool __pyx_gpu_blocks(launch, lo, hi, piece)`: run blocks [lo, hi) of a launch on this OS
+        thread, with a context of its own; true if a thread raised (the rest of the range is skipped)."""
+        from .parallel import PIECE
+
         rt = self.rt
-        params = [THUNK.as_pointer(), CHARP] + [I64] * 7
-        fn, b = rt._function("__pyx_gpu_launch", I32, params)
-        thunk, args, gx, gy, gz, bx, by, bz, shared_bytes = fn.args
+        fn = ll.Function(rt.module, PIECE, "__pyx_gpu_blocks")
+        fn.linkage = "internal"
+        b = ll.IRBuilder(fn.append_basic_block("entry"))
+        packed, lo, hi, _ = fn.args
+        launch = b.bitcast(packed, LAUNCH.as_pointer())
+        thunk, args, gx, gy, gz, bx, by, bz, shared_bytes = (b.load(b.gep(launch, [I32(0), I32(k)]))
+                                                              for k in range(9))
         malloc, free = rt.libc("malloc", CHARP, [I64]), rt.libc("free", VOID, [CHARP])
         memset = rt.libc("memset", CHARP, [CHARP, I32, I64])
         getcontext = rt.libc("getcontext", I32, [CHARP])
         makecontext = rt.libc("makecontext", VOID, [CHARP, ll.FunctionType(VOID, []).as_pointer(), I32],
                               var_arg=True)
-        b.store(thunk, self.thunk)
-        b.store(args, self.args)
-        b.store(I32(0), self.failed)
+        setspecific = rt.libc("pthread_setspecific", I32, [I32, CHARP])
+        previous = b.bitcast(b.call(self.ctx_fn, []), CHARP)  # makes the key, too
+        ctx_raw = b.call(malloc, [b.ptrtoint(b.gep(ll.Constant(GPU_CTX.as_pointer(), None), [I32(1)]), I64)])
+        ctx = b.bitcast(ctx_raw, GPU_CTX.as_pointer())
+        b.call(setspecific, [b.load(self.key), ctx_raw])
+
+        def field(name):
+            return self.field(b, name, ctx)
+
+        b.store(thunk, field("thunk"))
+        b.store(args, field("args"))
+        b.store(I32(0), field("failed"))
         n = b.mul(b.mul(bx, by), bz)
-        b.store(n, self.nthreads)
+        b.store(n, field("nthreads"))
         ctxs = b.call(malloc, [b.mul(n, I64(UCONTEXT_BYTES))])
         stacks = b.call(malloc, [b.mul(n, I64(STACK_BYTES))])
         state = b.call(malloc, [n])
         slots = b.call(malloc, [b.mul(n, I64(8))])
         shared = b.call(malloc, [b.add(shared_bytes, I64(16))])
-        b.store(ctxs, self.ctxs)
-        b.store(state, self.state)
-        b.store(b.bitcast(slots, I64.as_pointer()), self.slots)
-        b.store(shared, self.shared)
+        b.store(ctxs, field("ctxs"))
+        b.store(state, field("state"))
+        b.store(b.bitcast(slots, I64.as_pointer()), field("slots"))
+        b.store(shared, field("shared"))
         for slot, value in zip(range(6, 12), (bx, by, bz, gx, gy, gz)):
-            b.store(value, b.gep(self.idx, [I32(0), I32(slot)], inbounds=True))
-        sched = b.gep(self.sched, [I32(0), I32(0)])
+            b.store(value, b.gep(field("idx"), [I32(0), I32(slot)], inbounds=True))
+        sched = b.gep(field("sched"), [I32(0), I32(0)])
         stop = fn.append_basic_block("stop")  # a deadlock: leave the launch, reporting it
 
         def counted_loop(b, start, count, body, stride=1):
@@ -115,9 +169,9 @@ class CpuGpuRuntime:
             return b.gep(state, [t])
 
         def one_block(b, block_linear):
-            b.store(b.urem(block_linear, gx), b.gep(self.idx, [I32(0), I32(3)], inbounds=True))
-            b.store(b.urem(b.udiv(block_linear, gx), gy), b.gep(self.idx, [I32(0), I32(4)], inbounds=True))
-            b.store(b.udiv(block_linear, b.mul(gx, gy)), b.gep(self.idx, [I32(0), I32(5)], inbounds=True))
+            b.store(b.urem(block_linear, gx), b.gep(field("idx"), [I32(0), I32(3)], inbounds=True))
+            b.store(b.urem(b.udiv(block_linear, gx), gy), b.gep(field("idx"), [I32(0), I32(4)], inbounds=True))
+            b.store(b.udiv(block_linear, b.mul(gx, gy)), b.gep(field("idx"), [I32(0), I32(5)], inbounds=True))
             b.call(memset, [shared, I32(0), b.add(shared_bytes, I64(16))])
             b.call(memset, [state, I32(RUNNABLE), n])
 
@@ -139,10 +193,10 @@ class CpuGpuRuntime:
                 go, skip = fn.append_basic_block("resume"), fn.append_basic_block("skip")
                 b.cbranch(b.icmp_unsigned("==", b.load(state_of(b, t)), I8(RUNNABLE)), go, skip)
                 b.position_at_end(go)
-                b.store(t, self.cur)
-                b.store(b.urem(t, bx), b.gep(self.idx, [I32(0), I32(0)], inbounds=True))
-                b.store(b.urem(b.udiv(t, bx), by), b.gep(self.idx, [I32(0), I32(1)], inbounds=True))
-                b.store(b.udiv(t, b.mul(bx, by)), b.gep(self.idx, [I32(0), I32(2)], inbounds=True))
+                b.store(t, field("cur"))
+                b.store(b.urem(t, bx), b.gep(field("idx"), [I32(0), I32(0)], inbounds=True))
+                b.store(b.urem(b.udiv(t, bx), by), b.gep(field("idx"), [I32(0), I32(1)], inbounds=True))
+                b.store(b.udiv(t, b.mul(bx, by)), b.gep(field("idx"), [I32(0), I32(2)], inbounds=True))
                 b.call(self.swap, [sched, b.gep(ctxs, [b.mul(t, I64(UCONTEXT_BYTES))])])
                 b.branch(skip)
                 b.position_at_end(skip)
@@ -207,15 +261,28 @@ class CpuGpuRuntime:
             b.unreachable()
             b.position_at_end(finished)
 
-        counted_loop(b, 0, b.mul(b.mul(gx, gy), gz), one_block)
-        for p in (ctxs, stacks, state, slots, shared):
-            b.call(free, [p])
-        b.ret(b.load(self.failed))
+        def unless_failed(b, block_linear):
+            run, skip = fn.append_basic_block("block"), fn.append_basic_block("block.skip")
+            b.cbranch(b.icmp_unsigned("!=", b.load(field("failed")), I32(0)), skip, run)
+            b.position_at_end(run)
+            one_block(b, block_linear)
+            b.branch(skip)
+            b.position_at_end(skip)
+
+        def leave(b):
+            for p in (ctxs, stacks, state, slots, shared):
+                b.call(free, [p])
+            b.call(setspecific, [b.load(self.key), previous])
+            b.call(free, [ctx_raw])
+
+        counted_loop(b, lo, hi, unless_failed)
+        failed = b.icmp_unsigned("!=", b.load(field("failed")), I32(0))
+        leave(b)
+        b.ret(failed)
         b.position_at_end(stop)
         b.call(rt.raise_, [rt.cstr(b, "RuntimeError"),
                            rt.cstr(b, "deadlock: the threads of a block wait at different barriers or warp operations"),
                            rt.cstr(b, "launch"), rt.cstr(b, "<gpu>"), I32(-1)])
-        for p in (ctxs, stacks, state, slots, shared):
-            b.call(free, [p])
-        b.ret(I32(1))
+        leave(b)
+        b.ret(ll.Constant(I1, 1))
         return fn

@@ -69,7 +69,8 @@ def _warp_cpu(cg, i, name, args):
     """Lanes publish their value in their slot, wait for the warp, read, and wait again (so nobody
     overwrites a slot before every lane has read it)."""
     b, rt = cg.b, cg.mg.gpu_cpu
-    slots, cur, n = b.load(rt.slots), b.load(rt.cur), b.load(rt.nthreads)
+    ctx = b.call(rt.ctx_fn, [])
+    slots, cur, n = (b.load(rt.field(b, name, ctx)) for name in ("slots", "cur", "nthreads"))
     lane = b.urem(cur, I64(32))
     base = b.sub(cur, lane)
     t = i.args[0].type
@@ -186,7 +187,7 @@ def _shared(cg, i, name: str, device: bool):
             g.align = 16
             cg.mg.shared_globals[site] = g
         return cg.b.gep(g, [I32(0), I32(0)], inbounds=True)
-    base = cg.b.load(cg.mg.gpu_cpu.shared)
+    base = cg.b.load(cg.mg.gpu_cpu.field(cg.b, "shared"))
     at = cg.b.gep(base, [I64(cg.mg.shared_offsets[site])])
     return cg.b.bitcast(at, elem.as_pointer())
 
@@ -206,7 +207,7 @@ def _dynamic_shared(cg, i, device: bool):
             g.linkage = "external"
             g.align = 16
         return b.bitcast(b.gep(g, [I32(0), I32(0)]), elem.as_pointer(3))
-    base = b.load(cg.mg.gpu_cpu.shared)
+    base = b.load(cg.mg.gpu_cpu.field(b, "shared"))
     return b.bitcast(b.gep(base, [I64(cg.mg.static_shared_bytes)]), elem.as_pointer())
 
 
@@ -215,32 +216,11 @@ def _atomic(cg, i, name: str, args, device: bool):
     elem_type = i.result.type
     ptr, value = args[0], args[1]
     if name == "atomic_cas":
-        if device:
-            pair = b.cmpxchg(ptr, value, args[2], "monotonic", "monotonic")
-            return b.extract_value(pair, 0)
-        old = b.load(ptr)
-        b.store(b.select(b.icmp_unsigned("==", old, value), args[2], old), ptr)
-        return old
+        pair = b.cmpxchg(ptr, value, args[2], "monotonic", "monotonic")
+        return b.extract_value(pair, 0)
     int_op, float_op = ATOMIC_OPS[name]
     op = float_op if elem_type.is_float else int_op
     if op in ("max", "min") and not elem_type.is_signed:
         op = "u" + op
-    if device:
-        return b.atomic_rmw(op, ptr, value, "monotonic")
-    # CPU threads of a launch never run at the same time: a plain read-modify-write is atomic.
-    old = b.load(ptr)
-    if op in ("add", "fadd"):
-        new = b.fadd(old, value) if elem_type.is_float else b.add(old, value)
-    elif op == "xchg":
-        new = value
-    else:
-        bigger = op in ("max", "umax", "fmax")
-        if elem_type.is_float:
-            take = b.fcmp_ordered(">" if bigger else "<", value, old)
-        elif elem_type.is_signed:
-            take = b.icmp_signed(">" if bigger else "<", value, old)
-        else:
-            take = b.icmp_unsigned(">" if bigger else "<", value, old)
-        new = b.select(take, value, old)
-    b.store(new, ptr)
-    return old
+    # On the CPU too: blocks on different cores run at the same time.
+    return b.atomic_rmw(op, ptr, value, "monotonic")

@@ -111,7 +111,7 @@ class ModuleCodegen:
         if self._gpu_cpu is None:
             from .gpu_cpu import CpuGpuRuntime
 
-            self._gpu_cpu = CpuGpuRuntime(self.rt)
+            self._gpu_cpu = CpuGpuRuntime(self.rt, self.pool)
         return self._gpu_cpu
 
     @property

@@ -49,7 +49,7 @@ def harmonic_in_pieces(n: int, max_pieces: int = 256) -> float:
 def test_results_do_not_depend_on_the_thread_count(threads, monkeypatch, tmp_path):
     monkeypatch.setenv("PYX_NUM_THREADS", threads)
     monkeypatch.chdir(GOLDEN)
-    for name in ("prange", "prange_raise"):
+    for name in ("prange", "prange_raise", "gpu_kernels", "gpu_warps", "gpu_dynamic_shared"):
         result = run_pyx(f"{name}.px")
         assert result.stdout == (GOLDEN / f"{name}.out").read_text()
         err = GOLDEN / f"{name}.err"
@@ -126,8 +126,7 @@ def _error_of(fn, *args):
 def test_workers_start_once_and_follow_PYX_NUM_THREADS(tmp_path):
     (tmp_path / "pool.px").write_text(POOL)
     script = textwrap.dedent(f'''
-        import os, sys
-        sys.path.insert(0, {str(ROOT / "lang")!r})
+        import os
         import pyx
         m = pyx.import_module("pool", path=[{str(tmp_path)!r}])
         tasks = lambda: len(os.listdir("/proc/self/task"))
