@@ -30,37 +30,52 @@ def find_source(fullname: str, search: list[str] | None = None) -> Path | None:
 
 
 def load_compiled(path: Path, target: str = "auto", opt_level: int = 3) -> tuple[dict, object]:
-    """(metadata, JIT) for a .px file: from the cache when fresh, compiled (and cached) otherwise."""
-    from . import pipeline
-    from .build import build_module
+    """(metadata, loaded code) for a .px file: from the cache when fresh, compiled (and cached)
+    otherwise. A cached module whose shared library is there loads without LLVM (runtime/native.py)."""
+    import llvmlite
+
     from .options import CompileOptions
-    from .source import SourceFile
     from .version import __version__
-    from .runtime import cache
-    from .runtime.jit import JitObject
+    from .runtime import cache, native
 
     if target not in ("auto", "cpu"):
         raise RuntimeError(f"pyx: target {target!r} is not available in this version of pyx "
                            "(GPU kernels from Python arrive with the cuda target); use target='cpu'")
     options = CompileOptions(opt_level=opt_level, target="cpu")
-    host = pipeline.target_of(options)
-    text = path.read_text(encoding="utf-8")
-    import llvmlite
+    host = None
+    host_key = native.remembered_host(llvmlite.__version__)
+    if host_key is None:
+        from . import pipeline
 
-    key = cache.cache_key(text, __version__, llvmlite.__version__, host.cache_key, repr(options))
+        host = pipeline.target_of(options)
+        host_key = host.cache_key
+        native.remember_host(llvmlite.__version__, host_key)
+    text = path.read_text(encoding="utf-8")
+    key = cache.cache_key(text, __version__, llvmlite.__version__, host_key, repr(options))
     entry = cache.entry_path(path, key)
+    library = entry.with_suffix(".so")
     found = cache.load(entry)
     if found is None:
+        from .build import build_module
+        from .source import SourceFile
+
         meta, obj = build_module(SourceFile(str(path), text), options)
         meta["key"] = key
+        meta["shared"] = native.link_shared(obj, library)
         try:
             cache.store(entry, meta, obj)
         except OSError:
             pass  # an unwritable cache costs speed, not correctness
     else:
         meta, obj = found
-    tm = host.target_machine(opt=opt_level)
-    return meta, JitObject(obj, tm)
+    program = native.SharedProgram.load(library, meta.get("shared"))
+    if program is not None:
+        return meta, program
+    from . import pipeline
+    from .runtime.jit import JitObject
+
+    host = host or pipeline.target_of(options)
+    return meta, JitObject(obj, host.target_machine(opt=opt_level))
 
 
 class PyxCompileError(ImportError):

@@ -117,6 +117,12 @@ class SharedProgram:
         except OSError:
             return None  # e.g. a cache on a noexec mount
 
+    def address(self, symbol: str) -> int:
+        try:
+            return ctypes.cast(self.library[symbol], ctypes.c_void_p).value or 0
+        except AttributeError:
+            return 0
+
     def run_entry(self, symbol: str) -> int:
         entry = getattr(self.library, symbol)
         entry.restype, entry.argtypes = ctypes.c_int, []

@@ -85,3 +85,21 @@ def test_cache_clear_removes_the_libraries_too(program, monkeypatch):
     result = run_cli("cache", "clear", str(path.parent))
     assert result.status == 0
     assert not list(cache.glob("*.pyxc")) and not list(cache.glob("*.so"))
+
+
+@needs_cc
+def test_a_cached_import_needs_no_llvm(tmp_path):
+    (tmp_path / "lib.px").write_text("fn twice(x: Ptr[Float64], n: Int):\n    for i in range(n):\n        x[i] *= 2.0\n")
+    script = textwrap.dedent(f'''
+        import sys
+        import numpy as np
+        import pyx
+        m = pyx.import_module("lib", path=[{str(tmp_path)!r}])
+        x = np.arange(3.0)
+        m.twice(x, 3)
+        print(x.tolist(), "llvm:", "llvmlite.binding" in sys.modules)
+    ''')
+    env = {**os.environ, "PYX_CACHE_DIR": str(tmp_path / "cache"), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    outputs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env).stdout
+               for _ in range(2)]
+    assert outputs == ["[0.0, 2.0, 4.0] llvm: True\n", "[0.0, 2.0, 4.0] llvm: False\n"]
