@@ -336,7 +336,7 @@ def _link_exe(args, comp, obj: bytes) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         obj_path = Path(tmp) / "main.o"
         obj_path.write_bytes(obj)
-        result = subprocess.run([cc, str(obj_path), "-o", str(out), "-lm"], capture_output=True, text=True)
+        result = subprocess.run([cc, str(obj_path), "-o", str(out), "-lm", "-lpthread"], capture_output=True, text=True)
     if result.returncode != 0:
         raise CompileError([error("E0903", None, detail=(result.stderr or result.stdout).strip())])
     return EXIT_OK

@@ -162,3 +162,19 @@ def test_prange_body_is_vectorized_for_this_cpu(tmp_path):
     start = result.stdout.index("tri.triad.prange1")
     body = result.stdout[start:result.stdout.index(".Lfunc_end", start)]
     assert register in body
+
+
+def test_an_executable_runs_its_parallel_loops_without_pyx(tmp_path):
+    import shutil
+
+    from helpers import run_cli
+
+    if not (shutil.which("cc") or shutil.which("gcc")):
+        pytest.skip("no C compiler to link an executable")
+    exe = tmp_path / "prange"
+    result = run_cli("build", "--emit=exe", "-o", str(exe), str(GOLDEN / "prange.px"))
+    assert result.status == 0, result.stderr
+    for threads in ("1", "3"):
+        done = subprocess.run([str(exe)], capture_output=True, text=True,
+                              env={**os.environ, "PYX_NUM_THREADS": threads})
+        assert done.returncode == 0 and done.stdout == (GOLDEN / "prange.out").read_text()
