@@ -359,7 +359,8 @@ class FunctionCodegen:
     def element_address(self, ptr: ir.Value, index: ir.Value, value_type: Type) -> ll.Value:
         address = self.b.gep(self.value(ptr), [self.value(index)])
         if isinstance(value_type, T.SIMDType):
-            address = self.b.bitcast(address, llvm_type(value_type).as_pointer(ptr.type.address_space))
+            # The LLVM pointer's own address space: on the CPU, GPU shared memory is ordinary memory.
+            address = self.b.bitcast(address, llvm_type(value_type).as_pointer(address.type.addrspace))
         return address
 
     def instr_PtrOffset(self, i: ir.PtrOffset):
