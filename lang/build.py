@@ -50,11 +50,12 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
             "signature": f"{decl.kind} {decl.name}({shown}){' raises' if decl.raises else ''}{ret}",
             "doc": _docstring(decl), "line": decl.span.line,
         })
-    from .codegen.abi import LAUNCH_PREFIX
+    from .codegen.abi import LAUNCH_PREFIX, kernel_entry
 
     kernels = []
     for inst in pipeline.exported_kernels(comp):
         kernels.append({"name": inst.decl.name, "symbol": LAUNCH_PREFIX + inst.decl.name,
+                        "entry": kernel_entry(inst.symbol),
                         "params": [{"name": p.name, "type": describe_type(t)}
                                    for p, t in zip(inst.decl.params, inst.param_types)],
                         "signature": f"@kernel {inst.decl.name}(" + ", ".join(

@@ -38,9 +38,6 @@ def load_compiled(path: Path, target: str = "auto", opt_level: int = 3) -> tuple
     from .version import __version__
     from .runtime import cache, native
 
-    if target not in ("auto", "cpu"):
-        raise RuntimeError(f"pyx: target {target!r} is not available in this version of pyx "
-                           "(GPU kernels from Python arrive with the cuda target); use target='cpu'")
     options = CompileOptions(opt_level=opt_level, target="cpu")
     host = None
     host_key = native.remembered_host(llvmlite.__version__)
@@ -78,6 +75,38 @@ def load_compiled(path: Path, target: str = "auto", opt_level: int = 3) -> tuple
     return meta, JitObject(obj, host.target_machine(opt=opt_level))
 
 
+def _device_for(target: str, source: Path):
+    """The GPU a module's kernels run on: required for 'cuda', taken where there is one for
+    'auto' (only modules with kernels look), none for 'cpu'."""
+    if target == "cpu" or (target == "auto" and "@kernel" not in source.read_text(encoding="utf-8")):
+        return None
+    from .runtime import cuda
+
+    try:
+        return cuda.open_device()
+    except cuda.CudaUnavailable:
+        if target == "cuda":
+            raise
+        return None
+
+
+def _use_gpu(module, meta: dict, source: Path, device) -> None:
+    """Compile the module's kernels to PTX for `device`, load them, and launch there."""
+    from . import pipeline
+    from .options import CompileOptions
+    from .runtime import cache, cuda
+    from .source import SourceFile
+
+    text = source.read_text(encoding="utf-8")
+    options = CompileOptions(opt_level=3, target="cuda", gpu_arch=device.arch)
+    comp = pipeline.optimize(SourceFile(str(source), text), options, entry=False)
+    ptx = pipeline.target_of(options).target_machine(opt=3).emit_assembly(comp.llvm_module)
+    handle = device.load(ptx, key=f"{source}:{device.arch}:{cache.file_digest(text)}")
+    for kmeta in meta["kernels"]:
+        setattr(module, kmeta["name"], cuda.CudaKernel(kmeta, device, handle, getattr(module, kmeta["name"])))
+    module.__pyx__["target"] = f"cuda ({device.arch})"
+
+
 class PyxCompileError(ImportError):
     """A .px module failed to compile: the message holds the rendered diagnostics."""
 
@@ -96,18 +125,27 @@ def import_module(name: str, target: str = "auto", path: list[str] | None = None
         return _load(name, source, target)
 
 
+TARGETS = ("auto", "cpu", "cuda")
+
+
 def _load(name: str, source: Path, target: str = "auto", module=None):
     from .diagnostics import CompileError
     from .diagnostics.render import render_all
     from .runtime.bridge import make_module
 
+    if target not in TARGETS:
+        raise ValueError(f"pyx: target must be one of {', '.join(map(repr, TARGETS))}, not {target!r}")
+    device = _device_for(target, source)
     try:
         meta, jit = load_compiled(source, target)
+        fresh = make_module(name, meta, jit, str(source))
+        if device is not None and meta.get("kernels"):
+            _use_gpu(fresh, meta, source, device)
     except CompileError as exc:
         text = render_all(exc.diagnostics, color="never")
         raise PyxCompileError(f"cannot import {name!r}: {source} does not compile\n{text}", exc.diagnostics,
                               name=name, path=str(source)) from None
-    fresh = make_module(name, meta, jit, str(source))
+    fresh.__pyx__.setdefault("target", "cpu")
     if module is None:
         module = fresh
     else:

@@ -5,3 +5,13 @@ Kept in a module of its own so that loading cached code imports nothing of the c
 ENTRY_SYMBOL = "__pyx_main_entry"  # int entry(void): runs fn main(), prints an uncaught exception
 EXPORT_PREFIX = "__pyx_export."  # int32 __pyx_export.f(args..., out*): one per exported function
 LAUNCH_PREFIX = "__pyx_launch."  # int32 __pyx_launch.k(args..., gx, gy, gz, bx, by, bz, shared): one per kernel
+
+
+def ptx_name(name: str) -> str:
+    """A symbol as PTX can spell it: [A-Za-z0-9_] only, anything else escaped as _xx_."""
+    return "".join(c if c.isascii() and (c.isalnum() or c == "_") else f"_{ord(c):02x}_" for c in name)
+
+
+def kernel_entry(symbol: str) -> str:
+    """The PTX `.entry` of a kernel instance (what the CUDA driver looks up)."""
+    return ptx_name(symbol + ".kernel")

@@ -8,7 +8,6 @@ their frame onto the traceback. After inlining LLVM folds all of that away.
 from __future__ import annotations
 
 import contextvars
-import re
 
 from llvmlite import ir as ll
 
@@ -19,7 +18,7 @@ from .halfconv import double_to_half
 from .runtime_lib import CHARP, I1, I32, MSG, TYPE, RuntimeLib
 from .target import Target
 
-from .abi import ENTRY_SYMBOL  # noqa: E402,F401 - re-exported for the driver
+from .abi import ENTRY_SYMBOL, ptx_name  # noqa: E402,F401 - ENTRY_SYMBOL is re-exported for the driver
 
 _INT_PRED = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
              "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
@@ -225,7 +224,7 @@ class ModuleCodegen:
         """PTX identifiers allow only [A-Za-z0-9_$]; other targets keep the readable name."""
         if self.target.host:
             return name
-        return re.sub(r"[^A-Za-z0-9_]", lambda m: f"_{ord(m.group()):02x}_", name)
+        return ptx_name(name)
 
     def declare(self, f: ir.Function) -> None:
         params = [llvm_type(p.type).as_pointer() if p.by_ref else llvm_type(p.type) for p in f.params]

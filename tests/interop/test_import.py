@@ -250,12 +250,6 @@ def test_the_interop_example(tmp_path):
     assert done.stdout == (example / "app.out").read_text()
 
 
-def test_cuda_target_is_a_clear_error(tmp_path):
-    (tmp_path / "k2.px").write_text("fn f() -> Int:\n    return 1\n")
-    with pytest.raises(RuntimeError, match="target 'cuda' is not available"):
-        pyx.import_module("k2", target="cuda", path=[str(tmp_path)])
-
-
 def test_cache_info_and_clear(tmp_path, monkeypatch):
     from helpers import run_cli
 

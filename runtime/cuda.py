@@ -1,0 +1,261 @@
+"""Running kernels on an NVIDIA GPU through the CUDA driver API (cuda-python's
+`cuda.bindings.driver`), for modules imported with `target="cuda"` (or `"auto"` where a GPU
+is there).
+
+- The device is the first GPU, used through its primary context (which avoids
+  `cuCtxCreate`, whose signature changes between CUDA majors).
+- A module's PTX is compiled for the device's architecture and loaded once, with the
+  driver's JIT error log in the exception when loading fails.
+- A launch packs each argument from the kernel's signature (a Python int is not the
+  kernel's Int32): scalars as their C type, arrays as device pointers. NumPy arrays (host
+  memory) are copied to the device before the launch and back after it; objects with
+  `__cuda_array_interface__` (CuPy, PyTorch CUDA tensors) are already on the device and are
+  used in place.
+- Every failing driver call raises `CudaError` naming the call, the kernel and the
+  driver's error.
+
+cuda-python is an optional extra (`pip install "pyx-lang[cuda]"`); without it, or without
+a driver or a device, `open_device()` raises `CudaUnavailable` saying which is missing.
+"""
+from __future__ import annotations
+
+import ctypes
+
+
+class CudaUnavailable(RuntimeError):
+    """No way to run on a GPU here: cuda-python, the driver, or a device is missing."""
+
+
+class CudaError(RuntimeError):
+    """A CUDA driver call failed."""
+
+
+_DEVICE = None
+
+
+def _driver():
+    try:
+        from cuda.bindings import driver
+    except ImportError:
+        raise CudaUnavailable("pyx: target='cuda' needs cuda-python: pip install \"pyx-lang[cuda]\" "
+                              "(or use target='cpu' or 'auto')") from None
+    return driver
+
+
+def _error_text(driver, result) -> str:
+    try:
+        _, name = driver.cuGetErrorName(result)
+        _, text = driver.cuGetErrorString(result)
+        return f"{name.decode()}: {text.decode()}"
+    except Exception:  # noqa: BLE001 - the code is still worth showing
+        return str(result)
+
+
+def check(driver, call: str, outcome, kernel: str | None = None):
+    """The values a driver call returned after its status; CudaError if it failed."""
+    result, *values = outcome if isinstance(outcome, tuple) else (outcome,)
+    if result != driver.CUresult.CUDA_SUCCESS:
+        where = f" (kernel {kernel})" if kernel else ""
+        raise CudaError(f"pyx: {call} failed{where}: {_error_text(driver, result)}")
+    return values[0] if len(values) == 1 else tuple(values)
+
+
+class Device:
+    """The first GPU and its primary context."""
+
+    def __init__(self):
+        driver = _driver()
+        try:
+            status = driver.cuInit(0)
+        except RuntimeError as exc:  # cuda.pathfinder: libcuda.so is not on this machine
+            raise CudaUnavailable(f"pyx: no NVIDIA driver found (libcuda): {exc}") from None
+        result = status[0] if isinstance(status, tuple) else status
+        if result != driver.CUresult.CUDA_SUCCESS:
+            raise CudaUnavailable(f"pyx: the CUDA driver did not start: {_error_text(driver, result)}")
+        if check(driver, "cuDeviceGetCount", driver.cuDeviceGetCount()) < 1:
+            raise CudaUnavailable("pyx: the CUDA driver sees no GPU")
+        self.driver = driver
+        self.device = check(driver, "cuDeviceGet", driver.cuDeviceGet(0))
+        self.context = check(driver, "cuDevicePrimaryCtxRetain", driver.cuDevicePrimaryCtxRetain(self.device))
+        check(driver, "cuCtxSetCurrent", driver.cuCtxSetCurrent(self.context))
+        attribute = driver.CUdevice_attribute
+        major = check(driver, "cuDeviceGetAttribute", driver.cuDeviceGetAttribute(
+            attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, self.device))
+        minor = check(driver, "cuDeviceGetAttribute", driver.cuDeviceGetAttribute(
+            attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, self.device))
+        self.arch = f"sm_{major}{minor}"
+        self._modules: dict[str, object] = {}
+
+    def current(self) -> None:
+        check(self.driver, "cuCtxSetCurrent", self.driver.cuCtxSetCurrent(self.context))
+
+    def load(self, ptx: str, key: str):
+        """Load PTX once per (module, key); the driver's log explains a failure."""
+        module = self._modules.get(key)
+        if module is None:
+            self.current()
+            data = ptx.encode() + b"\0"
+            try:
+                module = check(self.driver, "cuModuleLoadData", self.driver.cuModuleLoadData(data))
+            except CudaError as exc:
+                raise CudaError(f"{exc}\n(the PTX was compiled for {self.arch}; run `pyx build --emit=ptx "
+                                f"--gpu-arch={self.arch}` and `ptxas -arch={self.arch}` on it to see why)") from None
+            self._modules[key] = module
+        return module
+
+    def function(self, module, name: str):
+        return check(self.driver, "cuModuleGetFunction", self.driver.cuModuleGetFunction(module, name.encode()),
+                     kernel=name)
+
+
+_UNAVAILABLE: CudaUnavailable | None = None  # remembered: `auto` asks once per process
+
+
+def open_device() -> Device:
+    global _DEVICE, _UNAVAILABLE
+    if _DEVICE is None:
+        if _UNAVAILABLE is not None:
+            raise _UNAVAILABLE
+        try:
+            _DEVICE = Device()
+        except CudaUnavailable as exc:
+            _UNAVAILABLE = exc
+            raise
+    return _DEVICE
+
+
+def available() -> bool:
+    try:
+        open_device()
+    except CudaUnavailable:
+        return False
+    return True
+
+
+class DeviceBuffer:
+    """Device memory for `count` elements of a NumPy dtype, with explicit copies both ways."""
+
+    def __init__(self, device: Device, nbytes: int, kernel: str | None = None):
+        self.device = device
+        self.nbytes = nbytes
+        self.kernel = kernel
+        self.pointer = check(device.driver, "cuMemAlloc", device.driver.cuMemAlloc(max(nbytes, 1)), kernel)
+
+    @classmethod
+    def from_host(cls, device: Device, array, kernel: str | None = None) -> "DeviceBuffer":
+        buffer = cls(device, array.nbytes, kernel)
+        buffer.to_device(array)
+        return buffer
+
+    def to_device(self, array) -> None:
+        if self.nbytes:
+            check(self.device.driver, "cuMemcpyHtoD",
+                  self.device.driver.cuMemcpyHtoD(self.pointer, array.ctypes.data, self.nbytes), self.kernel)
+
+    def to_host(self, array) -> None:
+        if self.nbytes:
+            check(self.device.driver, "cuMemcpyDtoH",
+                  self.device.driver.cuMemcpyDtoH(array.ctypes.data, self.pointer, self.nbytes), self.kernel)
+
+    def address(self) -> int:
+        return int(self.pointer)
+
+    def free(self) -> None:
+        if self.pointer is not None:
+            check(self.device.driver, "cuMemFree", self.device.driver.cuMemFree(self.pointer), self.kernel)
+            self.pointer = None
+
+
+_SCALARS = {("int", 8): ctypes.c_int8, ("int", 16): ctypes.c_int16, ("int", 32): ctypes.c_int32,
+            ("int", 64): ctypes.c_int64, ("uint", 8): ctypes.c_uint8, ("uint", 16): ctypes.c_uint16,
+            ("uint", 32): ctypes.c_uint32, ("uint", 64): ctypes.c_uint64, ("float", 16): ctypes.c_uint16,
+            ("float", 32): ctypes.c_float, ("float", 64): ctypes.c_double, ("bool", 1): ctypes.c_bool}
+
+
+class CudaKernel:
+    """`m.k[grid, block](args)` / `m.k[grid, block, shared_bytes, stream](args)` on the GPU."""
+
+    def __init__(self, meta: dict, device: Device, module, cpu_kernel):
+        self.__name__ = meta["name"]
+        self.__doc__ = cpu_kernel.__doc__
+        self._meta = meta
+        self._device = device
+        self._function = device.function(module, meta["entry"])
+        self._cpu = cpu_kernel  # argument checking and conversion are the CPU path's
+
+    def __repr__(self) -> str:
+        return f"<pyx kernel {self._meta['signature']} on {self._device.arch}>"
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self.__name__} is a kernel: launch it with {self.__name__}[grid, block](...)")
+
+    def __getitem__(self, config):
+        from .bridge import _dims
+
+        config = config if isinstance(config, tuple) else (config,)
+        if not 2 <= len(config) <= 4:
+            raise TypeError(f"{self.__name__}[...] takes grid, block, and optionally shared_bytes and stream")
+        grid, block = _dims(self.__name__, "grid", config[0]), _dims(self.__name__, "block", config[1])
+        if block[0] * block[1] * block[2] > 1024:
+            raise ValueError(f"{self.__name__}[...]: a block has at most 1024 threads, not {block}")
+        shared = config[2] if len(config) > 2 else 0
+        if type(shared) is not int or shared < 0:
+            raise TypeError(f"{self.__name__}[...]: shared_bytes must be a non-negative int, not {shared!r}")
+        stream = config[3] if len(config) > 3 and config[3] is not None else 0
+        return lambda *args: self._launch(grid, block, shared, stream, args)
+
+    def _launch(self, grid, block, shared, stream, args) -> None:
+        params = self._meta["params"]
+        if len(args) != len(params):
+            raise TypeError(f"{self.__name__}() takes {len(params)} arguments, {len(args)} given")
+        device, name = self._device, self.__name__
+        device.current()
+        values, copies = [], []
+        try:
+            for p, value in zip(params, args):
+                values.append(self._argument(p, value, copies))
+            pointers = (ctypes.c_void_p * len(values))(*[ctypes.addressof(v) for v in values])
+            driver = device.driver
+            check(driver, "cuLaunchKernel", driver.cuLaunchKernel(
+                self._function, *grid, *block, shared, stream, ctypes.addressof(pointers), 0), name)
+            check(driver, "cuCtxSynchronize", driver.cuCtxSynchronize(), name)
+            for host, buffer in copies:
+                buffer.to_host(host)
+        finally:
+            for _, buffer in copies:
+                buffer.free()
+
+    def _argument(self, param: dict, value, copies: list):
+        desc = param["type"]
+        if desc["kind"] == "ptr":
+            interface = getattr(value, "__cuda_array_interface__", None)
+            if interface is not None:  # already on this GPU: in place
+                return ctypes.c_void_p(interface["data"][0])
+            if value is None:
+                return ctypes.c_void_p(0)
+            import numpy as np
+
+            array = np.asarray(value)
+            expected = self._cpu_dtype(param)
+            if str(array.dtype) != expected:
+                raise TypeError(f"{self.__name__}() argument '{param['name']}' must be {desc.get('name', 'a pointer')}: "
+                                f"expected an array of {expected}, got {array.dtype}")
+            if not array.flags.c_contiguous:
+                raise TypeError(f"{self.__name__}() argument '{param['name']}' must be contiguous "
+                                "(pass numpy.ascontiguousarray(...))")
+            buffer = DeviceBuffer.from_host(self._device, array, self.__name__)
+            copies.append((array, buffer))
+            return ctypes.c_void_p(buffer.address())
+        if desc["kind"] != "scalar":
+            raise TypeError(f"{self.__name__}() argument '{param['name']}': {desc['kind']} arguments are not "
+                            "supported by the cuda target yet")
+        from .bridge import Converter
+
+        raw = Converter(desc, {})._scalar(value, self.__name__, param["name"])
+        return _SCALARS[(desc["class"], desc["bits"])](raw)
+
+    @staticmethod
+    def _cpu_dtype(param: dict) -> str:
+        from .bridge import Converter
+
+        return Converter(param["type"], {}).dtype

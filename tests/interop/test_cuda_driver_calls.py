@@ -1,0 +1,138 @@
+"""The CUDA runtime's own logic, run against a stand-in for `cuda.bindings.driver` whose
+"device memory" is host memory and whose launch runs SAXPY in Python: it checks the PTX
+handed to the driver, the kernel looked up, the argument packing (one pointer per
+parameter, each to a value of the parameter's C type), the copies both ways and the frees.
+A real GPU run is in test_cuda_target.py (marked gpu)."""
+import ctypes
+import enum
+import sys
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+import pyx  # noqa: E402
+from helpers import ROOT  # noqa: E402
+from pyx.runtime import cuda  # noqa: E402
+
+
+class FakeDriver:
+    class CUresult(enum.IntEnum):
+        CUDA_SUCCESS = 0
+        CUDA_ERROR_INVALID_VALUE = 1
+
+    class CUdevice_attribute(enum.IntEnum):
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+
+    def __init__(self):
+        self.calls, self.memory, self.ptx = [], {}, None
+        ok = self.CUresult.CUDA_SUCCESS
+        self.ok = ok
+
+    def cuInit(self, flags):
+        return (self.ok,)
+
+    def cuDeviceGetCount(self):
+        return self.ok, 1
+
+    def cuDeviceGet(self, ordinal):
+        return self.ok, 0
+
+    def cuDevicePrimaryCtxRetain(self, device):
+        return self.ok, "ctx"
+
+    def cuCtxSetCurrent(self, ctx):
+        return (self.ok,)
+
+    def cuDeviceGetAttribute(self, attribute, device):
+        return self.ok, 9 if attribute == self.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR else 0
+
+    def cuModuleLoadData(self, data):
+        self.ptx = data
+        return self.ok, "module"
+
+    def cuModuleGetFunction(self, module, name):
+        self.calls.append(("function", name))
+        return self.ok, name
+
+    def cuMemAlloc(self, nbytes):
+        block = ctypes.create_string_buffer(nbytes)
+        self.memory[ctypes.addressof(block)] = block
+        return self.ok, ctypes.addressof(block)
+
+    def cuMemcpyHtoD(self, dst, src, nbytes):
+        ctypes.memmove(dst, src, nbytes)
+        self.calls.append(("to device", nbytes))
+        return (self.ok,)
+
+    def cuMemcpyDtoH(self, dst, src, nbytes):
+        ctypes.memmove(dst, src, nbytes)
+        self.calls.append(("to host", nbytes))
+        return (self.ok,)
+
+    def cuMemFree(self, pointer):
+        del self.memory[pointer]
+        return (self.ok,)
+
+    def cuLaunchKernel(self, f, gx, gy, gz, bx, by, bz, shared, stream, params, extra):
+        self.calls.append(("launch", f, (gx, gy, gz), (bx, by, bz), shared))
+        slots = ctypes.cast(params, ctypes.POINTER(ctypes.c_void_p))
+        a = ctypes.cast(slots[0], ctypes.POINTER(ctypes.c_float))[0]
+        x = ctypes.cast(ctypes.cast(slots[1], ctypes.POINTER(ctypes.c_void_p))[0], ctypes.POINTER(ctypes.c_float))
+        y = ctypes.cast(ctypes.cast(slots[2], ctypes.POINTER(ctypes.c_void_p))[0], ctypes.POINTER(ctypes.c_float))
+        n = ctypes.cast(slots[3], ctypes.POINTER(ctypes.c_int64))[0]
+        for i in range(min(n, gx * bx)):
+            y[i] = a * x[i] + y[i]
+        return (self.ok,)
+
+    def cuCtxSynchronize(self):
+        return (self.ok,)
+
+    def cuGetErrorName(self, result):
+        return self.ok, b"CUDA_ERROR_INVALID_VALUE"
+
+    def cuGetErrorString(self, result):
+        return self.ok, b"invalid argument"
+
+
+@pytest.fixture()
+def fake(monkeypatch, tmp_path):
+    driver = FakeDriver()
+    monkeypatch.setattr(cuda, "_driver", lambda: driver)
+    monkeypatch.setattr(cuda, "_DEVICE", None)
+    monkeypatch.setattr(cuda, "_UNAVAILABLE", None)
+    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
+    sys.modules.pop("saxpy", None)
+    return driver
+
+
+def test_a_launch_packs_copies_and_frees(fake):
+    m = pyx.import_module("saxpy", target="cuda", path=[str(ROOT / "examples")])
+    assert m.__pyx__["target"] == "cuda (sm_90)"
+    assert b".target sm_90" in fake.ptx and b".entry saxpy_2e_saxpy_2e_kernel" in fake.ptx
+    x, y = np.arange(300, dtype=np.float32), np.ones(300, np.float32)
+    m.saxpy[2, 256](2.0, x, y, 300)
+    assert y.tolist() == [2.0 * i + 1.0 for i in range(300)]
+    assert ("function", b"saxpy_2e_saxpy_2e_kernel") in fake.calls
+    assert ("launch", b"saxpy_2e_saxpy_2e_kernel", (2, 1, 1), (256, 1, 1), 0) in fake.calls
+    assert [c for c in fake.calls if c[0] in ("to device", "to host")] == [
+        ("to device", 1200), ("to device", 1200), ("to host", 1200), ("to host", 1200)]
+    assert fake.memory == {}  # every device buffer freed
+
+
+def test_arguments_are_checked_before_anything_is_copied(fake):
+    m = pyx.import_module("saxpy", target="cuda", path=[str(ROOT / "examples")])
+    with pytest.raises(TypeError, match="expected an array of float32, got float64"):
+        m.saxpy[1, 32](2.0, np.ones(4), np.ones(4, np.float32), 4)
+    with pytest.raises(TypeError, match="takes 4 arguments, 3 given"):
+        m.saxpy[1, 32](2.0, np.ones(4, np.float32), 4)
+    assert fake.memory == {}
+
+
+def test_a_failing_driver_call_names_the_call_and_the_kernel(fake, monkeypatch):
+    m = pyx.import_module("saxpy", target="cuda", path=[str(ROOT / "examples")])
+    monkeypatch.setattr(fake, "cuLaunchKernel", lambda *a: (FakeDriver.CUresult.CUDA_ERROR_INVALID_VALUE,))
+    with pytest.raises(cuda.CudaError, match=r"cuLaunchKernel failed \(kernel saxpy\): CUDA_ERROR_INVALID_VALUE"):
+        m.saxpy[1, 32](2.0, np.ones(4, np.float32), np.ones(4, np.float32), 4)
+    assert fake.memory == {}
