@@ -292,17 +292,9 @@ class PyxKernel:
         raise TypeError(f"{self.__name__} is a kernel: launch it with {self.__name__}[grid, block](...)")
 
     def __getitem__(self, config):
-        config = config if isinstance(config, tuple) else (config,)
-        if not 2 <= len(config) <= 4:
-            raise TypeError(f"{self.__name__}[...] takes grid, block, and optionally shared_bytes and stream")
-        grid, block = _dims(self.__name__, "grid", config[0]), _dims(self.__name__, "block", config[1])
-        if block[0] * block[1] * block[2] > 1024:
-            raise ValueError(f"{self.__name__}[...]: a block has at most 1024 threads, not {block}")
-        shared = config[2] if len(config) > 2 else 0
-        if type(shared) is not int or shared < 0:
-            raise TypeError(f"{self.__name__}[...]: shared_bytes must be a non-negative int, not {shared!r}")
-        if len(config) > 3 and config[3] is not None:
-            raise TypeError(f"{self.__name__}[...]: streams need the cuda target, not available in this version")
+        grid, block, shared, stream = launch_config(self.__name__, config)
+        if stream is not None:
+            raise TypeError(f"{self.__name__}[...]: streams need the cuda target (this module runs on the CPU)")
 
         def launch(*args):
             if len(args) != len(self._params):
@@ -313,6 +305,21 @@ class PyxKernel:
                 raise self._library.exception()
 
         return launch
+
+
+def launch_config(kernel: str, config) -> tuple:
+    """`k[grid, block]`, `k[grid, block, shared_bytes]` or `k[grid, block, shared_bytes, stream]`:
+    (grid, block, shared_bytes, stream or None), checked."""
+    config = config if isinstance(config, tuple) else (config,)
+    if not 2 <= len(config) <= 4:
+        raise TypeError(f"{kernel}[...] takes grid, block, and optionally shared_bytes and stream")
+    grid, block = _dims(kernel, "grid", config[0]), _dims(kernel, "block", config[1])
+    if block[0] * block[1] * block[2] > 1024:
+        raise ValueError(f"{kernel}[...]: a block has at most 1024 threads, not {block}")
+    shared = config[2] if len(config) > 2 else 0
+    if type(shared) is not int or shared < 0:
+        raise TypeError(f"{kernel}[...]: shared_bytes must be a non-negative int, not {shared!r}")
+    return grid, block, shared, config[3] if len(config) > 3 else None
 
 
 def _dims(kernel: str, what: str, value) -> tuple[int, int, int]:

@@ -190,19 +190,10 @@ class CudaKernel:
         raise TypeError(f"{self.__name__} is a kernel: launch it with {self.__name__}[grid, block](...)")
 
     def __getitem__(self, config):
-        from .bridge import _dims
+        from .bridge import launch_config
 
-        config = config if isinstance(config, tuple) else (config,)
-        if not 2 <= len(config) <= 4:
-            raise TypeError(f"{self.__name__}[...] takes grid, block, and optionally shared_bytes and stream")
-        grid, block = _dims(self.__name__, "grid", config[0]), _dims(self.__name__, "block", config[1])
-        if block[0] * block[1] * block[2] > 1024:
-            raise ValueError(f"{self.__name__}[...]: a block has at most 1024 threads, not {block}")
-        shared = config[2] if len(config) > 2 else 0
-        if type(shared) is not int or shared < 0:
-            raise TypeError(f"{self.__name__}[...]: shared_bytes must be a non-negative int, not {shared!r}")
-        stream = config[3] if len(config) > 3 and config[3] is not None else 0
-        return lambda *args: self._launch(grid, block, shared, stream, args)
+        grid, block, shared, stream = launch_config(self.__name__, config)
+        return lambda *args: self._launch(grid, block, shared, stream or 0, args)
 
     def _launch(self, grid, block, shared, stream, args) -> None:
         params = self._meta["params"]
