@@ -59,6 +59,7 @@ class CpuGpuRuntime:
         self.barrier_fn = self._define_wait("__pyx_gpu_barrier", AT_BARRIER)
         self.warp_sync_fn = self._define_wait("__pyx_gpu_warp_sync", AT_WARP)
         self.blocks_fn = self._define_blocks()
+        self.direct_blocks_fn = self._define_direct_blocks()
         self.launch_fn = self._define_launch()
 
     def field(self, b: ll.IRBuilder, name: str, ctx=None) -> ll.Value:
@@ -93,40 +94,112 @@ class CpuGpuRuntime:
         return fn
 
     def _define_launch(self):
-        """`int32 __pyx_gpu_launch(thunk, args, gx, gy, gz, bx, by, bz, shared_bytes)`: 1 if a thread raised."""
-        fn, b = self.rt._function("__pyx_gpu_launch", I32, [THUNK.as_pointer(), CHARP] + [I64] * 7)
+        """`int32 __pyx_gpu_launch(thunk, args, gx, gy, gz, bx, by, bz, shared_bytes, direct)`: 1 if a
+        thread raised. `direct`: the kernel never waits for other threads (no barrier, no warp
+        operation, in it or what it calls), so its threads run as plain calls, without coroutines."""
+        fn, b = self.rt._function("__pyx_gpu_launch", I32, [THUNK.as_pointer(), CHARP] + [I64] * 8)
         launch = b.alloca(LAUNCH)
-        for k, value in enumerate(fn.args):
+        for k, value in enumerate(fn.args[:9]):
             b.store(value, b.gep(launch, [I32(0), I32(k)]))
         gx, gy, gz = fn.args[2:5]
         blocks = b.mul(b.mul(gx, gy), gz)
         pieces = b.select(b.icmp_signed("<", blocks, I64(MAX_PIECES)), blocks, I64(MAX_PIECES))
-        b.ret(b.call(self.pool.parallel_for, [self.blocks_fn, b.bitcast(launch, CHARP), blocks, pieces]))
+        piece = b.select(b.icmp_signed("!=", fn.args[9], I64(0)), self.direct_blocks_fn, self.blocks_fn)
+        b.ret(b.call(self.pool.parallel_for, [piece, b.bitcast(launch, CHARP), blocks, pieces]))
+        return fn
+
+    def _piece_function(self, name: str):
+        """A pool piece over blocks [lo, hi): the function, its builder, (lo, hi), the launch's
+        nine parameters, and a fresh context installed for this OS thread (ctx, its raw pointer,
+        and the previous one, to put back)."""
+        from .parallel import PIECE
+
+        rt = self.rt
+        fn = ll.Function(rt.module, PIECE, name)
+        fn.linkage = "internal"
+        b = ll.IRBuilder(fn.append_basic_block("entry"))
+        packed, lo, hi, _ = fn.args
+        launch = b.bitcast(packed, LAUNCH.as_pointer())
+        params = tuple(b.load(b.gep(launch, [I32(0), I32(k)])) for k in range(9))
+        previous = b.bitcast(b.call(self.ctx_fn, []), CHARP)  # makes the key, too
+        malloc = rt.libc("malloc", CHARP, [I64])
+        ctx_raw = b.call(malloc, [b.ptrtoint(b.gep(ll.Constant(GPU_CTX.as_pointer(), None), [I32(1)]), I64)])
+        b.call(rt.libc("pthread_setspecific", I32, [I32, CHARP]), [b.load(self.key), ctx_raw])
+        return fn, b, (lo, hi), params, (b.bitcast(ctx_raw, GPU_CTX.as_pointer()), ctx_raw, previous)
+
+    def _define_direct_blocks(self):
+        """`bool __pyx_gpu_direct_blocks(launch, lo, hi, piece)`: blocks [lo, hi) of a kernel that
+        never synchronizes, each thread a call in turn (the order a GPU may also choose)."""
+        fn, b, (lo, hi), launch, (ctx, ctx_raw, previous) = self._piece_function("__pyx_gpu_direct_blocks")
+        thunk, args, gx, gy, gz, bx, by, bz, shared_bytes = launch
+        rt = self.rt
+        malloc, free = rt.libc("malloc", CHARP, [I64]), rt.libc("free", VOID, [CHARP])
+        memset = rt.libc("memset", CHARP, [CHARP, I32, I64])
+        setspecific = rt.libc("pthread_setspecific", I32, [I32, CHARP])
+        failed = self.field(b, "failed", ctx)
+        b.store(I32(0), failed)
+        n = b.mul(b.mul(bx, by), bz)
+        b.store(n, self.field(b, "nthreads", ctx))
+        shared = b.call(malloc, [b.add(shared_bytes, I64(16))])
+        b.store(shared, self.field(b, "shared", ctx))
+        idx = self.field(b, "idx", ctx)
+
+        def slot(k):
+            return b.gep(idx, [I32(0), I32(k)], inbounds=True)
+
+        for k, value in zip(range(6, 12), (bx, by, bz, gx, gy, gz)):
+            b.store(value, slot(k))
+        counter_block, counter_thread = b.alloca(I64), b.alloca(I64)
+        b.store(lo, counter_block)
+        block_head, block_body, thread_head, thread_body, block_next, done = (
+            fn.append_basic_block(x) for x in ("block", "block.run", "thread", "thread.run", "block.next", "done"))
+        b.branch(block_head)
+        b.position_at_end(block_head)
+        linear = b.load(counter_block)
+        more = b.and_(b.icmp_signed("<", linear, hi), b.icmp_unsigned("==", b.load(failed), I32(0)))
+        b.cbranch(more, block_body, done)
+        b.position_at_end(block_body)
+        b.store(b.urem(linear, gx), slot(3))
+        b.store(b.urem(b.udiv(linear, gx), gy), slot(4))
+        b.store(b.udiv(linear, b.mul(gx, gy)), slot(5))
+        b.call(memset, [shared, I32(0), b.add(shared_bytes, I64(16))])
+        b.store(I64(0), counter_thread)
+        b.branch(thread_head)
+        b.position_at_end(thread_head)
+        t = b.load(counter_thread)
+        b.cbranch(b.icmp_signed("<", t, n), thread_body, block_next)
+        b.position_at_end(thread_body)
+        b.store(t, self.field(b, "cur", ctx))
+        b.store(b.urem(t, bx), slot(0))
+        b.store(b.urem(b.udiv(t, bx), by), slot(1))
+        b.store(b.udiv(t, b.mul(bx, by)), slot(2))
+        with b.if_then(b.call(thunk, [args])):
+            b.store(I32(1), failed)
+        b.store(b.add(t, I64(1)), counter_thread)
+        b.branch(thread_head)
+        b.position_at_end(block_next)
+        b.store(b.add(linear, I64(1)), counter_block)
+        b.branch(block_head)
+        b.position_at_end(done)
+        result = b.icmp_unsigned("!=", b.load(failed), I32(0))
+        b.call(free, [shared])
+        b.call(setspecific, [b.load(self.key), previous])
+        b.call(free, [ctx_raw])
+        b.ret(result)
         return fn
 
     def _define_blocks(self):
         """`bool __pyx_gpu_blocks(launch, lo, hi, piece)`: run blocks [lo, hi) of a launch on this OS
         thread, with a context of its own; true if a thread raised (the rest of the range is skipped)."""
-        from .parallel import PIECE
-
+        fn, b, (lo, hi), launch, (ctx, ctx_raw, previous) = self._piece_function("__pyx_gpu_blocks")
+        thunk, args, gx, gy, gz, bx, by, bz, shared_bytes = launch
         rt = self.rt
-        fn = ll.Function(rt.module, PIECE, "__pyx_gpu_blocks")
-        fn.linkage = "internal"
-        b = ll.IRBuilder(fn.append_basic_block("entry"))
-        packed, lo, hi, _ = fn.args
-        launch = b.bitcast(packed, LAUNCH.as_pointer())
-        thunk, args, gx, gy, gz, bx, by, bz, shared_bytes = (b.load(b.gep(launch, [I32(0), I32(k)]))
-                                                              for k in range(9))
         malloc, free = rt.libc("malloc", CHARP, [I64]), rt.libc("free", VOID, [CHARP])
         memset = rt.libc("memset", CHARP, [CHARP, I32, I64])
         getcontext = rt.libc("getcontext", I32, [CHARP])
         makecontext = rt.libc("makecontext", VOID, [CHARP, ll.FunctionType(VOID, []).as_pointer(), I32],
                               var_arg=True)
         setspecific = rt.libc("pthread_setspecific", I32, [I32, CHARP])
-        previous = b.bitcast(b.call(self.ctx_fn, []), CHARP)  # makes the key, too
-        ctx_raw = b.call(malloc, [b.ptrtoint(b.gep(ll.Constant(GPU_CTX.as_pointer(), None), [I32(1)]), I64)])
-        ctx = b.bitcast(ctx_raw, GPU_CTX.as_pointer())
-        b.call(setspecific, [b.load(self.key), ctx_raw])
 
         def field(name):
             return self.field(b, name, ctx)

@@ -54,6 +54,10 @@ def _suffix(t: ll.Type) -> str:
     return {ll.HalfType: "f16", ll.FloatType: "f32", ll.DoubleType: "f64"}[type(t)]
 
 
+# GPU intrinsics after which a thread must wait for others of its block or warp.
+SYNCHRONIZING = {"gpu.barrier", "gpu.shuffle_down", "gpu.shuffle_up", "gpu.shuffle_xor", "gpu.shuffle_idx",
+                 "gpu.warp_sum", "gpu.ballot"}
+
 _DEVICE = contextvars.ContextVar("pyx_codegen_device", default=False)
 
 
@@ -120,6 +124,23 @@ class ModuleCodegen:
 
             self._pool = ThreadPool(self.rt)
         return self._pool
+
+    def kernel_synchronizes(self, symbol: str) -> bool:
+        """Whether a kernel, or anything it calls, waits for other threads (a barrier or a warp
+        operation): only those need a coroutine per thread on the CPU."""
+        seen, stack = set(), [symbol]
+        while stack:
+            f = self.ir_functions[stack.pop()]
+            if f.symbol in seen:
+                continue
+            seen.add(f.symbol)
+            for block in f.blocks:
+                for i in block.instrs:
+                    if isinstance(i, ir.Intrinsic) and i.name in SYNCHRONIZING:
+                        return True
+                    if isinstance(i, ir.Call):
+                        stack.append(i.callee)
+        return False
 
     def piece_thunk(self, f: ir.Function) -> ll.Function:
         """`bool thunk(i8* args, lo, hi, piece)`: unpack a prange's captured values and run one piece."""
@@ -555,7 +576,8 @@ class FunctionCodegen:
             self.b.store(self.value(a), self.b.gep(packed, [I32(0), I32(k)]))
         shared = self.b.add(self.value(i.shared_bytes), ll.Constant(ll.IntType(64), self.mg.static_shared_bytes))
         dims = [self.value(v) for v in i.grid + i.block]
-        status = self.b.call(self.mg.gpu_cpu.launch_fn, [thunk, self.b.bitcast(packed, CHARP), *dims, shared])
+        direct = ll.Constant(ll.IntType(64), 0 if self.mg.kernel_synchronizes(i.callee) else 1)
+        status = self.b.call(self.mg.gpu_cpu.launch_fn, [thunk, self.b.bitcast(packed, CHARP), *dims, shared, direct])
         self.on_error(self.b.icmp_signed("!=", status, I32(0)), i.span, i.handler)
 
     def instr_ParallelFor(self, i: ir.ParallelFor):
