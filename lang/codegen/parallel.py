@@ -53,6 +53,7 @@ class ThreadPool:
         self.error = g("__pyx_pool_error", EXC_STATE, ll.Constant(EXC_STATE, None))
         self.quit = g("__pyx_pool_quit", I32, I32(0))
         self.workers = g("__pyx_pool_workers", I64, I64(0))
+        self.pid = g("__pyx_pool_pid", I32, I32(0))  # the process that started the workers
         self.tids = g("__pyx_pool_tids", I64.as_pointer(), ll.Constant(I64.as_pointer(), None))
         libc = rt.libc
         self.lock = libc("pthread_mutex_lock", I32, [CHARP])
@@ -275,6 +276,7 @@ class ThreadPool:
         b = ll.IRBuilder(done)
         running = b.load(started)
         self._store(b, running, self.workers)
+        b.store(b.call(rt.libc("getpid", I32, []), []), self.pid)
         b.ret_void()
         return fn
 
@@ -290,7 +292,10 @@ class ThreadPool:
                                                "raised", "finished"))
         b.call(rt.libc("pthread_once", I32, [I32.as_pointer(), ll.FunctionType(VOID, []).as_pointer()]),
                [self.once, self.start])
-        alone = b.or_(b.icmp_signed("<=", self._load(b, self.workers), I64(0)),
+        # fork() copies only the calling thread: a child has no workers, so it runs serially.
+        # (An atfork handler would outlive a JIT module's code; a pid check cannot.)
+        forked = b.icmp_signed("!=", b.call(rt.libc("getpid", I32, []), []), b.load(self.pid))
+        alone = b.or_(b.or_(b.icmp_signed("<=", self._load(b, self.workers), I64(0)), forked),
                       b.icmp_signed("<=", chunks, I64(1)))
         b.cbranch(alone, serial, parallel)
 

@@ -178,3 +178,14 @@ def test_an_executable_runs_its_parallel_loops_without_pyx(tmp_path):
         done = subprocess.run([str(exe)], capture_output=True, text=True,
                               env={**os.environ, "PYX_NUM_THREADS": threads})
         assert done.returncode == 0 and done.stdout == (GOLDEN / "prange.out").read_text()
+
+
+def test_a_forked_child_runs_its_parallel_loops_serially(pool_module):
+    """fork() copies only the calling thread: the child must not wait for workers it lacks."""
+    assert pool_module.total(100_000) == sum(range(100_000))  # the parent's pool is running
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only if the loop finishes with the right answer
+        os._exit(0 if pool_module.total(100_000) == sum(range(100_000)) else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    assert pool_module.total(1000) == sum(range(1000))  # and the parent's pool still works
