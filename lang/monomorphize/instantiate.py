@@ -17,7 +17,7 @@ from ..syntax import ast
 from .. import types as T
 from ..types import ERROR, Type
 from ..semantics.check import FunctionChecker
-from ..semantics.module import collect, resolve_fields, resolve_type
+from ..semantics.module import resolve_fields, resolve_type
 from ..semantics.imports import ModuleLoader
 from ..semantics.scope import ComptimeSymbol, ModuleSymbols
 from ..semantics.typed import FunctionInstance, TConst

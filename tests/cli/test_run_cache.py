@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from helpers import ROOT, run_cli
+from helpers import run_cli
 
 PROGRAM = textwrap.dedent('''
     fn main() raises:

@@ -2,7 +2,6 @@
 boundaries, steps of both signs and every reduction, the parallel loop computes exactly
 what the serial one does (integers), in any thread count."""
 import sys
-import textwrap
 
 import pytest
 
