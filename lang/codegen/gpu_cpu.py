@@ -39,8 +39,9 @@ class CpuGpuRuntime:
         self.rt = rt
         self.pool = pool
         self.key = rt._global("__pyx_gpu_key", I32, I32(0))
-        once = rt._global("__pyx_gpu_once", I32, I32(0))
-        make, mb = rt._function("__pyx_gpu_make_key", VOID, [])
+        self.once = once = rt._global("__pyx_gpu_once", I32, I32(0))
+        self.make_key = make = rt._function("__pyx_gpu_make_key", VOID, [])[0]
+        mb = ll.IRBuilder(make.entry_basic_block)
         destructor = ll.FunctionType(VOID, [CHARP]).as_pointer()  # as runtime_lib declares it
         mb.call(rt.libc("pthread_key_create", I32, [I32.as_pointer(), destructor]),
                 [self.key, ll.Constant(destructor, None)])
@@ -121,7 +122,10 @@ class CpuGpuRuntime:
         packed, lo, hi, _ = fn.args
         launch = b.bitcast(packed, LAUNCH.as_pointer())
         params = tuple(b.load(b.gep(launch, [I32(0), I32(k)])) for k in range(9))
-        previous = b.bitcast(b.call(self.ctx_fn, []), CHARP)  # makes the key, too
+        # Not through __pyx_gpu_ctx: that one is declared free of side effects, and LLVM could
+        # then move this read past the setspecific below.
+        b.call(rt.libc("pthread_once", I32, [I32.as_pointer(), self.make_key.type]), [self.once, self.make_key])
+        previous = b.call(rt.libc("pthread_getspecific", CHARP, [I32]), [b.load(self.key)])
         malloc = rt.libc("malloc", CHARP, [I64])
         ctx_raw = b.call(malloc, [b.ptrtoint(b.gep(ll.Constant(GPU_CTX.as_pointer(), None), [I32(1)]), I64)])
         b.call(rt.libc("pthread_setspecific", I32, [I32, CHARP]), [b.load(self.key), ctx_raw])
