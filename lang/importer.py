@@ -98,9 +98,18 @@ def _use_gpu(module, meta: dict, source: Path, device) -> None:
     from .source import SourceFile
 
     text = source.read_text(encoding="utf-8")
-    options = CompileOptions(opt_level=3, target="cuda", gpu_arch=device.arch)
-    comp = pipeline.optimize(SourceFile(str(source), text), options, entry=False)
-    ptx = pipeline.target_of(options).target_machine(opt=3).emit_assembly(comp.llvm_module)
+    # The PTX is cached beside the module's entry (same key: source, compiler, options).
+    cached = cache.entry_path(source, meta["key"]).with_suffix(f".{device.arch}.ptx") if "key" in meta else None
+    try:
+        ptx = cached.read_text(encoding="utf-8") if cached is not None else None
+    except OSError:
+        ptx = None
+    if ptx is None:
+        options = CompileOptions(opt_level=3, target="cuda", gpu_arch=device.arch)
+        comp = pipeline.optimize(SourceFile(str(source), text), options, entry=False)
+        ptx = pipeline.target_of(options).target_machine(opt=3).emit_assembly(comp.llvm_module)
+        if cached is not None:
+            cache.store_text(cached, ptx)
     handle = device.load(ptx, key=f"{source}:{device.arch}:{cache.file_digest(text)}")
     for kmeta in meta["kernels"]:
         setattr(module, kmeta["name"], cuda.CudaKernel(kmeta, device, handle, getattr(module, kmeta["name"])))

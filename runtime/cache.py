@@ -112,11 +112,14 @@ def dependencies_unchanged(dependencies) -> bool:
 
 
 def store(path: Path, meta: dict, obj: bytes) -> None:
-    import tempfile  # only writers need it: a warm start reads and never pays for the import
-
     body = json.dumps(meta, sort_keys=True).encode()
     payload = len(body).to_bytes(8, "little") + body + obj
-    data = MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    write_atomic(path, MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    import tempfile  # only writers need it: a warm start reads and never pays for the import
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
@@ -136,6 +139,15 @@ def entries(directory: Path) -> list[Path]:
 
 
 def files_of(entry: Path) -> list[Path]:
-    """An entry's file and the shared library linked from it (runtime/native.py), where there is one."""
+    """An entry's file, the shared library linked from it (runtime/native.py) and the PTX of its
+    kernels (one per GPU architecture), where there are some."""
     library = entry.with_suffix(".so")
-    return [entry, library] if library.exists() else [entry]
+    return [entry] + ([library] if library.exists() else []) + sorted(entry.parent.glob(entry.stem + ".sm_*.ptx"))
+
+
+def store_text(path: Path, text: str) -> None:
+    """Write a companion file of an entry atomically; an unwritable cache only costs speed."""
+    try:
+        write_atomic(path, text.encode())
+    except OSError:
+        pass

@@ -16,7 +16,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .cache import user_cache_dir
+from .cache import user_cache_dir, write_atomic
 
 
 def _machine_fingerprint(llvmlite_version: str) -> str | None:
@@ -58,12 +58,8 @@ def remember_host(llvmlite_version: str, host_key: str) -> None:
     fingerprint = _machine_fingerprint(llvmlite_version)
     if fingerprint is None:
         return
-    path = _memo_path(fingerprint)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(host_key + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        write_atomic(_memo_path(fingerprint), (host_key + "\n").encode())
     except OSError:
         pass  # no memo: the next start asks LLVM again
 

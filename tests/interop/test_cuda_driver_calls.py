@@ -136,3 +136,19 @@ def test_a_failing_driver_call_names_the_call_and_the_kernel(fake, monkeypatch):
     with pytest.raises(cuda.CudaError, match=r"cuLaunchKernel failed \(kernel saxpy\): CUDA_ERROR_INVALID_VALUE"):
         m.saxpy[1, 32](2.0, np.ones(4, np.float32), np.ones(4, np.float32), 4)
     assert fake.memory == {}
+
+
+def test_the_ptx_is_compiled_once_and_cached(fake, monkeypatch, tmp_path):
+    from pyx import pipeline
+
+    first = pyx.import_module("saxpy", target="cuda", path=[str(ROOT / "examples")])
+    assert first.__pyx__["target"] == "cuda (sm_90)"
+    ptx = fake.ptx
+    assert list((tmp_path / "cache").glob("saxpy.*.sm_90.ptx"))
+    compiled = []
+    original = pipeline.optimize
+    monkeypatch.setattr(pipeline, "optimize", lambda *a, **k: compiled.append(a) or original(*a, **k))
+    monkeypatch.setattr(cuda, "_DEVICE", None)  # a fresh device: the module is loaded again
+    sys.modules.pop("saxpy", None)
+    pyx.import_module("saxpy", target="cuda", path=[str(ROOT / "examples")])
+    assert compiled == [] and fake.ptx == ptx
