@@ -22,6 +22,9 @@ from __future__ import annotations
 import ctypes
 
 
+LOG_BYTES = 16384  # room for the driver's JIT error log
+
+
 class CudaUnavailable(RuntimeError):
     """No way to run on a GPU here: cuda-python, the driver, or a device is missing."""
 
@@ -94,12 +97,22 @@ class Device:
         module = self._modules.get(key)
         if module is None:
             self.current()
-            data = ptx.encode() + b"\0"
+            driver, data = self.driver, ptx.encode() + b"\0"
+            log = bytearray(LOG_BYTES)
+            option = driver.CUjit_option
             try:
-                module = check(self.driver, "cuModuleLoadData", self.driver.cuModuleLoadData(data))
+                outcome = driver.cuModuleLoadDataEx(data, 2, [option.CU_JIT_ERROR_LOG_BUFFER,
+                                                              option.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES],
+                                                    [log, len(log)])
+            except TypeError:  # a binding that wants the options another way: no log, still the load
+                outcome, log = driver.cuModuleLoadData(data), bytearray()
+            try:
+                module = check(driver, "cuModuleLoadData", outcome)
             except CudaError as exc:
-                raise CudaError(f"{exc}\n(the PTX was compiled for {self.arch}; run `pyx build --emit=ptx "
-                                f"--gpu-arch={self.arch}` and `ptxas -arch={self.arch}` on it to see why)") from None
+                text = bytes(log).split(b"\0", 1)[0].decode(errors="replace").strip()
+                raise CudaError(f"{exc}\n" + (f"the driver's JIT log:\n{text}" if text else
+                                f"(the PTX was compiled for {self.arch}; `pyx build --emit=ptx --gpu-arch="
+                                f"{self.arch}` and `ptxas -arch={self.arch}` on it show why)")) from None
             self._modules[key] = module
         return module
 

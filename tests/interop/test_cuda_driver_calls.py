@@ -21,12 +21,16 @@ class FakeDriver:
         CUDA_SUCCESS = 0
         CUDA_ERROR_INVALID_VALUE = 1
 
+    class CUjit_option(enum.IntEnum):
+        CU_JIT_ERROR_LOG_BUFFER = 5
+        CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6
+
     class CUdevice_attribute(enum.IntEnum):
         CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
         CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
 
     def __init__(self):
-        self.calls, self.memory, self.ptx = [], {}, None
+        self.calls, self.memory, self.ptx, self.reject = [], {}, None, False
         ok = self.CUresult.CUDA_SUCCESS
         self.ok = ok
 
@@ -50,6 +54,16 @@ class FakeDriver:
 
     def cuModuleLoadData(self, data):
         self.ptx = data
+        return self.ok, "module"
+
+    def cuModuleLoadDataEx(self, data, count, options, values):
+        assert count == 2 and options == [self.CUjit_option.CU_JIT_ERROR_LOG_BUFFER,
+                                          self.CUjit_option.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES]
+        self.ptx = data
+        if self.reject:
+            message = b"ptxas application ptx input, line 12; error: the stand-in says no"
+            values[0][:len(message)] = message
+            return FakeDriver.CUresult.CUDA_ERROR_INVALID_VALUE, None
         return self.ok, "module"
 
     def cuModuleGetFunction(self, module, name):
@@ -152,3 +166,9 @@ def test_the_ptx_is_compiled_once_and_cached(fake, monkeypatch, tmp_path):
     sys.modules.pop("saxpy", None)
     pyx.import_module("saxpy", target="cuda", path=[str(ROOT / "examples")])
     assert compiled == [] and fake.ptx == ptx
+
+
+def test_a_module_the_driver_rejects_shows_its_jit_log(fake):
+    fake.reject = True
+    with pytest.raises(cuda.CudaError, match="(?s)cuModuleLoadData failed.*JIT log:.*the stand-in says no"):
+        pyx.import_module("saxpy", target="cuda", path=[str(ROOT / "examples")])
