@@ -13,6 +13,8 @@ is there).
   used in place.
 - Every failing driver call raises `CudaError` naming the call, the kernel and the
   driver's error.
+- `to_device(array)` gives a `DeviceBuffer` that stays on the GPU across launches, for code
+  that wants to control the copies (`buffer.to_host(array)`, `buffer.free()`).
 
 cuda-python is an optional extra (`pip install "pyx-lang[cuda]"`); without it, or without
 a driver or a device, `open_device()` raises `CudaUnavailable` saying which is missing.
@@ -179,6 +181,14 @@ class DeviceBuffer:
             self.pointer = None
 
 
+def to_device(array) -> DeviceBuffer:
+    """A copy of a NumPy array in the GPU's memory, for launches that should not copy it each
+    time: pass the buffer as the argument, and `buffer.to_host(array)` when the results are wanted."""
+    import numpy as np
+
+    return DeviceBuffer.from_host(open_device(), np.ascontiguousarray(array))
+
+
 _SCALARS = {("int", 8): ctypes.c_int8, ("int", 16): ctypes.c_int16, ("int", 32): ctypes.c_int32,
             ("int", 64): ctypes.c_int64, ("uint", 8): ctypes.c_uint8, ("uint", 16): ctypes.c_uint16,
             ("uint", 32): ctypes.c_uint32, ("uint", 64): ctypes.c_uint64, ("float", 16): ctypes.c_uint16,
@@ -232,6 +242,8 @@ class CudaKernel:
     def _argument(self, param: dict, value, copies: list):
         desc = param["type"]
         if desc["kind"] == "ptr":
+            if isinstance(value, DeviceBuffer):  # the caller manages its copies
+                return ctypes.c_void_p(value.address())
             interface = getattr(value, "__cuda_array_interface__", None)
             if interface is not None:  # already on this GPU: in place
                 return ctypes.c_void_p(interface["data"][0])

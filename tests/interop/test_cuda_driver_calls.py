@@ -172,3 +172,19 @@ def test_a_module_the_driver_rejects_shows_its_jit_log(fake):
     fake.reject = True
     with pytest.raises(cuda.CudaError, match="(?s)cuModuleLoadData failed.*JIT log:.*the stand-in says no"):
         pyx.import_module("saxpy", target="cuda", path=[str(ROOT / "examples")])
+
+
+def test_device_buffers_stay_on_the_device_between_launches(fake):
+    m = pyx.import_module("saxpy", target="cuda", path=[str(ROOT / "examples")])
+    x = cuda.to_device(np.arange(8, dtype=np.float32))
+    y = cuda.to_device(np.zeros(8, np.float32))
+    fake.calls.clear()
+    for _ in range(3):
+        m.saxpy[1, 32](1.0, x, y, 8)
+    assert not [c for c in fake.calls if c[0] in ("to device", "to host")]  # no copies per launch
+    result = np.empty(8, np.float32)
+    y.to_host(result)
+    assert result.tolist() == [3.0 * i for i in range(8)]
+    x.free()
+    y.free()
+    assert fake.memory == {}
