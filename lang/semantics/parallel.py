@@ -2,8 +2,9 @@
 
 Iterations run at the same time on several threads, so the body sees the variables of the
 enclosing function as they were when the loop started (captured by value) and may not assign
-them, with one exception: a variable that the body only ever updates as `x += e`, `x *= e`,
-`x &= e`, `x |= e`, `x ^= e`, `x = min(x, e)` or `x = max(x, e)` is a reduction. Each piece of
+them, with one exception: a variable that the body only ever updates as `x += e`, `x -= e`,
+`x *= e`, `x &= e`, `x |= e`, `x ^= e`, `x = min(x, e)` or `x = max(x, e)` is a reduction
+(`+=` and `-=` may be mixed: both add). Each piece of
 the loop accumulates its own copy and the copies are combined in loop order afterwards.
 Variables first bound inside the body belong to one iteration.
 """
@@ -24,8 +25,9 @@ def _reduction_op(assign: t.TAssign) -> tuple[LocalVar, str, t.TExpr] | None:
     if len(assign.targets) != 1 or not isinstance(assign.targets[0], LocalVar):
         return None
     var, value = assign.targets[0], assign.values[0]
-    if isinstance(value, t.TBinary) and value.op in REDUCTION_OPS:
-        left, op, rest = value.left, value.op, value.right
+    if isinstance(value, t.TBinary) and value.op in REDUCTION_OPS | {"-"}:
+        # `x -= e` adds -e: a sum, combined like `x += e` (each piece starts from zero).
+        left, op, rest = value.left, "+" if value.op == "-" else value.op, value.right
     elif isinstance(value, t.TBuiltin) and value.name in REDUCTION_BUILTINS and len(value.args) == 2:
         left, op, rest = value.args[0], value.name, value.args[1]
     else:

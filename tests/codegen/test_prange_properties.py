@@ -22,6 +22,7 @@ BODY = '''
     for i in {loop}(start, stop, step):
         var v = x[(i - start) % n] if n > 0 else i
         total += v * i
+        total -= i // 3
         product *= UInt64(v % 5 + 1)
         low = min(low, v - i)
         high = max(high, v + i)
