@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from .runtime_lib import CHARP, I1, I8, I32, I64, VOID
+from .runtime_lib import CHARP, I1, I8, I32, I64, VOID, counted_loop
 
 UCONTEXT_BYTES = 1024  # sizeof(ucontext_t) is 968 on x86-64 glibc; rounded up
 UC_LINK, UC_STACK_SP, UC_STACK_SIZE = 8, 16, 32  # offsets in glibc's ucontext_t (x86-64, aarch64)
@@ -226,21 +226,6 @@ class CpuGpuRuntime:
             b.store(value, b.gep(field("idx"), [I32(0), I32(slot)], inbounds=True))
         sched = b.gep(field("sched"), [I32(0), I32(0)])
         stop = fn.append_basic_block("stop")  # a deadlock: leave the launch, reporting it
-
-        def counted_loop(b, start, count, body, stride=1):
-            """for i in range(start, count, stride): body(b, i), with the builder left after the loop."""
-            var = b.alloca(I64)
-            b.store(start if isinstance(start, ll.Value) else I64(start), var)
-            head, step, after = (fn.append_basic_block(x) for x in ("loop", "step", "after"))
-            b.branch(head)
-            b.position_at_end(head)
-            i = b.load(var)
-            b.cbranch(b.icmp_signed("<", i, count), step, after)
-            b.position_at_end(step)
-            body(b, i)
-            b.store(b.add(b.load(var), I64(stride)), var)
-            b.branch(head)
-            b.position_at_end(after)
 
         def state_of(b, t):
             return b.gep(state, [t])

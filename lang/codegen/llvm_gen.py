@@ -564,20 +564,24 @@ class FunctionCodegen:
         if out is not None:
             self.define(i.result, self.b.load(out))
 
+    def pack(self, values: list[ir.Value]) -> ll.Value:
+        """The values in a struct on the stack, as the `i8*` a thunk unpacks (launches, prange)."""
+        pack = ll.LiteralStructType([llvm_type(v.type) for v in values])
+        with self.b.goto_entry_block():
+            packed = self.b.alloca(pack)
+        for k, v in enumerate(values):
+            self.b.store(self.value(v), self.b.gep(packed, [I32(0), I32(k)]))
+        return self.b.bitcast(packed, CHARP)
+
     def instr_Launch(self, i: ir.Launch):
         if not self.mg.target.host:
             raise UnsupportedOnTarget("launch", i.span)
-        kernel = self.mg.ir_functions[i.callee]
-        thunk = self.mg.kernel_thunk(kernel)
-        pack = ll.LiteralStructType([llvm_type(p.type) for p in kernel.params])
-        with self.b.goto_entry_block():
-            packed = self.b.alloca(pack)
-        for k, a in enumerate(i.args):
-            self.b.store(self.value(a), self.b.gep(packed, [I32(0), I32(k)]))
+        thunk = self.mg.kernel_thunk(self.mg.ir_functions[i.callee])
+        packed = self.pack(i.args)
         shared = self.b.add(self.value(i.shared_bytes), ll.Constant(ll.IntType(64), self.mg.static_shared_bytes))
         dims = [self.value(v) for v in i.grid + i.block]
         direct = ll.Constant(ll.IntType(64), 0 if self.mg.kernel_synchronizes(i.callee) else 1)
-        status = self.b.call(self.mg.gpu_cpu.launch_fn, [thunk, self.b.bitcast(packed, CHARP), *dims, shared, direct])
+        status = self.b.call(self.mg.gpu_cpu.launch_fn, [thunk, packed, *dims, shared, direct])
         self.on_error(self.b.icmp_signed("!=", status, I32(0)), i.span, i.handler)
 
     def instr_ParallelFor(self, i: ir.ParallelFor):
@@ -585,12 +589,7 @@ class FunctionCodegen:
             raise UnsupportedOnTarget("prange", i.span)
         body = self.mg.ir_functions[i.callee]
         thunk = self.mg.piece_thunk(body)
-        pack = ll.LiteralStructType([llvm_type(a.type) for a in i.args])
-        with self.b.goto_entry_block():
-            packed = self.b.alloca(pack)
-        for k, a in enumerate(i.args):
-            self.b.store(self.value(a), self.b.gep(packed, [I32(0), I32(k)]))
-        status = self.b.call(self.mg.pool.parallel_for, [thunk, self.b.bitcast(packed, CHARP), self.value(i.count),
+        status = self.b.call(self.mg.pool.parallel_for, [thunk, self.pack(i.args), self.value(i.count),
                                                          self.value(i.chunks)])
         if not body.raises:
             return

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from .runtime_lib import CHARP, DEPTH, EXC_STATE, I1, I32, I64, TYPE, VOID
+from .runtime_lib import CHARP, DEPTH, EXC_STATE, I1, I32, I64, TYPE, VOID, counted_loop
 
 # bool piece(args, lo, hi, piece index): run iterations [lo, hi) of the loop; true if one raised.
 PIECE = ll.FunctionType(I1, [CHARP, I64, I64, I64])
@@ -207,18 +207,8 @@ class ThreadPool:
             b.call(self.broadcast, [self._ptr(b, self.work_cv)])
             b.call(self.unlock, [self._ptr(b, self.mutex)])
             join = rt.libc("pthread_join", I32, [I64, CHARP.as_pointer()])
-            k = b.alloca(I64)
-            b.store(I64(0), k)
-            head, body, done = (fn.append_basic_block(x) for x in ("join", "join.one", "joined"))
-            b.branch(head)
-            b.position_at_end(head)
-            current = b.load(k)
-            b.cbranch(b.icmp_signed("<", current, workers), body, done)
-            b.position_at_end(body)
-            b.call(join, [b.load(b.gep(b.load(self.tids), [current])), ll.Constant(CHARP.as_pointer(), None)])
-            b.store(b.add(current, I64(1)), k)
-            b.branch(head)
-            b.position_at_end(done)
+            counted_loop(b, 0, workers, lambda b, k: b.call(
+                join, [b.load(b.gep(b.load(self.tids), [k])), ll.Constant(CHARP.as_pointer(), None)]))
             self._store(b, I64(0), self.workers)
         b.ret_void()
 

@@ -21,6 +21,30 @@ EXC_STATE = ll.LiteralStructType([CHARP, CHARP, I32, ll.ArrayType(CHARP, MAX_FRA
 TYPE, MSG, DEPTH, FUNCS, FILES, LINES = range(6)
 
 
+def counted_loop(b: ll.IRBuilder, start, count, body, stride: int = 1) -> None:
+    """for i in range(start, count, stride): body(b, i) in IR (i64), the builder left after the loop.
+    The counter's slot is an alloca in the entry block, so loops inside loops do not grow the stack."""
+    fn, here = b.function, b.block
+    entry = fn.entry_basic_block
+    if entry.is_terminated and entry is not here:
+        b.position_before(entry.terminator)
+    else:
+        b.position_at_end(entry)
+    var = b.alloca(I64)
+    b.position_at_end(here)
+    b.store(start if isinstance(start, ll.Value) else I64(start), var)
+    head, step, after = (fn.append_basic_block(x) for x in ("loop", "step", "after"))
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.load(var)
+    b.cbranch(b.icmp_signed("<", i, count), step, after)
+    b.position_at_end(step)
+    body(b, i)
+    b.store(b.add(b.load(var), I64(stride)), var)
+    b.branch(head)
+    b.position_at_end(after)
+
+
 class RuntimeLib:
     def __init__(self, module: ll.Module, host: bool):
         self.module = module
