@@ -34,7 +34,8 @@ def _parser() -> argparse.ArgumentParser:
                          description="Compile FILE and run its `fn main()` in this process.")
     common(run)
     run.add_argument("--target", choices=("cpu", "cuda", "auto"), default="cpu",
-                     help="where to run (GPU kernels arrive with the GPU work; `auto` is the CPU for now)")
+                     help="where `launch` runs kernels: cpu (default), cuda (the GPU, through cuda-python) "
+                          "or auto (the GPU when there is one)")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
 
     check = sub.add_parser("check", help="report diagnostics without generating code")
@@ -267,14 +268,59 @@ def cmd_run(args) -> int:
         host = host or pipeline.target_of(options)
         program = JitObject(obj, host.target_machine(opt=args.opt))
     timings["load"] = time.perf_counter() - start
+    on_device = None
+    if args.target != "cpu":
+        start = time.perf_counter()
+        on_device = _on_device(args, source, entry, program)
+        if on_device is False:
+            return 1
+        timings["gpu"] = time.perf_counter() - start
     start = time.perf_counter()
     sys.stdout.flush()
-    status = program.run_entry(ENTRY_SYMBOL)
+    try:
+        status = program.run_entry(ENTRY_SYMBOL)
+    finally:
+        if on_device is not None:
+            on_device.detach()
     timings["run"] = time.perf_counter() - start
     if args.time:
         parts = ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in timings.items())
         print(f"pyx: {parts}; total {sum(timings.values()) * 1000:.1f} ms", file=sys.stderr)
     return status
+
+
+def _on_device(args, source, entry: Path, program):
+    """Point the program's launches and allocations at the GPU (`--target=cuda`, or `auto` where
+    there is one): None to stay on the CPU, False after reporting why the GPU cannot be used."""
+    from . import pipeline
+    from .options import CompileOptions
+    from .runtime import cache, cuda, cuda_program
+
+    if not cuda_program.uses_device(program):
+        return None  # no launch anywhere: nothing would run on the GPU
+    try:
+        device = cuda.open_device()
+    except cuda.CudaUnavailable as exc:
+        if args.target == "auto":
+            return None
+        print(f"pyx: error: {str(exc).removeprefix('pyx: ')}", file=sys.stderr)
+        return False
+    ptx_path = entry.with_suffix(f".{device.arch}.ptx")  # beside the host program's cache entry
+    try:
+        ptx = None if os.environ.get("PYX_NO_CACHE") else ptx_path.read_text(encoding="utf-8")
+    except OSError:
+        ptx = None
+    if ptx is None:
+        options = CompileOptions(opt_level=args.opt, target="cuda", gpu_arch=device.arch)
+        comp = pipeline.optimize(source, options, entry=False)
+        ptx = pipeline.target_of(options).target_machine(opt=args.opt).emit_assembly(comp.llvm_module)
+        if not os.environ.get("PYX_NO_CACHE"):
+            cache.store_text(ptx_path, ptx)
+    try:
+        return cuda_program.ProgramOnDevice(program, device, ptx, key=f"{entry}:{device.arch}")
+    except cuda.CudaError as exc:
+        print(f"pyx: error: {str(exc).removeprefix('pyx: ')}", file=sys.stderr)
+        return False
 
 
 def cmd_build(args) -> int:

@@ -17,6 +17,10 @@ class JitModule:
     def address(self, symbol: str) -> int:
         return self.engine.get_function_address(symbol)
 
+    def global_address(self, symbol: str) -> int:
+        """Where a global variable lives, or 0 when the module has none by that name."""
+        return self.engine.get_global_value_address(symbol)
+
     def __del__(self):
         # A module with a prange loop may have started worker threads that run (and wait in)
         # its code: stop them before the engine frees that code; then give back its pthread key.

@@ -119,6 +119,13 @@ class SharedProgram:
         except AttributeError:
             return 0
 
+    def global_address(self, symbol: str) -> int:
+        """Where a global variable lives, or 0 when the program has none by that name."""
+        try:
+            return ctypes.addressof(ctypes.c_void_p.in_dll(self.library, symbol))
+        except ValueError:
+            return 0
+
     def run_entry(self, symbol: str) -> int:
         entry = getattr(self.library, symbol)
         entry.restype, entry.argtypes = ctypes.c_int, []

@@ -18,7 +18,8 @@ from .halfconv import double_to_half
 from .runtime_lib import CHARP, I1, I32, MSG, TYPE, RuntimeLib
 from .target import Target
 
-from .abi import ENTRY_SYMBOL, ptx_name  # noqa: E402,F401 - ENTRY_SYMBOL is re-exported for the driver
+from . import device_hooks as hooks  # noqa: E402
+from .abi import ENTRY_SYMBOL, kernel_entry, ptx_name  # noqa: E402,F401 - ENTRY_SYMBOL is re-exported for the driver
 
 _INT_PRED = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
              "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
@@ -399,15 +400,24 @@ class FunctionCodegen:
             raise UnsupportedOnTarget("Ptr.alloc", i.span)
         pty = llvm_type(i.result.type)
         size = self.b.ptrtoint(self.b.gep(ll.Constant(pty, None), [I32(1)]), ll.IntType(64))
+        nbytes = self.b.mul(size, self.value(i.count))
         malloc = self.mg.rt.libc("malloc", CHARP, [ll.IntType(64)])
-        raw = self.b.call(malloc, [self.b.mul(size, self.value(i.count))])
+        raw = hooks.device_or_cpu(self.b, self.mg.module, hooks.ALLOC_HOOK, hooks.ALLOC,
+                                  lambda alloc: self.b.call(alloc, [nbytes]),
+                                  lambda: self.b.call(malloc, [nbytes]))
         self.define(i.result, self.b.bitcast(raw, pty))
 
     def instr_Free(self, i: ir.Free):
         if not self.mg.target.host:
             raise UnsupportedOnTarget("Ptr.free", i.span)
         free = self.mg.rt.libc("free", ll.VoidType(), [CHARP])
-        self.b.call(free, [self.b.bitcast(self.value(i.ptr), CHARP)])
+        raw = self.b.bitcast(self.value(i.ptr), CHARP)
+
+        def on_device(device_free):
+            self.b.call(device_free, [raw])
+
+        hooks.device_or_cpu(self.b, self.mg.module, hooks.FREE_HOOK, hooks.FREE, on_device,
+                            lambda: self.b.call(free, [raw]) and None)
 
     def instr_Splat(self, i: ir.Splat):
         vty = llvm_type(i.result.type)
@@ -578,10 +588,34 @@ class FunctionCodegen:
             raise UnsupportedOnTarget("launch", i.span)
         thunk = self.mg.kernel_thunk(self.mg.ir_functions[i.callee])
         packed = self.pack(i.args)
-        shared = self.b.add(self.value(i.shared_bytes), ll.Constant(ll.IntType(64), self.mg.static_shared_bytes))
         dims = [self.value(v) for v in i.grid + i.block]
-        direct = ll.Constant(ll.IntType(64), 0 if self.mg.kernel_synchronizes(i.callee) else 1)
-        status = self.b.call(self.mg.gpu_cpu.launch_fn, [thunk, packed, *dims, shared, direct])
+
+        def on_cpu():
+            shared = self.b.add(self.value(i.shared_bytes), ll.Constant(ll.IntType(64), self.mg.static_shared_bytes))
+            direct = ll.Constant(ll.IntType(64), 0 if self.mg.kernel_synchronizes(i.callee) else 1)
+            return self.b.call(self.mg.gpu_cpu.launch_fn, [thunk, packed, *dims, shared, direct])
+
+        def on_device(launch):
+            # cuLaunchKernel's kernelParams: one pointer per parameter, to a value of its type.
+            with self.b.goto_entry_block():
+                slots = self.b.alloca(ll.ArrayType(CHARP, max(len(i.args), 1)))
+            struct = self.b.bitcast(packed, ll.LiteralStructType([llvm_type(a.type) for a in i.args]).as_pointer())
+            for k in range(len(i.args)):
+                self.b.store(self.b.bitcast(self.b.gep(struct, [I32(0), I32(k)]), CHARP),
+                             self.b.gep(slots, [I32(0), I32(k)]))
+            rt = self.mg.rt
+            message = self.b.call(launch, [rt.cstr(self.b, kernel_entry(i.callee)),
+                                           rt.cstr(self.b, self.mg.ir_functions[i.callee].name),
+                                           self.b.gep(slots, [I32(0), I32(0)]), *dims,
+                                           self.value(i.shared_bytes), self.value(i.stream)])
+            failed = self.b.icmp_unsigned("!=", message, ll.Constant(CHARP, None))
+            with self.b.if_then(failed, likely=False):
+                # The runtime keeps the message alive; -1: no frame here, on_error adds this one.
+                self.b.call(rt.raise_, [rt.cstr(self.b, "RuntimeError"), message, rt.cstr(self.b, self.f.name),
+                                        rt.cstr(self.b, self.f.file), I32(-1)])
+            return self.b.zext(failed, I32)
+
+        status = hooks.device_or_cpu(self.b, self.mg.module, hooks.LAUNCH_HOOK, hooks.LAUNCH, on_device, on_cpu)
         self.on_error(self.b.icmp_signed("!=", status, I32(0)), i.span, i.handler)
 
     def instr_ParallelFor(self, i: ir.ParallelFor):

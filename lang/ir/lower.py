@@ -637,13 +637,14 @@ class FunctionLowering:
         grid = [self.expr(g) for g in s.grid]
         block = [self.expr(b) for b in s.block]
         shared = self.expr(s.shared_bytes)
+        stream = self.expr(s.stream)
         for dim in grid + block:
             self.guard(self.cmp("slt", dim, ir.Const(T.INT, 1), s.span), "ValueError",
                        "launch dimensions must be at least 1", s.span)
         threads = self.binop("mul", self.binop("mul", block[0], block[1], s.span), block[2], s.span)
         self.guard(self.cmp("sgt", threads, ir.Const(T.INT, MAX_BLOCK_THREADS), s.span), "ValueError",
                    f"a block has at most {MAX_BLOCK_THREADS} threads", s.span)
-        self.emit(ir.Launch(s.span, s.call.callee.symbol, args, grid, block, shared, self.handler()))
+        self.emit(ir.Launch(s.span, s.call.callee.symbol, args, grid, block, shared, stream, self.handler()))
 
     def expr_TGpu(self, e: t.TGpu) -> ir.Value:
         args = [self.expr(a) for a in e.args]

@@ -213,6 +213,7 @@ class Launch(Instr):
     grid: list[Value]
     block: list[Value]
     shared_bytes: Value
+    stream: Value  # a CUstream handle; no effect on the CPU, where every launch is synchronous anyway
     handler: "Block | None" = None
 
 

@@ -63,8 +63,9 @@ def print_instr(i: ir.Instr) -> str:
         return f"{head}call @{i.callee}({', '.join(map(str, i.args))}){unwind}"
     if isinstance(i, ir.Launch):
         unwind = f" except {i.handler.label}" if i.handler is not None else ""
+        stream = "" if isinstance(i.stream, ir.Const) and i.stream.value == 0 else f", stream={i.stream}"
         return (f"launch @{i.callee}[grid=({', '.join(map(str, i.grid))}), block=({', '.join(map(str, i.block))}), "
-                f"shared={i.shared_bytes}]({', '.join(map(str, i.args))}){unwind}")
+                f"shared={i.shared_bytes}{stream}]({', '.join(map(str, i.args))}){unwind}")
     if isinstance(i, ir.ParallelFor):
         unwind = f" except {i.handler.label}" if i.handler is not None else ""
         return f"parallel_for @{i.callee}[count={i.count}, chunks={i.chunks}]({', '.join(map(str, i.args))}){unwind}"

@@ -53,7 +53,7 @@ def _verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str
                                                           "count") if hasattr(instr, name)]
             operands += list(getattr(instr, "args", []))
             if isinstance(instr, ir.Launch):
-                operands += instr.grid + instr.block + [instr.shared_bytes]
+                operands += instr.grid + instr.block + [instr.shared_bytes, instr.stream]
                 kernel = symbols.get(instr.callee)
                 if kernel is None or not kernel.kernel:
                     _fail(f, f"launch of @{instr.callee}, which is not a kernel", after)

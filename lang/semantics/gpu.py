@@ -130,7 +130,7 @@ class GPUChecks:
             name = kernel.span.file.text[kernel.span.start:kernel.span.end]
             self.diags.error("E0149", kernel.span, name=name)
             return None
-        config = {"grid": None, "block": None, "shared_bytes": None}
+        config = {"grid": None, "block": None, "shared_bytes": None, "stream": None}
         for item in s.config:
             if not isinstance(item, ast.Keyword) or item.name not in config:
                 self.diags.error("E0207", item.span, func="launch",
@@ -147,12 +147,17 @@ class GPUChecks:
         shared = TConst(s.span, T.INT, 0)
         if config["shared_bytes"] is not None:
             shared = self.index_value(self.expr(config["shared_bytes"]))
+        # A CUDA stream handle (a `CUstream` as an integer; 0 is the default stream). Every launch
+        # waits for its kernel, so on the CPU, where there are no streams, it changes nothing.
+        stream = TConst(s.span, T.INT, 0)
+        if config["stream"] is not None:
+            stream = self.index_value(self.expr(config["stream"]))
         call = self.user_call(decl, ast.Call(s.span, kernel, s.args, s.keywords), launching=True)
         if isinstance(call, TCall) and self.fn.callees and self.fn.callees[-1][0] is call.callee:
             self.fn.callees.pop()  # a launch runs the kernel on the device, not as a host call
-        if grid is None or block is None or call.type == ERROR or shared.type == ERROR:
+        if grid is None or block is None or call.type == ERROR or shared.type == ERROR or stream.type == ERROR:
             return None
-        return TLaunch(s.span, call, grid, block, shared)
+        return TLaunch(s.span, call, grid, block, shared, stream)
 
     def launch_dims(self, name: str, node: ast.Expr) -> list[TExpr] | None:
         items = node.elts if isinstance(node, ast.TupleExpr) else (node,)

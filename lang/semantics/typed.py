@@ -331,3 +331,4 @@ class TLaunch(TStmt):
     grid: list[TExpr]  # x, y, z
     block: list[TExpr]
     shared_bytes: TExpr
+    stream: TExpr

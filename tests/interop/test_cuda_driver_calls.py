@@ -3,8 +3,6 @@
 handed to the driver, the kernel looked up, the argument packing (one pointer per
 parameter, each to a value of the parameter's C type), the copies both ways and the frees.
 A real GPU run is in test_cuda_target.py (marked gpu)."""
-import ctypes
-import enum
 import sys
 
 import pytest
@@ -12,113 +10,14 @@ import pytest
 np = pytest.importorskip("numpy")
 
 import pyx  # noqa: E402
+from fake_cuda import FakeDriver, fake  # noqa: E402,F401 - fake is a fixture
 from helpers import ROOT  # noqa: E402
 from pyx.runtime import cuda  # noqa: E402
 
 
-class FakeDriver:
-    class CUresult(enum.IntEnum):
-        CUDA_SUCCESS = 0
-        CUDA_ERROR_INVALID_VALUE = 1
-
-    class CUjit_option(enum.IntEnum):
-        CU_JIT_ERROR_LOG_BUFFER = 5
-        CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6
-
-    class CUdevice_attribute(enum.IntEnum):
-        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
-        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
-
-    def __init__(self):
-        self.calls, self.memory, self.ptx, self.reject = [], {}, None, False
-        ok = self.CUresult.CUDA_SUCCESS
-        self.ok = ok
-
-    def cuInit(self, flags):
-        return (self.ok,)
-
-    def cuDeviceGetCount(self):
-        return self.ok, 1
-
-    def cuDeviceGet(self, ordinal):
-        return self.ok, 0
-
-    def cuDevicePrimaryCtxRetain(self, device):
-        return self.ok, "ctx"
-
-    def cuCtxSetCurrent(self, ctx):
-        return (self.ok,)
-
-    def cuDeviceGetAttribute(self, attribute, device):
-        return self.ok, 9 if attribute == self.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR else 0
-
-    def cuModuleLoadData(self, data):
-        self.ptx = data
-        return self.ok, "module"
-
-    def cuModuleLoadDataEx(self, data, count, options, values):
-        assert count == 2 and options == [self.CUjit_option.CU_JIT_ERROR_LOG_BUFFER,
-                                          self.CUjit_option.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES]
-        self.ptx = data
-        if self.reject:
-            message = b"ptxas application ptx input, line 12; error: the stand-in says no"
-            values[0][:len(message)] = message
-            return FakeDriver.CUresult.CUDA_ERROR_INVALID_VALUE, None
-        return self.ok, "module"
-
-    def cuModuleGetFunction(self, module, name):
-        self.calls.append(("function", name))
-        return self.ok, name
-
-    def cuMemAlloc(self, nbytes):
-        block = ctypes.create_string_buffer(nbytes)
-        self.memory[ctypes.addressof(block)] = block
-        return self.ok, ctypes.addressof(block)
-
-    def cuMemcpyHtoD(self, dst, src, nbytes):
-        ctypes.memmove(dst, src, nbytes)
-        self.calls.append(("to device", nbytes))
-        return (self.ok,)
-
-    def cuMemcpyDtoH(self, dst, src, nbytes):
-        ctypes.memmove(dst, src, nbytes)
-        self.calls.append(("to host", nbytes))
-        return (self.ok,)
-
-    def cuMemFree(self, pointer):
-        del self.memory[pointer]
-        return (self.ok,)
-
-    def cuLaunchKernel(self, f, gx, gy, gz, bx, by, bz, shared, stream, params, extra):
-        self.calls.append(("launch", f, (gx, gy, gz), (bx, by, bz), shared))
-        slots = ctypes.cast(params, ctypes.POINTER(ctypes.c_void_p))
-        a = ctypes.cast(slots[0], ctypes.POINTER(ctypes.c_float))[0]
-        x = ctypes.cast(ctypes.cast(slots[1], ctypes.POINTER(ctypes.c_void_p))[0], ctypes.POINTER(ctypes.c_float))
-        y = ctypes.cast(ctypes.cast(slots[2], ctypes.POINTER(ctypes.c_void_p))[0], ctypes.POINTER(ctypes.c_float))
-        n = ctypes.cast(slots[3], ctypes.POINTER(ctypes.c_int64))[0]
-        for i in range(min(n, gx * bx)):
-            y[i] = a * x[i] + y[i]
-        return (self.ok,)
-
-    def cuCtxSynchronize(self):
-        return (self.ok,)
-
-    def cuGetErrorName(self, result):
-        return self.ok, b"CUDA_ERROR_INVALID_VALUE"
-
-    def cuGetErrorString(self, result):
-        return self.ok, b"invalid argument"
-
-
-@pytest.fixture()
-def fake(monkeypatch, tmp_path):
-    driver = FakeDriver()
-    monkeypatch.setattr(cuda, "_driver", lambda: driver)
-    monkeypatch.setattr(cuda, "_DEVICE", None)
-    monkeypatch.setattr(cuda, "_UNAVAILABLE", None)
-    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
+@pytest.fixture(autouse=True)
+def fresh_import():
     sys.modules.pop("saxpy", None)
-    return driver
 
 
 def test_a_launch_packs_copies_and_frees(fake):

@@ -88,3 +88,17 @@ def test_device_arrays_are_used_in_place(load):
     x, y = cupy.arange(1000, dtype=cupy.float32), cupy.ones(1000, dtype=cupy.float32)
     saxpy.saxpy[4, 256](2.0, x, y, 1000)
     assert cupy.allclose(y, 2.0 * cupy.arange(1000, dtype=cupy.float32) + 1.0)
+
+
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize("example", ["saxpy", "gpu_sum", "gpu_matmul", "flash_attn"])
+def test_whole_programs_launch_on_the_gpu(example, tmp_path, monkeypatch):
+    """`pyx run --target=cuda`: the host code on the CPU, its launches on the GPU, managed memory.
+    These examples print only exact or thresholded figures, so the CPU's expected output holds."""
+    from helpers import run_cli
+
+    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
+    result = run_cli("run", "--target=cuda", str(ROOT / "examples" / f"{example}.px"))
+    assert (result.status, result.stderr) == (0, "")
+    assert result.stdout == (ROOT / "examples" / f"{example}.out").read_text()

@@ -1,0 +1,125 @@
+"""A stand-in for `cuda.bindings.driver` whose "device memory" is host memory and whose
+launch runs SAXPY in Python: enough to check the CUDA runtime's own logic (the PTX handed
+to the driver, the kernel looked up, the argument packing, copies, frees) on machines
+without a GPU. Real GPU runs are in tests/interop/test_cuda_target.py (marked gpu)."""
+import ctypes
+import enum
+
+import pytest
+
+
+class FakeDriver:
+    class CUresult(enum.IntEnum):
+        CUDA_SUCCESS = 0
+        CUDA_ERROR_INVALID_VALUE = 1
+
+    class CUjit_option(enum.IntEnum):
+        CU_JIT_ERROR_LOG_BUFFER = 5
+        CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6
+
+    class CUdevice_attribute(enum.IntEnum):
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+
+    def __init__(self):
+        self.calls, self.memory, self.ptx, self.reject = [], {}, None, False
+        ok = self.CUresult.CUDA_SUCCESS
+        self.ok = ok
+
+    def cuInit(self, flags):
+        return (self.ok,)
+
+    def cuDeviceGetCount(self):
+        return self.ok, 1
+
+    def cuDeviceGet(self, ordinal):
+        return self.ok, 0
+
+    def cuDevicePrimaryCtxRetain(self, device):
+        return self.ok, "ctx"
+
+    def cuCtxSetCurrent(self, ctx):
+        return (self.ok,)
+
+    def cuDeviceGetAttribute(self, attribute, device):
+        return self.ok, 9 if attribute == self.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR else 0
+
+    def cuModuleLoadData(self, data):
+        self.ptx = data
+        return self.ok, "module"
+
+    def cuModuleLoadDataEx(self, data, count, options, values):
+        assert count == 2 and options == [self.CUjit_option.CU_JIT_ERROR_LOG_BUFFER,
+                                          self.CUjit_option.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES]
+        self.ptx = data
+        if self.reject:
+            message = b"ptxas application ptx input, line 12; error: the stand-in says no"
+            values[0][:len(message)] = message
+            return FakeDriver.CUresult.CUDA_ERROR_INVALID_VALUE, None
+        return self.ok, "module"
+
+    def cuModuleGetFunction(self, module, name):
+        self.calls.append(("function", name))
+        return self.ok, name
+
+    def cuMemAlloc(self, nbytes):
+        block = ctypes.create_string_buffer(nbytes)
+        self.memory[ctypes.addressof(block)] = block
+        return self.ok, ctypes.addressof(block)
+
+    def cuMemAllocManaged(self, nbytes, flags):
+        assert flags == 1  # CU_MEM_ATTACH_GLOBAL: the host and every stream may touch it
+        self.calls.append(("managed", nbytes))
+        return self.cuMemAlloc(nbytes)
+
+    def cuMemcpyHtoD(self, dst, src, nbytes):
+        ctypes.memmove(dst, src, nbytes)
+        self.calls.append(("to device", nbytes))
+        return (self.ok,)
+
+    def cuMemcpyDtoH(self, dst, src, nbytes):
+        ctypes.memmove(dst, src, nbytes)
+        self.calls.append(("to host", nbytes))
+        return (self.ok,)
+
+    def cuMemFree(self, pointer):
+        del self.memory[pointer]
+        return (self.ok,)
+
+    def cuLaunchKernel(self, f, gx, gy, gz, bx, by, bz, shared, stream, params, extra):
+        self.calls.append(("launch", f, (gx, gy, gz), (bx, by, bz), shared) + ((stream,) if stream else ()))
+        slots = ctypes.cast(params, ctypes.POINTER(ctypes.c_void_p))
+        a = ctypes.cast(slots[0], ctypes.POINTER(ctypes.c_float))[0]
+        x = ctypes.cast(ctypes.cast(slots[1], ctypes.POINTER(ctypes.c_void_p))[0], ctypes.POINTER(ctypes.c_float))
+        y = ctypes.cast(ctypes.cast(slots[2], ctypes.POINTER(ctypes.c_void_p))[0], ctypes.POINTER(ctypes.c_float))
+        n = ctypes.cast(slots[3], ctypes.POINTER(ctypes.c_int64))[0]
+        for i in range(min(n, gx * bx)):
+            y[i] = a * x[i] + y[i]
+        return (self.ok,)
+
+    def cuCtxSynchronize(self):
+        return (self.ok,)
+
+    def cuStreamSynchronize(self, stream):
+        self.calls.append(("sync", stream))
+        return (self.ok,)
+
+    def cuGetErrorName(self, result):
+        return self.ok, b"CUDA_ERROR_INVALID_VALUE"
+
+    def cuGetErrorString(self, result):
+        return self.ok, b"invalid argument"
+
+
+@pytest.fixture()
+def fake(monkeypatch, tmp_path):
+    """The stand-in in place of cuda-python for one test, with a fresh device and cache."""
+    from pyx.runtime import cuda
+
+    driver = FakeDriver()
+    monkeypatch.setattr(cuda, "_driver", lambda: driver)
+    monkeypatch.setattr(cuda, "_DEVICE", None)
+    monkeypatch.setattr(cuda, "_UNAVAILABLE", None)
+    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PYX_NO_CACHE", raising=False)
+    return driver
