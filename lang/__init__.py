@@ -16,11 +16,13 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'pyx' has no attribute {name!r}")
 
 
-def import_module(name: str, target: str = "auto", path: list[str] | None = None):
-    """Import `name.px` (found on sys.path) as a Python module of checked, compiled functions."""
+def import_module(name: str, target: str = "auto", path: list[str] | None = None, memcheck: bool = False):
+    """Import `name.px` (found on sys.path) as a Python module of checked, compiled functions.
+    target: "auto" (kernels on a GPU where there is one), "cpu" or "cuda". memcheck=True runs
+    kernels on the CPU with every memory access checked."""
     from .importer import import_module as _import
 
-    return _import(name, target, path)
+    return _import(name, target, path, memcheck=memcheck)
 
 
 def install() -> None:

@@ -43,7 +43,8 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
         ret = f" -> {inst.return_type}" if inst.return_type != T.NONE else ""
         from .codegen.pyentry import PYENTRY_PREFIX
 
-        fast = PYENTRY_PREFIX + decl.name if inst.symbol in comp.python_entries else None
+        # --memcheck calls take the checked path, which registers the arrays they pass.
+        fast = PYENTRY_PREFIX + decl.name if inst.symbol in comp.python_entries and not options.memcheck else None
         functions.append({
             "name": decl.name, "symbol": EXPORT_PREFIX + decl.name, "params": params, "pyentry": fast,
             "returns": describe_type(inst.return_type),
@@ -66,7 +67,8 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
     obj = tm.emit_object(comp.llvm_module)
     meta = {"format": FORMAT, "module": comp.ast.name, "source": source.name, "functions": functions,
             "kernels": kernels,
-            "prints": prints, "timings": comp.timings, "dependencies": comp.program.dependencies}
+            "prints": prints, "timings": comp.timings, "dependencies": comp.program.dependencies,
+            "memcheck": options.memcheck}
     return meta, obj
 
 

@@ -29,7 +29,7 @@ def find_source(fullname: str, search: list[str] | None = None) -> Path | None:
     return None
 
 
-def load_compiled(path: Path, target: str = "auto", opt_level: int = 3) -> tuple[dict, object]:
+def load_compiled(path: Path, target: str = "auto", opt_level: int = 3, memcheck: bool = False) -> tuple[dict, object]:
     """(metadata, loaded code) for a .px file: from the cache when fresh, compiled (and cached)
     otherwise. A cached module whose shared library is there loads without LLVM (runtime/native.py)."""
     import llvmlite
@@ -38,7 +38,7 @@ def load_compiled(path: Path, target: str = "auto", opt_level: int = 3) -> tuple
     from .version import __version__
     from .runtime import cache, native
 
-    options = CompileOptions(opt_level=opt_level, target="cpu")
+    options = CompileOptions(opt_level=opt_level, target="cpu", memcheck=memcheck)
     host = None
     host_key = native.remembered_host(llvmlite.__version__)
     if host_key is None:
@@ -124,29 +124,34 @@ class PyxCompileError(ImportError):
         self.diagnostics = diagnostics
 
 
-def import_module(name: str, target: str = "auto", path: list[str] | None = None):
-    """Find `name.px`, compile it (or load it from the cache), and return a module of callables."""
+def import_module(name: str, target: str = "auto", path: list[str] | None = None, memcheck: bool = False):
+    """Find `name.px`, compile it (or load it from the cache), and return a module of callables.
+    `memcheck=True` runs kernels on the CPU with every memory access checked (IndexError naming
+    the block and thread)."""
     source = find_source(name, path)
     if source is None:
         raise ModuleNotFoundError(f"No pyx module named {name!r} (looked for {name.replace('.', '/')}.px on "
                                   f"{'the given path' if path is not None else 'sys.path'})", name=name)
     with _lock:
-        return _load(name, source, target)
+        return _load(name, source, target, memcheck=memcheck)
 
 
 TARGETS = ("auto", "cpu", "cuda")
 
 
-def _load(name: str, source: Path, target: str = "auto", module=None):
+def _load(name: str, source: Path, target: str = "auto", module=None, memcheck: bool = False):
     from .diagnostics import CompileError
     from .diagnostics.render import render_all
     from .runtime.bridge import make_module
 
     if target not in TARGETS:
         raise ValueError(f"pyx: target must be one of {', '.join(map(repr, TARGETS))}, not {target!r}")
-    device = _device_for(target, source)
+    if memcheck and target == "cuda":
+        raise ValueError("pyx: memcheck=True checks kernels run on the CPU; use target='cpu' or 'auto' "
+                         "(on a GPU, NVIDIA's compute-sanitizer does this)")
+    device = None if memcheck else _device_for(target, source)
     try:
-        meta, jit = load_compiled(source, target)
+        meta, jit = load_compiled(source, target, memcheck=memcheck)
         fresh = make_module(name, meta, jit, str(source))
         if device is not None and meta.get("kernels"):
             _use_gpu(fresh, meta, source, device)

@@ -10,3 +10,4 @@ class CompileOptions:
     target: str = "cpu"  # "cpu" | "cuda"
     gpu_arch: str = "sm_80"
     verify_ir: bool = False  # run the IR verifier after every pass (tests turn it on)
+    memcheck: bool = False  # check every memory access of GPU code on the CPU target (ir/memcheck.py)

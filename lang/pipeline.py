@@ -88,6 +88,10 @@ def lower(source: SourceFile, options: CompileOptions = CompileOptions()) -> Com
             from .ir.passes import device_functions
 
             passes.insert(0, device_functions)
+        elif options.memcheck:
+            from .ir.memcheck import insert_memory_checks
+
+            passes.insert(0, insert_memory_checks)  # before infer_raises: a checked access may raise
         for p in passes:
             module = p(module)
             if verify:

@@ -218,9 +218,30 @@ def _what(value) -> str:
     return type(value).__name__
 
 
+class LiveArrays:
+    """In a --memcheck module, the arrays a call passes are live arrays for its checks while it runs."""
+
+    def __init__(self, jit):
+        from ..codegen.abi import MEMCHECK_REGISTER, MEMCHECK_UNREGISTER
+
+        self._register = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64)(jit.address(MEMCHECK_REGISTER))
+        self._unregister = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(jit.address(MEMCHECK_UNREGISTER))
+
+    def enter(self, keep: list) -> list:
+        arrays = [a for a in keep if hasattr(a, "__array_interface__") and a.nbytes is not None]
+        for a in arrays:
+            self._register(a.ctypes.data, a.nbytes)
+        return arrays
+
+    def leave(self, arrays: list) -> None:
+        for a in arrays:
+            self._unregister(a.ctypes.data)
+
+
 class PyxFunction:
-    def __init__(self, meta: dict, address: int, library, structs: dict, module_meta: dict):
+    def __init__(self, meta: dict, address: int, library, structs: dict, module_meta: dict, live=None):
         self.__name__ = self.__qualname__ = meta["name"]
+        self._live = live
         self._meta = meta
         self._library = library
         self._prints = module_meta.get("prints", False)
@@ -261,7 +282,14 @@ class PyxFunction:
             c_args.append(ctypes.byref(out))
         if self._prints:
             sys.stdout.flush()
-        status = self._cfunc(*c_args)
+        if self._live is None:
+            status = self._cfunc(*c_args)
+        else:
+            arrays = self._live.enter(keep)
+            try:
+                status = self._cfunc(*c_args)
+            finally:
+                self._live.leave(arrays)
         if self._prints:
             self._library.flush()
         if status != 0:
@@ -276,9 +304,10 @@ class PyxKernel:
     reference); arrays are passed by address, so the kernel writes into them directly.
     """
 
-    def __init__(self, meta: dict, address: int, library, structs: dict):
+    def __init__(self, meta: dict, address: int, library, structs: dict, live=None):
         self.__name__ = meta["name"]
         self._meta = meta
+        self._live = live
         self._library = library
         self._params = [(p["name"], Converter(p["type"], structs)) for p in meta["params"]]
         argtypes = [ctypes.POINTER(c.ctype) if c.by_pointer else c.ctype for _, c in self._params]
@@ -301,7 +330,13 @@ class PyxKernel:
                 raise TypeError(f"{self.__name__}() takes {len(self._params)} arguments, {len(args)} given")
             keep: list = []
             c_args = [conv.to_c(v, self.__name__, name, keep) for (name, conv), v in zip(self._params, args)]
-            if self._cfunc(*c_args, *grid, *block, shared) != 0:
+            arrays = self._live.enter(keep) if self._live is not None else []
+            try:
+                status = self._cfunc(*c_args, *grid, *block, shared)
+            finally:
+                if arrays:
+                    self._live.leave(arrays)
+            if status != 0:
                 raise self._library.exception()
 
         return launch
@@ -408,14 +443,15 @@ def make_module(name: str, meta: dict, jit, file: str) -> types.ModuleType:
     library = NativeLibrary(jit)
     structs: dict = {}
     keep: list = []  # method definitions must outlive the function objects that point into them
+    live = LiveArrays(jit) if meta.get("memcheck") else None
     for fmeta in meta["functions"]:
-        fn = PyxFunction(fmeta, jit.address(fmeta["symbol"]), library, structs, meta)
+        fn = PyxFunction(fmeta, jit.address(fmeta["symbol"]), library, structs, meta, live)
         if fmeta.get("pyentry"):
             fn = _fast_function(fn, jit.address(fmeta["pyentry"]), library, keep)
         setattr(module, fmeta["name"], fn)
     module.__pyx_keep__ = keep
     for kmeta in meta.get("kernels", []):
-        setattr(module, kmeta["name"], PyxKernel(kmeta, jit.address(kmeta["symbol"]), library, structs))
+        setattr(module, kmeta["name"], PyxKernel(kmeta, jit.address(kmeta["symbol"]), library, structs, live))
     for struct_name, (_, pyclass) in structs.items():
         setattr(module, struct_name, pyclass)
     module.__pyx__ = {"library": library, "meta": meta}

@@ -15,13 +15,12 @@ from __future__ import annotations
 import ctypes
 import sys
 
+from ..codegen.abi import ALLOC_HOOK, FREE_HOOK, LAUNCH_HOOK
 from .cuda import CudaError, Device, check
 
 LAUNCH = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, *[ctypes.c_int64] * 8)
 ALLOC = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int64)
 FREE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-
-LAUNCH_HOOK, ALLOC_HOOK, FREE_HOOK = "__pyx_device_launch", "__pyx_device_alloc", "__pyx_device_free"
 
 
 def uses_device(program) -> bool:

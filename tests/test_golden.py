@@ -1,7 +1,8 @@
 """Golden programs: tests/golden/NAME.px runs and prints exactly NAME.out.
 
 An uncaught exception is part of the expectation: NAME.err holds the expected stderr
-and the exit status is then 1. A new case is a new pair of files.
+and the exit status is then 1. A first line `# pyx run OPTIONS` adds options to the run.
+A new case is a new pair of files.
 """
 from pathlib import Path
 
@@ -14,6 +15,9 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.px"))
 
 
 def _check(path: Path, *options: str) -> None:
+    first = path.read_text().split("\n", 1)[0]
+    if first.startswith("# pyx run "):
+        options = (*first.removeprefix("# pyx run ").split(), *options)
     result = run_pyx(path, *options)
     expected_out = path.with_suffix(".out").read_text()
     err_file = path.with_suffix(".err")

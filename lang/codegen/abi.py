@@ -5,6 +5,10 @@ Kept in a module of its own so that loading cached code imports nothing of the c
 ENTRY_SYMBOL = "__pyx_main_entry"  # int entry(void): runs fn main(), prints an uncaught exception
 EXPORT_PREFIX = "__pyx_export."  # int32 __pyx_export.f(args..., out*): one per exported function
 LAUNCH_PREFIX = "__pyx_launch."  # int32 __pyx_launch.k(args..., gx, gy, gz, bx, by, bz, shared): one per kernel
+# Function-pointer globals a runtime sets to send launches and allocations to a GPU (device_hooks.py).
+LAUNCH_HOOK, ALLOC_HOOK, FREE_HOOK = "__pyx_device_launch", "__pyx_device_alloc", "__pyx_device_free"
+# --memcheck programs: add and remove a live array (memcheck.py).
+MEMCHECK_REGISTER, MEMCHECK_UNREGISTER = "__pyx_memcheck_register", "__pyx_memcheck_unregister"
 
 
 def ptx_name(name: str) -> str:

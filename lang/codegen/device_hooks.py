@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
+from .abi import ALLOC_HOOK, FREE_HOOK, LAUNCH_HOOK  # noqa: F401 - the names, for llvm_gen
 from .runtime_lib import CHARP, I64, VOID
-
-LAUNCH_HOOK, ALLOC_HOOK, FREE_HOOK = "__pyx_device_launch", "__pyx_device_alloc", "__pyx_device_free"
 
 LAUNCH = ll.FunctionType(CHARP, [CHARP, CHARP, CHARP.as_pointer()] + [I64] * 8)
 ALLOC = ll.FunctionType(CHARP, [I64])

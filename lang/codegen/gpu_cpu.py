@@ -26,9 +26,10 @@ RUNNABLE, AT_BARRIER, AT_WARP, DONE = 0, 1, 2, 3  # a thread's state, one byte e
 
 
 # The scheduler's state, one per OS thread running blocks.
-FIELDS = ("idx", "shared", "sched", "ctxs", "state", "slots", "nthreads", "cur", "thunk", "args", "failed")
+FIELDS = ("idx", "shared", "sched", "ctxs", "state", "slots", "nthreads", "cur", "thunk", "args", "failed",
+          "shared_size")
 GPU_CTX = ll.LiteralStructType([ll.ArrayType(I64, 12), CHARP, ll.ArrayType(I8, UCONTEXT_BYTES), CHARP, CHARP,
-                                I64.as_pointer(), I64, I64, THUNK.as_pointer(), CHARP, I32])
+                                I64.as_pointer(), I64, I64, THUNK.as_pointer(), CHARP, I32, I64])
 # A launch's parameters, as the pool hands them to each range of blocks.
 LAUNCH = ll.LiteralStructType([THUNK.as_pointer(), CHARP] + [I64] * 7)
 MAX_PIECES = 256
@@ -146,6 +147,7 @@ class CpuGpuRuntime:
         b.store(n, self.field(b, "nthreads", ctx))
         shared = b.call(malloc, [b.add(shared_bytes, I64(16))])
         b.store(shared, self.field(b, "shared", ctx))
+        b.store(shared_bytes, self.field(b, "shared_size", ctx))
         idx = self.field(b, "idx", ctx)
 
         def slot(k):
@@ -171,7 +173,9 @@ class CpuGpuRuntime:
         b.branch(thread_head)
         b.position_at_end(thread_head)
         t = b.load(counter_thread)
-        b.cbranch(b.icmp_signed("<", t, n), thread_body, block_next)
+        # The block's first thread to raise ends it, so its exception is the one the launch raises.
+        go_on = b.and_(b.icmp_signed("<", t, n), b.icmp_unsigned("==", b.load(failed), I32(0)))
+        b.cbranch(go_on, thread_body, block_next)
         b.position_at_end(thread_body)
         b.store(t, self.field(b, "cur", ctx))
         b.store(b.urem(t, bx), slot(0))
@@ -222,6 +226,7 @@ class CpuGpuRuntime:
         b.store(state, field("state"))
         b.store(b.bitcast(slots, I64.as_pointer()), field("slots"))
         b.store(shared, field("shared"))
+        b.store(shared_bytes, field("shared_size"))
         for slot, value in zip(range(6, 12), (bx, by, bz, gx, gy, gz)):
             b.store(value, b.gep(field("idx"), [I32(0), I32(slot)], inbounds=True))
         sched = b.gep(field("sched"), [I32(0), I32(0)])
@@ -253,7 +258,9 @@ class CpuGpuRuntime:
 
             def resume(b, t):
                 go, skip = fn.append_basic_block("resume"), fn.append_basic_block("skip")
-                b.cbranch(b.icmp_unsigned("==", b.load(state_of(b, t)), I8(RUNNABLE)), go, skip)
+                runnable = b.icmp_unsigned("==", b.load(state_of(b, t)), I8(RUNNABLE))
+                # Once a thread has raised, the others stay where they are: its exception is the block's.
+                b.cbranch(b.and_(runnable, b.icmp_unsigned("==", b.load(field("failed")), I32(0))), go, skip)
                 b.position_at_end(go)
                 b.store(t, field("cur"))
                 b.store(b.urem(t, bx), b.gep(field("idx"), [I32(0), I32(0)], inbounds=True))
@@ -265,6 +272,9 @@ class CpuGpuRuntime:
 
             # Run every runnable thread until it waits or ends; then release whoever may go on.
             counted_loop(b, 0, n, resume)
+            settle = fn.append_basic_block("settle")
+            b.cbranch(b.icmp_unsigned("!=", b.load(field("failed")), I32(0)), finished, settle)
+            b.position_at_end(settle)
             released = b.alloca(I1)
             b.store(ll.Constant(I1, 0), released)
             live = b.alloca(I64)

@@ -109,6 +109,12 @@ class ModuleCodegen:
         self._pool = None
         self.shared_offsets, self.static_shared_bytes = _shared_layout(module)
         self.shared_globals: dict[str, ll.GlobalVariable] = {}
+        self.memcheck = None
+        if target.host and any(isinstance(i, ir.Intrinsic) and i.name == "memcheck"
+                               for f in module.functions for b in f.blocks for i in b.instrs):
+            from .memcheck import MemcheckRuntime
+
+            self.memcheck = MemcheckRuntime(self.rt, self.gpu_cpu)  # compiled with --memcheck
 
     @property
     def gpu_cpu(self):
@@ -405,6 +411,8 @@ class FunctionCodegen:
         raw = hooks.device_or_cpu(self.b, self.mg.module, hooks.ALLOC_HOOK, hooks.ALLOC,
                                   lambda alloc: self.b.call(alloc, [nbytes]),
                                   lambda: self.b.call(malloc, [nbytes]))
+        if self.mg.memcheck is not None:
+            self.b.call(self.mg.memcheck.register, [raw, nbytes])
         self.define(i.result, self.b.bitcast(raw, pty))
 
     def instr_Free(self, i: ir.Free):
@@ -412,6 +420,8 @@ class FunctionCodegen:
             raise UnsupportedOnTarget("Ptr.free", i.span)
         free = self.mg.rt.libc("free", ll.VoidType(), [CHARP])
         raw = self.b.bitcast(self.value(i.ptr), CHARP)
+        if self.mg.memcheck is not None:
+            self.b.call(self.mg.memcheck.unregister, [raw])
 
         def on_device(device_free):
             self.b.call(device_free, [raw])
@@ -477,6 +487,17 @@ class FunctionCodegen:
             value = gpu_intrinsic(self, i, args)
             if i.result is not None:
                 self.define(i.result, value)
+            return
+        if i.name == "memcheck":
+            ptr, _, _, _ = i.args
+            pty = llvm_type(ptr.type)
+            elem_bytes = self.b.ptrtoint(self.b.gep(ll.Constant(pty, None), [I32(1)]), ll.IntType(64))
+            rt, line = self.mg.rt, i.span.line if i.span is not None else 0
+            failed = self.b.call(self.mg.memcheck.check, [
+                self.b.ptrtoint(args[0], ll.IntType(64)), args[1], elem_bytes, args[2], self.b.zext(args[3], I32),
+                I32(ptr.type.address_space), rt.cstr(self.b, str(ptr.type.pointee)), rt.cstr(self.b, self.f.name),
+                rt.cstr(self.b, self.f.file), I32(line)])
+            self.define(i.result, failed)
             return
         if i.name == "exc_matches":
             rt, strcmp = self.mg.rt, self.mg.rt.libc("strcmp", I32, [CHARP, CHARP])

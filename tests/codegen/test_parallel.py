@@ -48,8 +48,10 @@ def harmonic_in_pieces(n: int, max_pieces: int = 256) -> float:
 def test_results_do_not_depend_on_the_thread_count(threads, monkeypatch, tmp_path):
     monkeypatch.setenv("PYX_NUM_THREADS", threads)
     monkeypatch.chdir(GOLDEN)
-    for name in ("prange", "prange_raise", "gpu_kernels", "gpu_warps", "gpu_dynamic_shared"):
-        result = run_pyx(f"{name}.px")
+    for name in ("prange", "prange_raise", "gpu_kernels", "gpu_warps", "gpu_dynamic_shared", "memcheck",
+                 "memcheck_traceback"):
+        options = ["--memcheck"] if name.startswith("memcheck") else []
+        result = run_pyx(f"{name}.px", *options)
         assert result.stdout == (GOLDEN / f"{name}.out").read_text()
         err = GOLDEN / f"{name}.err"
         assert result.stderr == (err.read_text() if err.exists() else "")

@@ -1,0 +1,72 @@
+"""`--memcheck`: every memory access of GPU code checked on the CPU target.
+
+A `Ptr` carries no length, so the check asks the runtime (codegen/memcheck.py) which array
+the pointer points into: the arrays Python passed to the call or launch, and every
+`Ptr.alloc` of the program, are registered while they live; shared memory is the block's
+buffer. An access outside is an `IndexError` naming the index, the array's length, and the
+block and thread that made it, raised like any other exception of the kernel.
+
+The pass runs before `infer_raises`, since a checked function may now raise. It covers the
+kernels and every function they call; host code is left as it is.
+"""
+from __future__ import annotations
+
+from .. import types as T
+from . import nodes as ir
+
+ATOMICS = ("gpu.atomic_add", "gpu.atomic_max", "gpu.atomic_min", "gpu.atomic_exch", "gpu.atomic_cas")
+
+
+def device_code(module: ir.Module) -> list[ir.Function]:
+    by_symbol = {f.symbol: f for f in module.functions}
+    seen, stack = set(), [f.symbol for f in module.functions if f.kernel]
+    while stack:
+        symbol = stack.pop()
+        if symbol in seen or symbol not in by_symbol:
+            continue
+        seen.add(symbol)
+        for block in by_symbol[symbol].blocks:
+            stack.extend(i.callee for i in block.instrs if isinstance(i, ir.Call))
+    return [f for f in module.functions if f.symbol in seen]
+
+
+def access(instr: ir.Instr):
+    """(pointer, index, element count, is a store) for an instruction that touches memory."""
+    if isinstance(instr, ir.PtrLoad):
+        width = instr.result.type.width if isinstance(instr.result.type, T.SIMDType) else 1
+        return instr.ptr, instr.index, width, False
+    if isinstance(instr, ir.PtrStore):
+        width = instr.value.type.width if isinstance(instr.value.type, T.SIMDType) else 1
+        return instr.ptr, instr.index, width, True
+    if isinstance(instr, ir.Intrinsic) and instr.name in ATOMICS:
+        return instr.args[0], ir.Const(T.INT, 0), 1, True
+    return None
+
+
+def insert_memory_checks(module: ir.Module) -> ir.Module:
+    for f in device_code(module):
+        next_id = 1 + max((v.id for b in f.blocks for i in b.instrs for v in vars(i).values()
+                           if isinstance(v, ir.Temp)), default=0)
+        blocks = []
+        for block in f.blocks:
+            current = block
+            instrs, current.instrs = current.instrs, []
+            term = current.term
+            for instr in instrs:
+                found = access(instr)
+                if found is not None:
+                    ptr, index, count, store = found
+                    failed = ir.Temp(T.BOOL, next_id)
+                    next_id += 1
+                    current.instrs.append(ir.Intrinsic(instr.span, failed, "memcheck", [
+                        ptr, index, ir.Const(T.INT, count), ir.Const(T.BOOL, store)]))
+                    fail = ir.Block(f"{block.label}.oob{next_id}", term=ir.Reraise(instr.span))
+                    ok = ir.Block(f"{block.label}.ok{next_id}")
+                    current.term = ir.Branch(instr.span, failed, fail, ok)
+                    blocks += [current, fail]
+                    current = ok
+                current.instrs.append(instr)
+            current.term = term
+            blocks.append(current)
+        f.blocks = blocks
+    return module
