@@ -29,6 +29,9 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
     from .codegen.exports import EXPORT_PREFIX
 
     comp = pipeline.optimize(source, options, entry=False, exports=True)
+    from .ir.passes import launching_functions
+
+    launching = launching_functions(comp.ir)
     functions = []
     for inst in pipeline.exported_functions(comp):
         decl = inst.decl
@@ -49,7 +52,7 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
             "name": decl.name, "symbol": EXPORT_PREFIX + decl.name, "params": params, "pyentry": fast,
             "returns": describe_type(inst.return_type),
             "signature": f"{decl.kind} {decl.name}({shown}){' raises' if decl.raises else ''}{ret}",
-            "doc": _docstring(decl), "line": decl.span.line,
+            "doc": _docstring(decl), "line": decl.span.line, "launches": inst.symbol in launching,
         })
     from .codegen.abi import LAUNCH_PREFIX, kernel_entry
 

@@ -78,7 +78,10 @@ def load_compiled(path: Path, target: str = "auto", opt_level: int = 3, memcheck
 def _device_for(target: str, source: Path):
     """The GPU a module's kernels run on: required for 'cuda', taken where there is one for
     'auto' (only modules with kernels look), none for 'cpu'."""
-    if target == "cpu" or (target == "auto" and "@kernel" not in source.read_text(encoding="utf-8")):
+    if target == "cpu":
+        return None
+    text = source.read_text(encoding="utf-8")
+    if target == "auto" and "@kernel" not in text and "launch" not in text:
         return None
     from .runtime import cuda
 
@@ -110,9 +113,18 @@ def _use_gpu(module, meta: dict, source: Path, device) -> None:
         ptx = pipeline.target_of(options).target_machine(opt=3).emit_assembly(comp.llvm_module)
         if cached is not None:
             cache.store_text(cached, ptx)
-    handle = device.load(ptx, key=f"{source}:{device.arch}:{cache.file_digest(text)}")
+    key = f"{source}:{device.arch}:{cache.file_digest(text)}"
+    handle = device.load(ptx, key=key)
     for kmeta in meta["kernels"]:
         setattr(module, kmeta["name"], cuda.CudaKernel(kmeta, device, handle, getattr(module, kmeta["name"])))
+    launching = [f["name"] for f in meta["functions"] if f.get("launches")]
+    if launching:  # pyx functions that launch: their kernels too go to the GPU, their arrays in managed memory
+        from .runtime.cuda_program import HostFunctionOnDevice, ProgramOnDevice
+
+        on_device = ProgramOnDevice(module.__pyx__["library"].jit, device, ptx, key)
+        module.__pyx__["device"] = on_device  # its callbacks live as long as the module
+        for name in launching:
+            setattr(module, name, HostFunctionOnDevice(getattr(module, name), on_device))
     module.__pyx__["target"] = f"cuda ({device.arch})"
 
 
@@ -153,7 +165,7 @@ def _load(name: str, source: Path, target: str = "auto", module=None, memcheck: 
     try:
         meta, jit = load_compiled(source, target, memcheck=memcheck)
         fresh = make_module(name, meta, jit, str(source))
-        if device is not None and meta.get("kernels"):
+        if device is not None and (meta.get("kernels") or any(f.get("launches") for f in meta["functions"])):
             _use_gpu(fresh, meta, source, device)
     except CompileError as exc:
         text = render_all(exc.diagnostics, color="never")

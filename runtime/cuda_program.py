@@ -6,6 +6,11 @@ memory, which the host code and the kernels address with the same pointers. Noth
 the program changes: the compiled host code reaches this module through three hooks
 (lang/codegen/device_hooks.py) that are set here before `main` runs.
 
+The same hooks serve a module imported with `target="cuda"`: a pyx function that launches
+kernels is called through `HostFunctionOnDevice`, which copies the NumPy arrays it is given
+into managed memory for the call and back after it, since the GPU cannot read the arrays'
+own (pageable host) memory.
+
 A launch waits for its kernel (on its stream, or the whole context for stream 0), as on the
 CPU target, so the host may read the results on the next line. A failing launch raises
 `RuntimeError` in the pyx program, with the driver's error and the kernel's name.
@@ -92,8 +97,57 @@ class ProgramOnDevice:
         self.allocations[address] = pointer
         return address
 
+    def managed_copy(self, array):
+        """A NumPy array of the same shape and dtype in managed memory, holding a copy of `array`
+        (None if the allocation failed; the reason was printed)."""
+        import numpy as np
+
+        address = self.alloc(array.nbytes)
+        if address is None:
+            return None
+        raw = (ctypes.c_ubyte * array.nbytes).from_address(address)
+        copy = np.frombuffer(raw, dtype=array.dtype, count=array.size).reshape(array.shape)
+        copy[...] = array
+        return copy
+
     def free(self, address):
         pointer = self.allocations.pop(address or 0, None)
         if pointer is not None:
             self.driver.cuMemFree(pointer)
 
+
+
+class HostFunctionOnDevice:
+    """A pyx function that launches kernels, called from Python on a `target="cuda"` module:
+    C-contiguous NumPy arguments travel in managed memory for the call, and come back."""
+
+    def __init__(self, function, on_device: ProgramOnDevice):
+        self._function, self._device = function, on_device
+        self.__name__ = getattr(function, "__name__", "function")
+        self.__doc__ = function.__doc__
+        self.__wrapped__ = function  # inspect.signature and help() show the pyx signature
+
+    def __repr__(self) -> str:
+        return f"<pyx function {self.__name__} launching on {self._device.device.arch}>"
+
+    def __call__(self, *args, **kwargs):
+        staged: list = []
+        try:
+            args = [self._stage(a, staged) for a in args]
+            kwargs = {k: self._stage(v, staged) for k, v in kwargs.items()}
+            return self._function(*args, **kwargs)
+        finally:
+            for original, copy in staged:
+                if original.flags.writeable:
+                    original[...] = copy
+                self._device.free(copy.ctypes.data)
+
+    def _stage(self, value, staged: list):
+        np = sys.modules.get("numpy")
+        if np is None or not isinstance(value, np.ndarray) or not value.flags.c_contiguous:
+            return value  # scalars pass as they are; anything odd gets the function's own error
+        copy = self._device.managed_copy(value)
+        if copy is None:
+            raise MemoryError(f"{self.__name__}(): no managed memory for a {value.nbytes}-byte array")
+        staged.append((value, copy))
+        return copy

@@ -63,3 +63,24 @@ def device_functions(module: ir.Module) -> ir.Module:
     module.functions = [f for f in module.functions if f.symbol in keep]
     module.main = None
     return module
+
+
+def launching_functions(module: ir.Module) -> set[str]:
+    """The functions that launch a kernel, directly or through what they call (host code that
+    needs a GPU's memory when its kernels run there)."""
+    callers: dict[str, set[str]] = {f.symbol: set() for f in module.functions}
+    found: set[str] = set()
+    for f in module.functions:
+        for block in f.blocks:
+            for instr in block.instrs:
+                if isinstance(instr, ir.Launch):
+                    found.add(f.symbol)
+                elif isinstance(instr, (ir.Call, ir.ParallelFor)) and instr.callee in callers:
+                    callers[instr.callee].add(f.symbol)
+    work = list(found)
+    while work:
+        for caller in callers[work.pop()]:
+            if caller not in found:
+                found.add(caller)
+                work.append(caller)
+    return found

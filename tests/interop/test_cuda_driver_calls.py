@@ -87,3 +87,38 @@ def test_device_buffers_stay_on_the_device_between_launches(fake):
     x.free()
     y.free()
     assert fake.memory == {}
+
+
+AXPY = '''
+from saxpy import saxpy
+
+
+fn axpy(a: Float32, x: Ptr[Float32], y: Ptr[Float32], n: Int) -> Float32:
+    """y = a*x + y on the GPU; returns y[0] as the host reads it after the launch."""
+    launch saxpy[grid=(n + 255) // 256, block=256](a, x, y, n)
+    return y[0]
+
+
+fn twice(v: Int) -> Int:
+    return 2 * v
+'''
+
+
+def test_a_function_that_launches_runs_its_kernels_on_the_gpu(fake, tmp_path):
+    (tmp_path / "axpy.px").write_text(AXPY)
+    (tmp_path / "saxpy.px").write_text((ROOT / "examples" / "saxpy.px").read_text())
+    sys.modules.pop("axpy", None)
+    m = pyx.import_module("axpy", target="cuda", path=[str(tmp_path)])
+    assert repr(m.axpy) == "<pyx function axpy launching on sm_90>"
+    assert "launching" not in repr(m.twice)
+    x, y = np.arange(300, dtype=np.float32), np.ones(300, np.float32)
+    fake.calls.clear()
+    assert m.axpy(2.0, x, y, 300) == 1.0  # y[0] read by host code from managed memory
+    assert y.tolist() == [2.0 * i + 1.0 for i in range(300)]  # copied back into the caller's array
+    assert [c for c in fake.calls if c[0] in ("managed", "launch")] == [
+        ("managed", 1200), ("managed", 1200), ("launch", b"saxpy_2e_saxpy_2e_kernel", (2, 1, 1), (256, 1, 1), 0)]
+    assert fake.memory == {}  # the staging copies were freed
+    assert m.twice(21) == 42  # functions that launch nothing are called as before
+    with pytest.raises(TypeError, match="expected an array of float32, got float64"):
+        m.axpy(2.0, np.ones(4), np.ones(4, np.float32), 4)
+    assert fake.memory == {}
