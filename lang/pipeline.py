@@ -126,7 +126,10 @@ def _crosses_to_python(t, inside_struct: bool = False) -> bool:
     if isinstance(t, T.SIMDType):
         return not inside_struct
     if isinstance(t, T.StructType):
-        return all(_crosses_to_python(ft, True) for _, ft in t.fields)
+        from .semantics.ownership import owning
+
+        # Python would get a copy and no destructor: values that own something stay in pyx for now.
+        return not owning(t) and all(_crosses_to_python(ft, True) for _, ft in t.fields)
     return isinstance(t, (T.ScalarType, T.PtrType)) or t == T.NONE
 
 

@@ -72,6 +72,11 @@ MESSAGES: dict[str, str] = {
     "E0157": "`{name}` is a reduction in this `prange` loop (combined with `{op}`) and cannot be read inside it: each thread holds only part of it",
     "E0158": "`prange` in GPU code (`{func}`): a kernel's threads are already parallel; use a plain `range`",
     "E0159": "`vectorize` needs {detail}",
+    "E0160": "`{name}` was moved (`{name}^`) and not assigned again, so it has no value here",
+    "E0161": "a `{type}` cannot be copied (it has a destructor), so it cannot be {what} here; {hint}",
+    "E0162": "cannot move `{name}` inside a loop it was declared outside of: the next iteration would find it moved; declare it inside the loop",
+    "E0163": "cannot move `{name}`: {why}",
+    "E0164": "`{struct}.__del__` must be declared `fn __del__(var self)`: no other arguments, no result, not `raises`",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

@@ -9,6 +9,8 @@ from .. import types as T
 from ..types import LiteralType, ScalarType, SIMDType, Type, default_type, elem_type
 from . import nodes as ir
 from .builtins import ipow_function, ipow_symbol
+from .ownership import OwnershipLowering
+from ..semantics.ownership import owning
 
 MAX_BLOCK_THREADS = 1024  # as on every CUDA GPU since compute capability 2.0
 
@@ -31,7 +33,7 @@ def lower_program(program: Program) -> ir.Module:
     return module
 
 
-class FunctionLowering:
+class FunctionLowering(OwnershipLowering):
     def __init__(self, instance: t.FunctionInstance, helpers: dict[str, ir.Function],
                  outlined: ir.Function | None = None):
         """Lower `instance`; or, given `outlined`, fill that function with a piece of it (a prange body)."""
@@ -58,6 +60,7 @@ class FunctionLowering:
         # Active `finally` bodies, innermost last, each with the loop depth where its try began:
         # return, break and continue run the ones they leave, as CPython's compiler does.
         self.finally_stack: list[tuple[list, int]] = []
+        self.init_ownership(whole_function=outlined is None)
 
     # ---- scaffolding ----
     def new_block(self, hint: str) -> ir.Block:
@@ -130,7 +133,12 @@ class FunctionLowering:
             self.fn.params.append(self.var(p))
         self.stmts(self.instance.body)
         if self.block.term is None:
-            self.block.term = ir.Ret(None, None) if self.fn.return_type == T.NONE else ir.Unreachable(None)
+            if self.fn.return_type == T.NONE:
+                self.destroy_all(None)
+                self.block.term = ir.Ret(None, None)
+            else:
+                self.block.term = ir.Unreachable(None)
+        self.finish_ownership()
         for block in self.fn.blocks:
             if block.term is None:
                 block.term = ir.Unreachable(None)
@@ -140,16 +148,23 @@ class FunctionLowering:
     def stmts(self, body: list[t.TStmt]) -> None:
         for s in body:
             PROGRESS.span = s.span
+            mark = len(self.statement_temps)
             getattr(self, "stmt_" + type(s).__name__)(s)
+            self.end_statement(mark, s.span)
 
     def stmt_TAssign(self, s: t.TAssign) -> None:
         # `a = b = f()` hands every target the same value: evaluate it once.
         computed: dict[int, ir.Value] = {}
-        values = [computed[id(v)] if id(v) in computed else computed.setdefault(id(v), self.expr(v))
+        values = [computed[id(v)] if id(v) in computed else
+                  computed.setdefault(id(v), self.take(v) if owning(v.type) else self.expr(v))
                   for v in s.values]
         for target, value in zip(s.targets, values):
             if isinstance(target, t.FieldTarget):
+                if owning(target.type):
+                    self.replaced_field(target, s.span)
                 self.store_field(target, value, s.span)
+            elif isinstance(target, t.LocalVar) and owning(target.type):
+                self.bind(target, value, s.span)
             elif isinstance(target, t.LaneTarget):
                 var = self.var(target.var)
                 index = self.lane_index(self.expr(target.index), var.type.width, s.span)
@@ -287,7 +302,7 @@ class FunctionLowering:
         self.terminate(ir.Jump(s.span, self.loops[-1][0]))
 
     def stmt_TReturn(self, s: t.TReturn) -> None:
-        value = self.expr(s.value) if s.value is not None else None
+        value = None if s.value is None else self.take(s.value) if owning(s.value.type) else self.expr(s.value)
         if self.finally_stack:
             if value is not None:  # the value is computed before the finally bodies run
                 slot = self.hidden("retval", value.type)
@@ -295,6 +310,7 @@ class FunctionLowering:
             self.run_finally(0)
             if value is not None:
                 value = self.emit(ir.Load(s.span, self.temp(slot.type), slot))
+        self.destroy_all(s.span)
         self.terminate(ir.Ret(s.span, value))
 
     def stmt_TRaise(self, s: t.TRaise) -> None:
@@ -436,7 +452,16 @@ class FunctionLowering:
         return self.emit(ir.Load(e.span, self.temp(e.type), self.var(e.var)))
 
     def expr_TCall(self, e: t.TCall) -> ir.Value:
-        args = [self.expr(a) for a in e.args]
+        value = self.call(e)
+        return self.temporary(e, value) if owning(e.type) else value
+
+    def call(self, e: t.TCall) -> ir.Value:
+        decl = e.callee.decl
+        # A method's receiver is its first argument; a constructor's `out self` is not an argument.
+        params = list(decl.params[1:] if decl.self_convention == "out" else decl.params)
+        if len(params) != len(e.args):
+            params = [None] * len(e.args)
+        args = [self.argument(a, p) for a, p in zip(e.args, params)]
         result = self.temp(e.type) if e.type != T.NONE else None
         self.emit(ir.Call(e.span, result, e.callee.symbol, args, self.handler()))
         return result if result is not None else ir.Const(T.NONE, None)
@@ -566,7 +591,9 @@ class FunctionLowering:
         raise AssertionError(e.op)
 
     def expr_TPtrOp(self, e: t.TPtrOp) -> ir.Value:
-        args = [self.expr(a) for a in e.args]
+        # A stored value with a destructor now belongs to the memory (it is not a temporary).
+        args = [self.take(a) if e.op == "store" and k == 2 and owning(a.type) else self.expr(a)
+                for k, a in enumerate(e.args)]
         if e.op == "alloc":
             self.guard(self.cmp("slt", args[0], ir.Const(T.INT, 0), e.span), "ValueError",
                        "negative allocation size", e.span)

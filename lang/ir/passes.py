@@ -4,45 +4,86 @@ from __future__ import annotations
 from . import nodes as ir
 
 
+def _reachable(f: ir.Function, successors) -> list[ir.Block]:
+    """The blocks reachable from f's entry, following `successors(block)`."""
+    seen: dict[int, ir.Block] = {}
+    stack = [f.blocks[0]]
+    while stack:
+        block = stack.pop()
+        if id(block) not in seen:
+            seen[id(block)] = block
+            stack.extend(successors(block))
+    return list(seen.values())
+
+
 def remove_unreachable_blocks(module: ir.Module) -> ir.Module:
     for f in module.functions:
-        seen: set[int] = set()
-        stack = [f.blocks[0]]
-        while stack:
-            block = stack.pop()
-            if id(block) in seen:
-                continue
-            seen.add(id(block))
-            stack.extend(block.successors())
-        f.blocks = [b for b in f.blocks if id(b) in seen]
+        keep = {id(b) for b in _reachable(f, ir.Block.successors)}
+        f.blocks = [b for b in f.blocks if id(b) in keep]
     return module
 
 
 def infer_raises(module: ir.Module) -> ir.Module:
-    """A function raises if it has a `raise` or calls one that does: a fixpoint over the call graph."""
+    """A function raises if an exception can leave it: a `raise` outside any handler, or a call
+    (launch, parallel loop) of a function that raises, outside any handler, reachable from its
+    entry, where a handler counts as reached only from something that can raise into it. A
+    fixpoint over the call graph: a function that holds values with destructors has a cleanup
+    handler under every call, which must not make it raise when nothing it calls does."""
     by_symbol = {f.symbol: f for f in module.functions}
-    callers: dict[str, set[str]] = {f.symbol: set() for f in module.functions}
-    work = []
     for f in module.functions:
-        for block in f.blocks:
-            if isinstance(block.term, (ir.Raise, ir.Reraise)) and block.term.handler is None:
-                f.raises = True
-            for instr in block.instrs:
-                if isinstance(instr, (ir.Call, ir.Launch, ir.ParallelFor)) and instr.handler is None:  # a handled call does not leak
-                    callers[instr.callee].add(f.symbol)
-        if f.raises:
-            work.append(f.symbol)
-    while work:
-        symbol = work.pop()
-        for caller in callers[symbol]:
-            f = by_symbol[caller]
-            if not f.raises:
-                f.raises = True
-                work.append(caller)
+        f.raises = False
+    changed = True
+    while changed:
+        changed = False
+        for f in module.functions:
+            if not f.raises and _exception_escapes(f, by_symbol):
+                f.raises = changed = True
     return module
 
 
-PASSES = [remove_unreachable_blocks, infer_raises]
+def _exception_escapes(f: ir.Function, by_symbol: dict) -> bool:
+    def may_raise(instr) -> bool:
+        if isinstance(instr, ir.Launch):
+            return True
+        if isinstance(instr, (ir.Call, ir.ParallelFor)):
+            callee = by_symbol.get(instr.callee)
+            return callee is not None and callee.raises
+        return False
+
+    def successors(block: ir.Block) -> list[ir.Block]:
+        out = [i.handler for i in block.instrs if i is not None and may_raise(i) and i.handler is not None]
+        term = block.term
+        if isinstance(term, ir.Jump):
+            out.append(term.target)
+        elif isinstance(term, ir.Branch):
+            out += [term.then, term.orelse]
+        elif isinstance(term, (ir.Raise, ir.Reraise)) and term.handler is not None:
+            out.append(term.handler)
+        return out
+
+    for block in _reachable(f, successors):
+        if isinstance(block.term, (ir.Raise, ir.Reraise)) and block.term.handler is None:
+            return True
+        if any(may_raise(i) and i.handler is None for i in block.instrs):
+            return True
+    return False
+
+
+def drop_dead_handlers(module: ir.Module) -> ir.Module:
+    """A call of a function that cannot raise never goes to its handler: forget the edge, and
+    the handler's blocks if nothing else reaches them (a cleanup with nothing to clean up)."""
+    by_symbol = {f.symbol: f for f in module.functions}
+    for f in module.functions:
+        for block in f.blocks:
+            for instr in block.instrs:
+                if isinstance(instr, (ir.Call, ir.ParallelFor)) and instr.handler is not None:
+                    callee = by_symbol.get(instr.callee)
+                    if callee is not None and not callee.raises:
+                        instr.handler = None
+    return remove_unreachable_blocks(module)
+
+
+PASSES = [remove_unreachable_blocks, infer_raises, drop_dead_handlers]
 
 
 def device_functions(module: ir.Module) -> ir.Module:

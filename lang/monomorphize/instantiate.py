@@ -105,7 +105,8 @@ class Instantiator:
             if decl.self_convention == "out":
                 instance.return_type = owner  # a constructor returns the value it built
             elif decl.returns is not None:
-                env = {**getattr(owner, "ct_env", {}), **ct_env(decl, ct_args)}
+                env = {**getattr(owner, "ct_env", {}), **({"Self": owner} if owner is not None else {}),
+                       **ct_env(decl, ct_args)}
                 instance.return_type = self.resolve_type(decl.returns, env, home)
             elif decl.kind == "fn":
                 instance.return_type = T.NONE
@@ -200,7 +201,7 @@ class Instantiator:
                 for method in sym.methods.values():
                     if not method.is_generic:
                         types = tuple(sym.type if i == 0 and method.self_convention is not None
-                                      else self.resolve_type(p.annotation, None, module)
+                                      else self.resolve_type(p.annotation, {"Self": sym.type}, module)
                                       for i, p in enumerate(method.params))
                         self.instantiate(method, types, None, sym.type)
             for sym in self._own(module, module.comptimes):

@@ -152,7 +152,7 @@ class CallChecks:
             env = self.bind_ct(decl, ct_items, params, bound, span)
             if env is None:
                 return TConst(span, ERROR, None)
-        env = {**getattr(owner, "ct_env", {}), **env}
+        env = {**getattr(owner, "ct_env", {}), **({"Self": owner} if owner is not None else {}), **env}
         arg_types = []
         for p, b in zip(params, bound):
             arg_types.append(self._resolve_type(p.annotation, env, decl) if p.annotation is not None
@@ -174,7 +174,10 @@ class CallChecks:
                 args.append(receiver)
         for p, b, t in zip(params, bound, arg_types[1:] if convention is not None else arg_types):
             if p.convention != "mut":
-                args.append(self.coerce(b, t))
+                value = self.coerce(b, t)
+                if p.convention in ("var", "owned"):  # the callee takes it over
+                    value = self.consume(value, f"passed to `{p.convention} {p.name}`")
+                args.append(value)
                 continue
             # `mut`: the callee writes the caller's variable, so it must be one, of exactly this type.
             if not (isinstance(b, TLocal) and b.var.mutable and b.type == t):
@@ -200,7 +203,7 @@ class CallChecks:
         if ret is None:
             self.diags.error("E0221", span, func=decl.name)
             return TConst(span, ERROR, None)
-        return TCall(span, ret, instance, args)
+        return self.fresh_value(TCall(span, ret, instance, args))
 
     def default_value(self, p: ast.Param) -> TExpr:
         v = self.expr(p.default)

@@ -25,6 +25,7 @@ from .typed import (FieldTarget, FunctionInstance, LocalVar, Reference, TBlock, 
                     TBoolOp, TBreak, TBuiltin, TCompare, TConst, TContinue, TExpr, TExprStmt, TForRange, TIf, TIfExp,
                     TLocal, TPrint, TReturn, TStmt, TUnary, TWhile)
 from .calls import CallChecks
+from .ownership import OwnershipChecks
 from .raising import ExceptionChecks
 from .structs import StructChecks
 from .parallel import analyze as analyze_prange
@@ -38,7 +39,7 @@ from .rules import (BINARY_METHODS, BIT_OPS, BUILTIN_FUNCTIONS, CMP_OPS, FUTURE_
 
 
 class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks, SIMDChecks, PointerChecks, MathChecks,
-                      GPUChecks):
+                      GPUChecks, OwnershipChecks):
     def __init__(self, module: ModuleSymbols, instance: FunctionInstance, diags: DiagnosticBag,
                  instantiate: Instantiate, resolve_type: Callable[[ast.Expr], Type],
                  comptime_value: Callable[[ComptimeSymbol], TConst | None]):
@@ -48,12 +49,14 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         self.instantiate = instantiate
         self._resolve_type = resolve_type
         self.ct_env: dict = {**getattr(instance.owner, "ct_env", {}),
+                             **({"Self": instance.owner} if instance.owner is not None else {}),
                              **{p.name: v for p, v in zip(instance.decl.ct_params, instance.ct_args)}}
         self.comptime_value = comptime_value
         self.scopes = BlockScopes()
         self.assigned: set[LocalVar] | None = set()
         self.loops: list[_Loop] = []
         self.reported_unbound: set[LocalVar] = set()
+        self.moved_at: dict[LocalVar, Span] = {}  # variables given up with `x^`, and where
         self.try_depth = 0  # inside a try body with handlers: raising there is handled
         self.handler_depth = 0  # inside an except block: a bare `raise` re-raises
         self.next_id = 0
@@ -80,6 +83,9 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
             mutable = decl.kind == "def" or param.convention in ("var", "owned", "mut")
             var = self._new_var(param.name, ptype, param.span, is_param=True, mutable=mutable)
             var.by_ref = param.convention == "mut"
+            var.owned = param.convention in ("var", "owned")
+            if var.owned:
+                self.need_drop(ptype, param.span)
             self.fn.params.append(var)
             self.scopes.declare(param.name, var)
             self.refer_local(param.span, var, "param")
@@ -264,6 +270,7 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
 
 
     def _store(self, variables: list, values: list[TExpr], span: Span) -> TAssign:
+        values = self.store_targets(variables, values)
         if self.assigned is not None:
             for v in variables:
                 if isinstance(v, LocalVar):
@@ -321,7 +328,7 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         test = self.condition(s.test)
         infinite = isinstance(test, TConst) and bool(test.value)
         before = self._copy_state()
-        loop = _Loop(infinite)
+        loop = _Loop(infinite, first_inner=self.next_id + 1)
         self.loops.append(loop)
         body = self.block(s.body, new_scope=True)
         self.loops.pop()
@@ -398,7 +405,7 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         before = self._copy_state()
         if self.assigned is not None:
             self.assigned.add(var)
-        self.loops.append(loop or _Loop(False))
+        self.loops.append(loop or _Loop(False, first_inner=self.next_id + 1))
         body = self.block(stmts, new_scope=True)
         self.loops.pop()
         self.assigned = before
@@ -461,7 +468,7 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
                 self.diags.error("E0210", s.value.span)
             value = None
         else:
-            value = self.coerce(value, expected)
+            value = self.returned(self.coerce(value, expected))
         self.assigned = None
         return TReturn(s.span, value)
 
@@ -605,7 +612,8 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
             self.refer_local(e.span, found)
             if self.assigned is not None and found not in self.assigned and found not in self.reported_unbound:
                 self.reported_unbound.add(found)
-                self.diags.error("E0103", e.span, name=e.id)
+                if not self.moved_error(found, e.span):
+                    self.diags.error("E0103", e.span, name=e.id)
             return TLocal(e.span, found.type, found)
         if isinstance(found, TConst):
             if isinstance(found.value, _TypeParam):
@@ -918,6 +926,10 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         test = self.condition(e.test)
         body, orelse = self.expr(e.body), self.expr(e.orelse)
         if ERROR in (body.type, orelse.type):
+            return TConst(e.span, ERROR, None)
+        if self.owning(body.type):
+            self.diags.error("E0007", e.span, construct=f"a conditional expression of `{body.type}` (a type with "
+                                                        "a destructor)")
             return TConst(e.span, ERROR, None)
         t = self.unify(body, orelse, e.span)
         if t is None:

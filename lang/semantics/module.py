@@ -226,9 +226,10 @@ def fieldwise_init(decl: ast.StructDef) -> ast.FnDef:
     params = [ast.Param(span, "self", None, None, "out")]
     body = []
     for f in decl.fields:
-        params.append(ast.Param(f.span, f.name, f.annotation, None, None))
+        # Owned arguments moved into the fields: a field with a destructor is never copied.
+        params.append(ast.Param(f.span, f.name, f.annotation, None, "var"))
         target = ast.Attribute(f.span, ast.Name(f.name_span, "self"), f.name)
-        body.append(ast.Assign(f.span, (target,), ast.Name(f.name_span, f.name)))
+        body.append(ast.Assign(f.span, (target,), ast.Transfer(f.name_span, ast.Name(f.name_span, f.name))))
     return ast.FnDef(span, "fn", "__init__", span, (), tuple(params), False, None, tuple(body))
 
 

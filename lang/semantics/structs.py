@@ -215,6 +215,7 @@ class StructChecks:
         var = self._new_var("self", owner, param.span, is_param=convention != "out",
                             mutable=convention in ("mut", "out"))
         var.by_ref = convention == "mut"
+        var.owned = convention == "out"  # a constructor's own value; any other method borrows self
         self.scopes.declare("self", var)
         self.self_var = var
         if convention == "out":
@@ -239,7 +240,7 @@ class StructChecks:
             return None
         if isinstance(base.type, T.PtrType):
             index = self.ptr_index(base, target.items, target.span)
-            value = self.coerce(value, base.type.pointee)
+            value = self.consume(self.coerce(value, base.type.pointee), "stored")
             if index is None or value.type == ERROR:
                 return None
             return TExprStmt(span, TPtrOp(span, T.NONE, "store", [base, index, value]))

@@ -18,6 +18,7 @@ class LocalVar:
     mutable: bool = True
     id: int = 0
     by_ref: bool = False  # a `mut` argument: reads and writes go to the caller's variable
+    owned: bool = True  # the function owns its value (False: a borrowed or `mut` argument, a method's `self`)
 
     def __repr__(self) -> str:
         return f"{self.name}#{self.id}: {self.type}"
@@ -54,6 +55,7 @@ class FunctionInstance:
     ct_args: tuple = ()  # compile-time parameter values, in declaration order
     gpu_use: Span | None = None  # where it first uses a GPU-only intrinsic
     callees: list = field(default_factory=list)  # instances it calls (not launches)
+    drops: dict = field(default_factory=dict)  # struct type with a destructor it holds -> its __del__ instance
 
     @property
     def is_kernel(self) -> bool:
@@ -123,6 +125,13 @@ class TIfExp(TExpr):
 class TCall(TExpr):
     callee: FunctionInstance
     args: list[TExpr]
+
+
+@dataclass(eq=False)
+class TMove(TExpr):
+    """`x^` (or `return x`): the variable's value, which the variable gives up."""
+
+    var: LocalVar
 
 
 @dataclass(eq=False)

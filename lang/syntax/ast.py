@@ -70,6 +70,13 @@ class Unary(Expr):
 
 
 @dataclass(frozen=True)
+class Transfer(Expr):
+    """`x^`: the value of x, which x gives up (a move)."""
+
+    value: Expr
+
+
+@dataclass(frozen=True)
 class Binary(Expr):
     op: str  # "+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^", "@"
     left: Expr

@@ -354,6 +354,9 @@ class BuildAst(Transformer_NonRecursive):
     def unary(self, meta, c):
         return ast.Unary(self._span(meta), c[0], c[1])
 
+    def transfer(self, meta, c):
+        return ast.Transfer(self._span(meta), c[0])
+
     def power(self, meta, c):
         return ast.Binary(self._span(meta), "**", c[0], c[1])
 

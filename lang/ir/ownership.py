@@ -1,0 +1,155 @@
+"""Destructor calls: where the values the checker's ownership rules track are destroyed.
+
+Each owned variable holding a value with a destructor, and each temporary one (a call's
+result nobody binds), gets a hidden *live* flag: set when a value is stored, cleared when
+it is moved out (`x^`, `return x`) or destroyed. A value is destroyed when its variable is
+assigned again, a temporary at the end of its statement (or when its expression runs
+again, in a loop), and everything still live when the function returns or an exception
+leaves it: a function that holds such values lowers with a `cleanup` handler under every
+other, which destroys what is live and re-raises. Destroying runs the struct's `__del__`
+and then its fields' destructors. LLVM removes the flags wherever it can prove them.
+"""
+from __future__ import annotations
+
+from .. import types as T
+from ..semantics import typed as t
+from ..semantics.ownership import owning
+from . import nodes as ir
+
+TAKING = ("var", "owned")
+
+
+class OwnershipLowering:
+    def init_ownership(self, whole_function: bool) -> None:
+        self.slots: dict = {}  # LocalVar or temporary's TCall -> (value Var, live flag Var)
+        self.statement_temps: list = []
+        self.cleanup: ir.Block | None = None
+        if self.instance.drops and whole_function:  # (a prange body holds no such values: E0007)
+            self.cleanup = self.new_block("cleanup")
+            self.handlers = [self.cleanup]
+        destructor = self.instance.decl.name == "__del__" and self.instance.owner is not None
+        for p in self.instance.params if whole_function else ():
+            if p.owned and owning(p.type) and not destructor:
+                self.live_flag(p, initially=True)
+
+    # ---- flags ----
+    def live_flag(self, local: t.LocalVar, initially: bool = False) -> ir.Var:
+        found = self.slots.get(local)
+        if found is None:
+            flag = self.hidden(f"{local.name}.live", T.BOOL)
+            self.fn.blocks[0].instrs.insert(0, ir.Store(None, flag, ir.Const(T.BOOL, initially)))
+            found = self.slots[local] = (self.var(local), flag, local.type)
+        return found[1]
+
+    def set_flag(self, flag: ir.Var, value: bool, span) -> None:
+        self.emit(ir.Store(span, flag, ir.Const(T.BOOL, value)))
+
+    # ---- destroying ----
+    def destroy(self, value: ir.Value, type_: T.Type, span) -> None:
+        """Run `__del__` on a value, then its fields' destructors."""
+        instance = self.instance.drops.get(type_)
+        if instance is not None:
+            self.emit(ir.Call(span, None, instance.symbol, [value], self.handler()))
+        for index, (_, ftype) in enumerate(type_.fields):
+            if owning(ftype):
+                field = self.emit(ir.Extract(span, self.temp(ftype), value, index))
+                self.destroy(field, ftype, span)
+
+    def destroy_if_live(self, var: ir.Var, flag: ir.Var, type_: T.Type, span) -> None:
+        live = self.emit(ir.Load(span, self.temp(T.BOOL), flag))
+        now, after = self.new_block("drop"), self.new_block("dropped")
+        self.block.term = ir.Branch(span, live, now, after)
+        self.block = now
+        self.set_flag(flag, False, span)
+        self.destroy(self.emit(ir.Load(span, self.temp(type_), var)), type_, span)
+        self.goto(after)
+
+    def destroy_all(self, span) -> None:
+        """Everything still live, the most recently declared first: before a return, and in the
+        cleanup handler."""
+        for var, flag, type_ in reversed(list(self.slots.values())):
+            self.destroy_if_live(var, flag, type_, span)
+
+    def finish_ownership(self) -> None:
+        if self.cleanup is None:
+            return
+        self.block, self.handlers, self.finally_stack = self.cleanup, [], []
+        self.destroy_all(None)
+        self.terminate(ir.Reraise(None, None))
+
+    # ---- values changing hands ----
+    def move_out(self, e: t.TMove) -> ir.Value:
+        var = self.var(e.var)
+        value = self.emit(ir.Load(e.span, self.temp(e.type), var))
+        if owning(e.type):
+            self.set_flag(self.live_flag(e.var), False, e.span)
+        return value
+
+    def expr_TMove(self, e: t.TMove) -> ir.Value:
+        """`x^` where nobody takes the value (`print(x^.size)`, a borrowed argument): a temporary."""
+        value = self.move_out(e)
+        return self.temporary(e, value) if owning(e.type) else value
+
+    def take(self, e: t.TExpr) -> ir.Value:
+        """The value of `e` for a new owner: a call's result or a moved value is not a temporary then."""
+        if isinstance(e, t.TCall):
+            return self.call(e)
+        if isinstance(e, t.TMove):
+            return self.move_out(e)
+        return self.expr(e)
+
+    def bind(self, local: t.LocalVar, value: ir.Value, span) -> None:
+        """`local = value` where local owns values with a destructor: the old one is destroyed."""
+        var = self.var(local)
+        if local.by_ref:  # a `mut` argument: the caller's variable always holds a value
+            self.destroy(self.emit(ir.Load(span, self.temp(local.type), var)), local.type, span)
+            self.emit(ir.Store(span, var, value))
+            return
+        flag = self.live_flag(local)
+        self.destroy_if_live(var, flag, local.type, span)
+        self.emit(ir.Store(span, var, value))
+        self.set_flag(flag, True, span)
+
+    def replaced_field(self, target: t.FieldTarget, span) -> None:
+        """`v.f = x` where f holds a value with a destructor: destroy the old one first (if v has a value)."""
+        var = self.var(target.var)
+        flag = self.live_flag(target.var) if not target.var.by_ref else None
+        if flag is not None:
+            live = self.emit(ir.Load(span, self.temp(T.BOOL), flag))
+            now, after = self.new_block("drop"), self.new_block("dropped")
+            self.block.term = ir.Branch(span, live, now, after)
+            self.block = now
+        value = self.emit(ir.Load(span, self.temp(var.type), var))
+        for index in target.path:
+            value = self.emit(ir.Extract(span, self.temp(value.type.fields[index][1]), value, index))
+        self.destroy(value, target.type, span)
+        if flag is not None:
+            self.goto(after)
+
+    def temporary(self, e: t.TExpr, value: ir.Value) -> ir.Value:
+        """A call's result with a destructor that nobody takes: destroyed after the statement."""
+        found = self.slots.get(e)
+        if found is None:
+            slot = self.hidden("temporary", e.type)
+            flag = self.hidden("temporary.live", T.BOOL)
+            self.fn.blocks[0].instrs.insert(0, ir.Store(None, flag, ir.Const(T.BOOL, False)))
+            found = self.slots[e] = (slot, flag, e.type)
+        slot, flag, _ = found
+        self.destroy_if_live(slot, flag, e.type, e.span)  # the same expression's last value, in a loop
+        self.emit(ir.Store(e.span, slot, value))
+        self.set_flag(flag, True, e.span)
+        self.statement_temps.append(found)
+        return value
+
+    def end_statement(self, mark: int, span) -> None:
+        temps, self.statement_temps = self.statement_temps[mark:], self.statement_temps[:mark]
+        if self.block.term is not None or not temps:
+            return
+        for slot, flag, type_ in temps:
+            self.destroy_if_live(slot, flag, type_, span)
+
+    def argument(self, arg: t.TExpr, param) -> ir.Value:
+        """An argument: taken over by a `var` parameter, borrowed otherwise."""
+        if param is not None and param.convention in TAKING and owning(arg.type):
+            return self.take(arg)
+        return self.expr(arg)

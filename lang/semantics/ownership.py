@@ -1,0 +1,156 @@
+"""Values with destructors: `__del__`, moves (`x^`), and no implicit copies.
+
+A struct that defines `__del__`, or has a field of such a type, *owns* something (memory,
+a handle) and is destroyed exactly once: its variable's value when the function ends or
+the variable is assigned again, a temporary at the end of its statement. The lowering
+(ir/ownership.py) emits those destructor calls; this mixin checks the rules that make them
+sound:
+
+- such a value is copied only by its struct's `__copyinit__(out self, other: Self)`: without
+  one, binding a variable, a field or a pointer's element to another variable's value,
+  returning a field, or passing it to a `var` argument needs a move (`x^`) or a value that
+  nobody else holds (a call's result);
+- a moved variable cannot be used until it is assigned again; a variable declared outside a
+  loop cannot be moved inside it (the next iteration would see it moved);
+- an argument the function only borrows (the default convention, or `mut`) cannot be moved.
+
+`return x` of a local variable moves it. Borrowing (an argument by the default convention,
+`self` of a method, an operand) never copies either: it passes the bits without giving up
+ownership, which is why a borrowed argument cannot be moved or given away.
+"""
+from __future__ import annotations
+
+from ..source import Span
+from ..syntax import ast
+from ..types import ERROR, StructType, Type
+from .typed import FieldTarget, LocalVar, TCall, TConst, TExpr, TField, TLocal, TMove, TPtrOp, TRef
+
+_OWNING: dict = {}
+
+
+def owning(t: Type) -> bool:
+    """Whether values of t have a destructor to run (a `__del__` of their own or of a field)."""
+    if not isinstance(t, StructType):
+        return False
+    found = _OWNING.get(t)
+    if found is None:
+        sym = t.symbol
+        _OWNING[t] = False  # a struct cannot contain itself by value; this also stops any cycle
+        found = bool(sym is not None and "__del__" in sym.methods) or any(owning(ft) for _, ft in t.fields)
+        _OWNING[t] = found
+    return found
+
+
+def is_place(e: TExpr) -> bool:
+    """An expression that names memory some variable still owns (its value would be a copy)."""
+    return isinstance(e, (TLocal, TField, TRef)) or (isinstance(e, TPtrOp) and e.op == "load")
+
+
+class OwnershipChecks:
+    owning = staticmethod(owning)
+
+    def need_drop(self, t: Type, span: Span) -> None:
+        """This function holds a value of type t: make sure its destructors are compiled."""
+        if not owning(t) or t in self.fn.drops:
+            return
+        if self.fn.is_kernel or self.fn.gpu_use is not None:
+            self.diags.error("E0007", span, construct=f"a value with a destructor (`{t}`) in GPU code")
+            return
+        if any(loop.parallel for loop in self.loops):
+            self.diags.error("E0007", span, construct=f"a value with a destructor (`{t}`) inside a `prange` loop")
+            return
+        self.fn.drops[t] = None
+        decl = t.symbol.methods.get("__del__") if t.symbol is not None else None
+        if decl is not None:
+            params = decl.params
+            if (decl.self_convention not in ("", "var", "owned") or len(params) != 1 or decl.raises
+                    or decl.returns is not None or decl.ct_params):
+                self.diags.error("E0164", decl.name_span, struct=t)
+                return
+            instance = self.instantiate(decl, (t,), span, t, ())
+            if instance is None:
+                return
+            self.fn.callees.append((instance, span))
+            self.fn.drops[t] = instance
+        for _, ft in t.fields:
+            self.need_drop(ft, span)
+
+    def consume(self, value: TExpr, what: str) -> TExpr:
+        """`value` is given away (bound, stored, returned, passed to a `var` argument): for a
+        value with a destructor that must be a move or a fresh value, never a copy."""
+        if owning(value.type) and is_place(value):
+            copy = value.type.symbol.methods.get("__copyinit__") if value.type.symbol is not None else None
+            if copy is not None and copy.self_convention == "out" and len(copy.params) == 2:
+                self.need_drop(value.type, value.span)  # the struct says how to copy itself
+                return self.finish_call(copy, [value], value.span, value.span, value.type)
+            hint = (f"move it with `{value.var.name}^`" if isinstance(value, TLocal)
+                    else "make a new value instead (a method that builds a copy, say)")
+            hint += ", or give the struct a `__copyinit__(out self, other: Self)`"
+            self.diags.error("E0161", value.span, type=value.type, what=what, hint=hint)
+            return TConst(value.span, ERROR, None)
+        if owning(value.type):
+            self.need_drop(value.type, value.span)
+        return value
+
+    def expr_Transfer(self, e: ast.Transfer) -> TExpr:
+        if not isinstance(e.value, ast.Name):
+            self.diags.error("E0007", e.span, construct="moving anything but a variable (`x^`)")
+            return TConst(e.span, ERROR, None)
+        value = self.expr(e.value)
+        if not isinstance(value, TLocal) or value.type == ERROR:
+            if value.type != ERROR:
+                self.diags.error("E0163", e.span, name=e.value.id, why="it is not a variable")
+            return TConst(e.span, ERROR, None)
+        var = value.var
+        if not var.owned:
+            self.diags.error("E0163", e.span, name=var.name,
+                             why="it is an argument this function only borrows (declare it `var` to own it)")
+            return TConst(e.span, ERROR, None)
+        loop = self.loops[-1] if self.loops else None
+        if loop is not None and 0 < var.id < loop.first_inner:
+            self.diags.error("E0162", e.span, name=var.name)
+            return TConst(e.span, ERROR, None)
+        self.moved_at[var] = e.span
+        if self.assigned is not None:
+            self.assigned.discard(var)
+        self.need_drop(var.type, e.span)
+        return TMove(e.span, var.type, var)
+
+    def moved_error(self, var: LocalVar, span: Span) -> bool:
+        """Report a use of `var` after a move; False if it was never moved (so not this error)."""
+        where = self.moved_at.get(var)
+        if where is None:
+            return False
+        from ..diagnostics import Note
+
+        self.diags.error("E0160", span, (Note("moved here", where),), name=var.name)
+        return True
+
+    def store_targets(self, variables: list, values: list[TExpr]) -> list[TExpr]:
+        """Bindings and stores take ownership of what they store."""
+        out = []
+        for k, (target, value) in enumerate(zip(variables, values)):
+            if owning(value.type) and any(v is value for v in values[:k]):  # `a = b = make()`
+                self.diags.error("E0161", value.span, type=value.type, what="assigned to two variables",
+                                 hint="assign it to one and make a new value for the other")
+                out.append(TConst(value.span, ERROR, None))
+                continue
+            if owning(value.type):
+                value = self.consume(value, "assigned" if isinstance(target, (LocalVar, FieldTarget)) else "stored")
+                if isinstance(target, LocalVar):
+                    self.moved_at.pop(target, None)
+            out.append(value)
+        return out
+
+    def returned(self, value: TExpr) -> TExpr:
+        """`return x` of a variable this function owns moves it; anything else it holds is a copy."""
+        if owning(value.type) and isinstance(value, TLocal) and value.var.owned and not value.var.by_ref:
+            self.need_drop(value.type, value.span)
+            return TMove(value.span, value.type, value.var)
+        return self.consume(value, "returned")
+
+    def fresh_value(self, call: TExpr) -> TExpr:
+        """A call's result with a destructor: the caller holds it (a temporary unless bound)."""
+        if isinstance(call, TCall) and owning(call.type):
+            self.need_drop(call.type, call.span)
+        return call
