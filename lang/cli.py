@@ -29,6 +29,8 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour diagnostics (default: auto; NO_COLOR is respected)")
         sp.add_argument("--time", action="store_true", help="print how long each compiler stage took")
+        sp.add_argument("--no-bounds-check", dest="bounds_check", action="store_false",
+                        help="leave out the index checks of List and other containers (IndexError otherwise)")
         sp.add_argument("--memcheck", action="store_true",
                         help="check every memory access of GPU code run on the CPU (IndexError with the block "
                              "and thread); slow, for debugging")
@@ -228,7 +230,7 @@ def cmd_run(args) -> int:
     from .version import __version__
 
     source = _read(args.file)
-    options = CompileOptions(opt_level=args.opt, memcheck=args.memcheck)
+    options = CompileOptions(opt_level=args.opt, memcheck=args.memcheck, bounds_check=args.bounds_check)
     start = time.perf_counter()
     host = None
     host_key = native.remembered_host(llvmlite.__version__)
@@ -332,7 +334,8 @@ def cmd_build(args) -> int:
 
     source = _read(args.file)
     target = args.target or ("cuda" if args.emit == "ptx" else "cpu")
-    options = CompileOptions(opt_level=args.opt, target=target, gpu_arch=args.gpu_arch, memcheck=args.memcheck)
+    options = CompileOptions(opt_level=args.opt, target=target, gpu_arch=args.gpu_arch, memcheck=args.memcheck,
+                             bounds_check=args.bounds_check)
     emit = args.emit
     if emit == "ast":
         from .syntax.printer import format_ast

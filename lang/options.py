@@ -10,4 +10,5 @@ class CompileOptions:
     target: str = "cpu"  # "cpu" | "cuda"
     gpu_arch: str = "sm_80"
     verify_ir: bool = False  # run the IR verifier after every pass (tests turn it on)
+    bounds_check: bool = True  # normalize_index (List and other containers) checks; --no-bounds-check
     memcheck: bool = False  # check every memory access of GPU code on the CPU target (ir/memcheck.py)

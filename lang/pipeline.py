@@ -80,7 +80,7 @@ def lower(source: SourceFile, options: CompileOptions = CompileOptions()) -> Com
     verify = options.verify_ir or os.environ.get("PYX_VERIFY") == "1"
 
     def run_passes():
-        module = ir.lower_program(comp.program)
+        module = ir.lower_program(comp.program, bounds_check=options.bounds_check)
         if verify:
             ir.verify_module(module, "lower")
         passes = list(ir.PASSES)

@@ -21,12 +21,12 @@ _INT_CMP = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 _FLOAT_CMP = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=": "oge"}
 
 
-def lower_program(program: Program) -> ir.Module:
+def lower_program(program: Program, bounds_check: bool = True) -> ir.Module:
     file = program.instances[0].decl.span.file.name if program.instances else ""
     module = ir.Module(program.module, file)
     helpers: dict[str, ir.Function] = {}
     for instance in program.instances:
-        module.functions.append(FunctionLowering(instance, helpers).lower())
+        module.functions.append(FunctionLowering(instance, helpers, bounds_check=bounds_check).lower())
     module.functions.extend(helpers[k] for k in sorted(helpers))
     if program.main is not None:
         module.main = program.main.symbol
@@ -35,10 +35,11 @@ def lower_program(program: Program) -> ir.Module:
 
 class FunctionLowering(OwnershipLowering):
     def __init__(self, instance: t.FunctionInstance, helpers: dict[str, ir.Function],
-                 outlined: ir.Function | None = None):
+                 outlined: ir.Function | None = None, bounds_check: bool = True):
         """Lower `instance`; or, given `outlined`, fill that function with a piece of it (a prange body)."""
         self.instance = instance
         self.helpers = helpers
+        self.bounds_check = bounds_check  # normalize_index checks its range (off: --no-bounds-check)
         self.vars: dict[t.LocalVar, ir.Var] = {}
         self.next_temp = 0
         self.next_block = 0
@@ -605,7 +606,7 @@ class FunctionLowering(OwnershipLowering):
             return ir.Const(T.NONE, None)
         if e.op == "offset":
             return self.emit(ir.PtrOffset(e.span, self.temp(e.type), args[0], args[1]))
-        if e.op == "load":
+        if e.op in ("load", "take"):
             return self.emit(ir.PtrLoad(e.span, self.temp(e.type), args[0], args[1]))
         if e.op == "store":
             self.emit(ir.PtrStore(e.span, args[0], args[1], args[2]))
@@ -744,6 +745,13 @@ class FunctionLowering(OwnershipLowering):
     def expr_TBuiltin(self, e: t.TBuiltin) -> ir.Value:
         if e.name == "truth":
             return self.truth(self.expr(e.args[0]), e.span)
+        if e.name == "normalize_index":
+            index, count = self.expr(e.args[0]), self.expr(e.args[1])
+            wrapped = self.binop("add", index, count, e.span)
+            index = self.select(self.cmp("slt", index, ir.Const(T.INT, 0), e.span), wrapped, index, e.span)
+            if self.bounds_check:  # one unsigned compare covers both ends
+                self.guard(self.cmp("uge", index, count, e.span), "IndexError", e.args[2].value, e.span)
+            return index
         args = [self.expr(a) for a in e.args]
         if e.name == "abs":
             v = args[0]

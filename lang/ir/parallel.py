@@ -109,7 +109,7 @@ def lower_prange(lw, s: t.TForRange) -> None:
     lw.outlined += 1
     body = ir.Function(f"{lw.fn.symbol}.prange{lw.outlined}", lw.fn.name, lw.fn.file, [], T.NONE, span,
                        exported=False, fastmath=lw.fn.fastmath, noalias=lw.fn.noalias)
-    inner = FunctionLowering(lw.instance, lw.helpers, outlined=body)
+    inner = FunctionLowering(lw.instance, lw.helpers, outlined=body, bounds_check=lw.bounds_check)
     lo, hi, piece = (inner.hidden(n, T.INT) for n in ("lo", "hi", "piece"))
     body.params += [lo, hi, piece]
     args = []

@@ -263,6 +263,26 @@ class CallChecks:
                 pass
         return TConvert(span, target, value, checked)
 
+    def normalize_index(self, e: ast.Call) -> TExpr:
+        """`normalize_index(i, n[, "message"])`: i as an index into n items, Python's way (a
+        negative i counts from the end); IndexError with the message (default "index out of
+        range") when it is outside, unless compiled with --no-bounds-check."""
+        self._no_keywords("normalize_index", e)
+        args = [self.expr(a) for a in e.args]
+        if not 2 <= len(args) <= 3:
+            self.diags.error("E0204", e.span, func="normalize_index", expected="2 or 3", s="s", found=len(args))
+            return TConst(e.span, ERROR, None)
+        message = "index out of range"
+        if len(args) == 3:
+            if not (isinstance(args[2], TConst) and isinstance(args[2].value, str)):
+                self.diags.error("E0217", args[2].span, name="the message of normalize_index")
+                return TConst(e.span, ERROR, None)
+            message = args[2].value
+        index, count = (self.coerce(a, T.INT) for a in args[:2])
+        if ERROR in (index.type, count.type):
+            return TConst(e.span, ERROR, None)
+        return TBuiltin(e.span, T.INT, "normalize_index", [index, count, TConst(e.span, T.STRING_LITERAL, message)])
+
     def math_builtin(self, name: str, e: ast.Call) -> TExpr:
         self._no_keywords(name, e)
         args = [self.expr(a) for a in e.args]

@@ -983,6 +983,8 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
             return self.conversion(name, e)
         if name in ("abs", "min", "max"):
             return self.math_builtin(name, e)
+        if name == "normalize_index":
+            return self.normalize_index(e)
         if name == "print":
             self.diags.error("E0007", e.span, construct="`print(...)` inside an expression")
             return TConst(e.span, ERROR, None)

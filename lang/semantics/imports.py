@@ -2,7 +2,7 @@
 
 `from geometry import Vec, dot` looks for `geometry.px` (`pkg/geometry.px` for `pkg.geometry`;
 a package `pkg/__init__.px` for `pkg` when there is no `pkg.px`) in the directory of the file
-that imports it. Each file is parsed and collected once, so a
+that imports it, then in the standard library (`stdlib/`, shipped as `pyx/stdlib`). Each file is parsed and collected once, so a
 cycle of imports is fine: names are resolved regardless of order, as within one module.
 Every imported file's text is hashed into `dependencies`, which the caches check.
 """
@@ -43,13 +43,20 @@ class ModuleLoader:
         """The module a declaration was written in."""
         return self.by_file.get(id(node.span.file), default)
 
-    def load(self, name: str, span: Span) -> ModuleSymbols | None:
+    def is_stdlib(self, module: ast.Module, name: str) -> bool:
+        """Whether `module` is the standard library's module `name` (which needs no prelude of itself)."""
+        return _path_of(module.span.file) == _locate(STDLIB, name)
+
+    def load(self, name: str, span: Span, stdlib: bool = False) -> ModuleSymbols | None:
         from .. import syntax
         from .mathlib import MODULES
         from .module import collect
 
         importer = self.by_file[id(span.file)]
-        path = _locate(self._directory[id(importer)], name)
+        path = None if stdlib else _locate(self._directory[id(importer)], name)
+        if path is None:
+            path = _locate(STDLIB, name)
+            path = path.resolve() if path is not None else None
         if path is not None and path.resolve() in self.by_path:
             return self.by_path[path.resolve()]  # already collected (a cycle, or a second import)
         if path is None:
@@ -67,6 +74,19 @@ class ModuleLoader:
         taken = {m.name for m in self.modules}
         unique = name if name not in taken else next(f"{name}~{i}" for i in range(2, 10**6) if f"{name}~{i}" not in taken)
         return collect(module, self.diags, self, unique)
+
+
+def _stdlib_directory() -> Path:
+    """The pyx.stdlib package's folder (`stdlib/` in a checkout, `pyx/stdlib/` when installed)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pyx.stdlib")
+    if spec is not None and spec.origin:
+        return Path(spec.origin).resolve().parent
+    return Path(__file__).resolve().parent.parent / "stdlib"
+
+
+STDLIB = _stdlib_directory()
 
 
 def _locate(directory: Path, name: str) -> Path | None:

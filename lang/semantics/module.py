@@ -55,15 +55,34 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
     loader.register(module, symbols)
     for item in pending:
         _bind_import(item, symbols, seen, diags, loader)
+    _bind_prelude(module, symbols, seen, diags, loader)
     return symbols
+
+
+# Standard library names every module sees without an import (Mojo's prelude): name -> stdlib module.
+PRELUDE = {"List": "collections"}
+
+
+def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag, loader) -> None:
+    """`from collections import List`, implied where the module uses `List` and defines no `List`
+    of its own. Only modules that mention a prelude name load its stdlib module."""
+    import re
+
+    text = module.span.file.text
+    for name, home in PRELUDE.items():
+        if name in seen or not re.search(rf"\b{name}\b", text) or loader.is_stdlib(module, home):
+            continue
+        _bind_import(ast.Import(module.span, home, None, ((name, name),), True), symbols, seen, diags, loader,
+                     stdlib=True)
 
 
 # Where an imported name is looked for in the module that defines it.
 _IMPORTABLE = ("functions", "structs", "traits", "comptimes", "imported")
 
 
-def _bind_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag, loader) -> None:
-    other = loader.load(item.module, item.span)
+def _bind_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag, loader,
+                 stdlib: bool = False) -> None:
+    other = loader.load(item.module, item.span, stdlib)
     if other is None:
         symbols.unresolved.update([(item.alias or item.module).split(".")[0]] if not item.from_import
                                   else [local for _, local in item.names])

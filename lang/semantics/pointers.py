@@ -61,6 +61,11 @@ class PointerChecks:
             return TPtrOp(e.span, T.NONE, "free", [receiver])
         if name == "offset" and len(args) == 1:
             return self.ptr_offset(receiver, args[0], e.span)
+        if name == "take" and len(args) == 1 and not ct_items:
+            # p.take(i): element i's value for a new owner; the memory no longer holds a value
+            # (unlike p[i], which is a place, so a value with a destructor cannot be copied out).
+            index = self.index_value(args[0])
+            return index if index.type == ERROR else TPtrOp(e.span, pt.pointee, "take", [receiver, index])
         if name in ("load", "store"):
             width = 1
             if ct_items:

@@ -9,11 +9,11 @@ from ..syntax import ast
 from ..types import ERROR, ScalarType, Type
 from .typed import FunctionInstance, LocalVar, TConst, TExpr
 
-BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "bool", "len"}
+BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "bool", "len", "normalize_index"}
 
 
 FUTURE_NAMES = {
-    "UnsafePointer", "List", "String", "Dict", "Optional", "Span",
+    "UnsafePointer", "String", "Dict", "Optional", "Span",
     "Buffer", "DeviceBuffer", "Tuple", "simd_width_of", "parallel_for", "parallelize", "vectorize",
     "Python",
     "PythonObject", "BFloat16",

@@ -1,5 +1,5 @@
-"""Destructors keep memory flat: a loop that builds and drops a million-element buffer a
-thousand times must not grow the process (measured as peak resident memory, with a generous
+"""Destructors keep memory flat: a loop that builds and drops a million-element buffer (or
+List) a thousand times must not grow the process (measured as peak resident memory, with a generous
 bound, never a time)."""
 import subprocess
 import sys
@@ -30,6 +30,16 @@ CHURN = textwrap.dedent('''
             total += b.first()
             total += Buffer(size).first()  # and this temporary after its statement
         return total
+
+
+    fn lists(rounds: Int, size: Int) -> Int:
+        var total = 0
+        for r in range(rounds):
+            var xs = List[Int]()
+            for i in range(size):
+                xs.append(i)
+            total += xs[size - 1] + len(xs)
+        return total
 ''')
 
 MEASURE = textwrap.dedent('''
@@ -41,6 +51,11 @@ MEASURE = textwrap.dedent('''
     m.churn(1000, 1_000_000)
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print((after - before) // 1024)
+    m.lists(2, 1_000_000)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert m.lists(1000, 1_000_000) == 1000 * (999_999 + 1_000_000)
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print((after - before) // 1024)
 ''')
 
 
@@ -50,6 +65,8 @@ def test_a_thousand_million_element_buffers_keep_memory_flat(tmp_path):
                           env={"PYX_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin",
                                "PYTHONPATH": ":".join(sys.path)})
     assert done.returncode == 0, done.stderr
-    growth_mib = int(done.stdout)
+    buffers, lists = (int(line) for line in done.stdout.split())
     # 2000 buffers of 8 MB each: a leak would be 16 GB; two live at once are 16 MB.
-    assert growth_mib < 100, f"peak resident memory grew by {growth_mib} MiB"
+    assert buffers < 100, f"peak resident memory grew by {buffers} MiB over 2000 buffers"
+    # A thousand lists of a million Ints (8 MB each, grown by doubling): only one is alive at a time.
+    assert lists < 100, f"peak resident memory grew by {lists} MiB over 1000 lists"
