@@ -17,6 +17,8 @@ def describe_type(t: T.Type) -> dict:
         return {"kind": "simd", "elem": describe_type(t.elem), "width": t.width, "name": t.name}
     if isinstance(t, T.PtrType):
         return {"kind": "ptr", "pointee": describe_type(t.pointee), "name": t.name}
+    if pipeline.is_list_of_scalars(t):  # data, size, capacity: Python makes an array of it
+        return {"kind": "list", "name": t.name, "elem": describe_type(t.fields[0][1].pointee)}
     if isinstance(t, T.StructType):
         return {"kind": "struct", "name": t.name, "fields": [[n, describe_type(ft)] for n, ft in t.fields]}
     if t == T.NONE:

@@ -115,7 +115,16 @@ def exported_functions(comp: Compilation) -> list:
     return [i for i in comp.program.instances if i.owner is None and not i.decl.is_generic
             and i.module == comp.program.module
             and not any(p.convention == "mut" for p in i.decl.params) and not i.is_kernel and i.gpu_use is None
-            and all(_crosses_to_python(t) for t in (*i.param_types, i.return_type))]
+            and all(_crosses_to_python(t) for t in i.param_types)
+            and (_crosses_to_python(i.return_type) or is_list_of_scalars(i.return_type))]
+
+
+def is_list_of_scalars(t) -> bool:
+    """The standard library's `List[T]` of numbers or Bools: Python receives it as a NumPy array."""
+    from . import types as T
+
+    return (isinstance(t, T.StructType) and t.base == "List" and t.module == "collections" and len(t.fields) == 3
+            and isinstance(t.fields[0][1], T.PtrType) and isinstance(t.fields[0][1].pointee, T.ScalarType))
 
 
 def _crosses_to_python(t, inside_struct: bool = False) -> bool:

@@ -14,6 +14,7 @@ import inspect
 import operator
 import sys
 import types
+import weakref
 
 _SCALARS = {
     ("int", 8): ctypes.c_int8, ("int", 16): ctypes.c_int16, ("int", 32): ctypes.c_int32, ("int", 64): ctypes.c_int64,
@@ -65,6 +66,11 @@ class Converter:
         elif self.kind == "simd":
             self.elem = Converter(desc["elem"], structs)
             self.ctype = self.elem.ctype * desc["width"]
+        elif self.kind == "list":  # the stdlib's List[T] of scalars, returned: a NumPy array
+            self.elem = Converter(desc["elem"], structs)
+            self.dtype = _NUMPY_DTYPES.get(desc["elem"]["name"])
+            self.ctype = _ListValue
+            self.release = None  # set by the function: gives the memory back to the module
         elif self.kind == "struct":
             self.fields = [(n, Converter(d, structs)) for n, d in desc["fields"]]
             if self.name not in structs:
@@ -78,7 +84,7 @@ class Converter:
 
     @property
     def by_pointer(self) -> bool:
-        return self.kind in ("simd", "struct")
+        return self.kind in ("simd", "struct", "list")
 
     def to_c(self, value, func: str, param: str, keep: list):
         kind = self.kind
@@ -170,7 +176,30 @@ class Converter:
             return self.pyclass(*[c.from_c(getattr(raw, n)) for n, c in self.fields])
         if kind == "ptr":
             return raw  # an address: unsafe by nature
+        if kind == "list":
+            return self._array(raw)
         return None
+
+    def _array(self, raw):
+        """The list's elements as a NumPy array over its own memory (no copy), which the module
+        gets back when the array and every view of it are gone."""
+        import numpy as np
+
+        data, size = raw.data, raw.size
+        if not data or size == 0:
+            if data:
+                self.release(data)
+            return np.empty(0, self.dtype)
+        itemsize = np.dtype(self.dtype).itemsize
+        array = np.frombuffer((ctypes.c_ubyte * (size * itemsize)).from_address(data), self.dtype, size)
+        weakref.finalize(array, self.release, data)
+        return array
+
+
+class _ListValue(ctypes.Structure):
+    """How a List[T] sits in memory (stdlib/collections.px): its fields, in order."""
+
+    _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_int64), ("capacity", ctypes.c_int64)]
 
 
 def _fast(conv: Converter, func: str, param: str):
@@ -247,6 +276,8 @@ class PyxFunction:
         self._prints = module_meta.get("prints", False)
         self._params = [(p["name"], Converter(p["type"], structs)) for p in meta["params"]]
         self._result = Converter(meta["returns"], structs)
+        if self._result.kind == "list":
+            self._result.release = library.release
         argtypes = [ctypes.POINTER(c.ctype) if c.by_pointer else c.ctype for _, c in self._params]
         if self._result.kind != "none":
             argtypes.append(ctypes.POINTER(self._result.ctype))
@@ -374,6 +405,10 @@ class NativeLibrary:
         self._frame = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, char_pp, char_pp)(
             jit.address("__pyx_exc_frame"))
         self._libc = ctypes.CDLL(None)
+        from ..codegen.abi import RELEASE_SYMBOL
+
+        address = jit.address(RELEASE_SYMBOL)
+        self.release = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address) if address else None
 
     def flush(self) -> None:
         self._libc.fflush(None)

@@ -7,6 +7,8 @@ EXPORT_PREFIX = "__pyx_export."  # int32 __pyx_export.f(args..., out*): one per 
 LAUNCH_PREFIX = "__pyx_launch."  # int32 __pyx_launch.k(args..., gx, gy, gz, bx, by, bz, shared): one per kernel
 # Function-pointer globals a runtime sets to send launches and allocations to a GPU (device_hooks.py).
 LAUNCH_HOOK, ALLOC_HOOK, FREE_HOOK = "__pyx_device_launch", "__pyx_device_alloc", "__pyx_device_free"
+# void __pyx_release(i8*): frees memory a List returned to Python owned (malloc's, or a device hook's).
+RELEASE_SYMBOL = "__pyx_release"
 # --memcheck programs: add and remove a live array (memcheck.py).
 MEMCHECK_REGISTER, MEMCHECK_UNREGISTER = "__pyx_memcheck_register", "__pyx_memcheck_unregister"
 

@@ -51,3 +51,15 @@ def device_or_cpu(b: ll.IRBuilder, module: ll.Module, name: str, fty: ll.Functio
     merged.add_incoming(device_value, device_end)
     merged.add_incoming(cpu_value, cpu_end)
     return merged
+
+
+def free(b: ll.IRBuilder, module: ll.Module, libc, raw) -> None:
+    """`free(raw)`, or the device's free when a runtime set the hook (Ptr.free, and memory
+    handed to Python)."""
+    def on_device(device_free):
+        b.call(device_free, [raw])
+
+    def on_cpu():
+        b.call(libc("free", VOID, [CHARP]), [raw])
+
+    device_or_cpu(b, module, FREE_HOOK, FREE, on_device, on_cpu)

@@ -86,6 +86,17 @@ def define_export(module: ll.Module, f: ir.Function, fn: ll.Function, llvm_type)
     b.ret(I32(0))
 
 
+def define_release(rt: RuntimeLib) -> None:
+    """`void __pyx_release(i8*)`: Python gives back the memory of a List it received as an array."""
+    from .abi import RELEASE_SYMBOL
+    from .device_hooks import free
+
+    fn = ll.Function(rt.module, ll.FunctionType(ll.VoidType(), [CHARP]), RELEASE_SYMBOL)
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+    free(b, rt.module, rt.libc, fn.args[0])
+    b.ret_void()
+
+
 def define_exception_accessors(rt: RuntimeLib) -> None:
     """`__pyx_exc_get(type**, msg**) -> depth`, `__pyx_exc_frame(k, func**, file**) -> line`, `__pyx_exc_clear()`."""
     module = rt.module

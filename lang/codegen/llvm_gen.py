@@ -221,7 +221,7 @@ class ModuleCodegen:
         if not self.target.host:
             self.define_kernel_entries()
         if exports or kernels:
-            from .exports import define_exception_accessors, define_export, define_kernel_launcher
+            from .exports import define_exception_accessors, define_export, define_kernel_launcher, define_release
 
             for symbol in exports:
                 f = self.ir_functions[symbol]
@@ -229,6 +229,7 @@ class ModuleCodegen:
             for symbol in kernels:
                 define_kernel_launcher(self, self.ir_functions[symbol], llvm_type)
             define_exception_accessors(self.rt)
+            define_release(self.rt)
         if python_entries:
             from .pyentry import define_python_entry
 
@@ -418,16 +419,10 @@ class FunctionCodegen:
     def instr_Free(self, i: ir.Free):
         if not self.mg.target.host:
             raise UnsupportedOnTarget("Ptr.free", i.span)
-        free = self.mg.rt.libc("free", ll.VoidType(), [CHARP])
         raw = self.b.bitcast(self.value(i.ptr), CHARP)
         if self.mg.memcheck is not None:
             self.b.call(self.mg.memcheck.unregister, [raw])
-
-        def on_device(device_free):
-            self.b.call(device_free, [raw])
-
-        hooks.device_or_cpu(self.b, self.mg.module, hooks.FREE_HOOK, hooks.FREE, on_device,
-                            lambda: self.b.call(free, [raw]) and None)
+        hooks.free(self.b, self.mg.module, self.mg.rt.libc, raw)
 
     def instr_Splat(self, i: ir.Splat):
         vty = llvm_type(i.result.type)
