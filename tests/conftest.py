@@ -2,5 +2,22 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("PYX_VERIFY", "1")  # the IR verifier runs after every pass in the tests
+
+
+@pytest.fixture()
+def fake(monkeypatch, tmp_path):
+    """The stand-in in place of cuda-python for one test, with a fresh device and cache."""
+    from fake_cuda import FakeDriver
+    from pyx.runtime import cuda
+
+    driver = FakeDriver()
+    monkeypatch.setattr(cuda, "_driver", lambda: driver)
+    monkeypatch.setattr(cuda, "_DEVICE", None)
+    monkeypatch.setattr(cuda, "_UNAVAILABLE", None)
+    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PYX_NO_CACHE", raising=False)
+    return driver

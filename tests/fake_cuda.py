@@ -5,8 +5,6 @@ without a GPU. Real GPU runs are in tests/interop/test_cuda_target.py (marked gp
 import ctypes
 import enum
 
-import pytest
-
 
 class FakeDriver:
     class CUresult(enum.IntEnum):
@@ -110,16 +108,3 @@ class FakeDriver:
     def cuGetErrorString(self, result):
         return self.ok, b"invalid argument"
 
-
-@pytest.fixture()
-def fake(monkeypatch, tmp_path):
-    """The stand-in in place of cuda-python for one test, with a fresh device and cache."""
-    from pyx.runtime import cuda
-
-    driver = FakeDriver()
-    monkeypatch.setattr(cuda, "_driver", lambda: driver)
-    monkeypatch.setattr(cuda, "_DEVICE", None)
-    monkeypatch.setattr(cuda, "_UNAVAILABLE", None)
-    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("PYX_NO_CACHE", raising=False)
-    return driver

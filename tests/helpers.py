@@ -75,3 +75,14 @@ def run_source(text: str, tmp_path: Path, name: str = "prog.px", *options: str) 
     path = tmp_path / name
     path.write_text(text)
     return run_pyx(path, *options)
+
+
+def import_source(name: str, text: str, tmp_path: Path, monkeypatch, **options):
+    """`pyx.import_module(name)` of a module written from `text` into tmp_path, compiled fresh
+    (its own cache folder, and not a module an earlier test imported)."""
+    import pyx
+
+    (tmp_path / f"{name}.px").write_text(text)
+    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
+    sys.modules.pop(name, None)
+    return pyx.import_module(name, path=[str(tmp_path)], **options)

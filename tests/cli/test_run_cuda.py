@@ -4,7 +4,7 @@ driver (tests/fake_cuda.py, whose launch computes SAXPY in Python over the point
 given); tests/interop/test_cuda_target.py runs the same on a real GPU where there is one."""
 import pytest
 
-from fake_cuda import FakeDriver, fake  # noqa: F401 - fake is a fixture
+from fake_cuda import FakeDriver
 from helpers import ROOT, run_cli
 from pyx.runtime import cuda
 

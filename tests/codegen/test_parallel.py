@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from helpers import ROOT, run_pyx
+from helpers import ROOT, import_source, run_pyx
 
 GOLDEN = ROOT / "tests" / "golden"
 
@@ -84,12 +84,7 @@ POOL = textwrap.dedent('''
 
 @pytest.fixture()
 def pool_module(tmp_path, monkeypatch):
-    import pyx
-
-    (tmp_path / "pool.px").write_text(POOL)
-    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
-    sys.modules.pop("pool", None)
-    return pyx.import_module("pool", path=[str(tmp_path)])
+    return import_source("pool", POOL, tmp_path, monkeypatch)
 
 
 def test_python_calls_get_serial_results_and_exceptions(pool_module):

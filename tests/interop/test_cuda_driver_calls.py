@@ -10,7 +10,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 import pyx  # noqa: E402
-from fake_cuda import FakeDriver, fake  # noqa: E402,F401 - fake is a fixture
+from fake_cuda import FakeDriver  # noqa: E402
 from helpers import ROOT  # noqa: E402
 from pyx.runtime import cuda  # noqa: E402
 

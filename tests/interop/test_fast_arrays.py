@@ -8,7 +8,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-import pyx  # noqa: E402
+from helpers import import_source  # noqa: E402
 
 SOURCE = textwrap.dedent('''
     fn total(x: Ptr[Float32], n: Int) -> Float32:
@@ -41,10 +41,7 @@ SOURCE = textwrap.dedent('''
 
 @pytest.fixture()
 def arrays(tmp_path, monkeypatch):
-    (tmp_path / "arrays.px").write_text(SOURCE)
-    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
-    sys.modules.pop("arrays", None)
-    return pyx.import_module("arrays", path=[str(tmp_path)])
+    return import_source("arrays", SOURCE, tmp_path, monkeypatch)
 
 
 def test_array_functions_use_the_compiled_entry(arrays):

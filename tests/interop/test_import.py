@@ -10,7 +10,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 import pyx  # noqa: E402
-from helpers import ROOT  # noqa: E402
+from helpers import ROOT, import_source  # noqa: E402
 
 KERNELS = textwrap.dedent('''
     @fieldwise_init
@@ -63,10 +63,7 @@ KERNELS = textwrap.dedent('''
 
 @pytest.fixture()
 def kernels(tmp_path, monkeypatch):
-    (tmp_path / "kernels.px").write_text(KERNELS)
-    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
-    sys.modules.pop("kernels", None)
-    return pyx.import_module("kernels", path=[str(tmp_path)])
+    return import_source("kernels", KERNELS, tmp_path, monkeypatch)
 
 
 def test_scalars_defaults_keywords_and_help(kernels):

@@ -9,7 +9,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-import pyx  # noqa: E402
+from helpers import import_source  # noqa: E402
 
 MODULE = textwrap.dedent('''
     fn squares(n: Int) -> List[Int]:
@@ -40,10 +40,7 @@ MODULE = textwrap.dedent('''
 
 @pytest.fixture()
 def m(tmp_path, monkeypatch):
-    (tmp_path / "lists.px").write_text(MODULE)
-    monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
-    sys.modules.pop("lists", None)
-    return pyx.import_module("lists", path=[str(tmp_path)])
+    return import_source("lists", MODULE, tmp_path, monkeypatch)
 
 
 def test_lists_come_back_as_arrays_of_their_element_type(m):
