@@ -19,6 +19,8 @@ def describe_type(t: T.Type) -> dict:
         return {"kind": "ptr", "pointee": describe_type(t.pointee), "name": t.name}
     if pipeline.is_list_of_scalars(t):  # data, size, capacity: Python makes an array of it
         return {"kind": "list", "name": t.name, "elem": describe_type(t.fields[0][1].pointee)}
+    if pipeline.is_span_of_scalars(t):  # data, size: what a 1-D array passed from Python becomes
+        return {"kind": "span", "name": t.name, "pointee": describe_type(t.fields[0][1].pointee)}
     if isinstance(t, T.StructType):
         return {"kind": "struct", "name": t.name, "fields": [[n, describe_type(ft)] for n, ft in t.fields]}
     if t == T.NONE:

@@ -121,9 +121,18 @@ def exported_functions(comp: Compilation) -> list:
 
 def is_list_of_scalars(t) -> bool:
     """The standard library's `List[T]` of numbers or Bools: Python receives it as a NumPy array."""
+    return _stdlib_container(t, "List", 3)
+
+
+def is_span_of_scalars(t) -> bool:
+    """The standard library's `Span[T]` of numbers or Bools: Python passes a 1-D NumPy array."""
+    return _stdlib_container(t, "Span", 2)
+
+
+def _stdlib_container(t, base: str, fields: int) -> bool:
     from . import types as T
 
-    return (isinstance(t, T.StructType) and t.base == "List" and t.module == "collections" and len(t.fields) == 3
+    return (isinstance(t, T.StructType) and t.base == base and t.module == "collections" and len(t.fields) == fields
             and isinstance(t.fields[0][1], T.PtrType) and isinstance(t.fields[0][1].pointee, T.ScalarType))
 
 

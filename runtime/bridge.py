@@ -66,6 +66,9 @@ class Converter:
         elif self.kind == "simd":
             self.elem = Converter(desc["elem"], structs)
             self.ctype = self.elem.ctype * desc["width"]
+        elif self.kind == "span":  # the stdlib's Span[T] of scalars: a 1-D array, by address
+            self.ctype = _SpanValue
+            self.dtype = _NUMPY_DTYPES.get(desc["pointee"]["name"])
         elif self.kind == "list":  # the stdlib's List[T] of scalars, returned: a NumPy array
             self.elem = Converter(desc["elem"], structs)
             self.dtype = _NUMPY_DTYPES.get(desc["elem"]["name"])
@@ -84,7 +87,7 @@ class Converter:
 
     @property
     def by_pointer(self) -> bool:
-        return self.kind in ("simd", "struct", "list")
+        return self.kind in ("simd", "struct", "list", "span")
 
     def to_c(self, value, func: str, param: str, keep: list):
         kind = self.kind
@@ -92,6 +95,15 @@ class Converter:
             return self._scalar(value, func, param)
         if kind == "ptr":
             return self._pointer(value, func, param, keep)
+        if kind == "span":
+            address = self._pointer(value, func, param, keep)
+            array = keep[-1]
+            if array.ndim != 1:
+                raise TypeError(f"{func}() argument '{param}' must be {self.name}: expected a 1-dimensional array, "
+                                f"got {array.ndim} dimensions")
+            span = _SpanValue(address, array.size)
+            keep.append(span)
+            return ctypes.pointer(span)
         if kind in ("simd", "struct"):
             value = self.to_value(value, func, param, keep)
             keep.append(value)
@@ -194,6 +206,12 @@ class Converter:
         array = np.frombuffer((ctypes.c_ubyte * (size * itemsize)).from_address(data), self.dtype, size)
         weakref.finalize(array, self.release, data)
         return array
+
+
+class _SpanValue(ctypes.Structure):
+    """How a Span[T] sits in memory (stdlib/collections.px)."""
+
+    _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_int64)]
 
 
 class _ListValue(ctypes.Structure):

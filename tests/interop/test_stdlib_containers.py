@@ -1,5 +1,7 @@
-"""A pyx function that returns a List of numbers gives Python a NumPy array over the list's
-own memory (no copy), which goes back to the module when the array and its views are gone."""
+"""The standard library's containers at the boundary: a pyx function that returns a List of
+numbers gives Python a NumPy array over the list's own memory (no copy), which goes back to
+the module when the array and its views are gone; a Span parameter takes a 1-D array by
+address, with bounds-checked indexing inside."""
 import gc
 import subprocess
 import sys
@@ -35,6 +37,23 @@ MODULE = textwrap.dedent('''
 
     fn small(n: Int) -> List[UInt8]:
         return List[UInt8].filled(n, 7)
+
+
+    fn span_total(xs: Span[Float64]) -> Float64:
+        var s = 0.0
+        for x in xs:
+            s += x
+        return s
+
+
+    fn scale(xs: Span[Float32], k: Float32):
+        for i in range(len(xs)):
+            xs[i] = xs[i] * k
+        xs[-1] = -1.0
+
+
+    fn at(xs: Span[Int], i: Int) -> Int:
+        return xs[i]
 ''')
 
 
@@ -81,3 +100,25 @@ def test_the_memory_goes_back_to_the_module(tmp_path):
                                "PYTHONPATH": ":".join(sys.path)})
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) < 100  # 300 arrays of 8 MB each: 2.4 GB if none were given back
+
+
+def test_a_span_parameter_takes_a_1d_array_in_place(m):
+    assert m.span_total(np.arange(5.0)) == 10.0 and m.span_total(np.zeros(0)) == 0.0
+    a = np.ones(4, np.float32)
+    m.scale(a, 3.0)
+    assert a.tolist() == [3.0, 3.0, 3.0, -1.0]
+    assert m.at(np.arange(5), -2) == 3
+    with pytest.raises(IndexError, match="span index out of range"):
+        m.at(np.arange(5), 5)
+    m.at(np.arange(5), 0)  # usable after the error
+
+
+@pytest.mark.parametrize("bad, message", [
+    (np.arange(5.0), "expected an array of int64, got float64"),
+    (np.arange(6).reshape(2, 3), "expected a 1-dimensional array, got 2 dimensions"),
+    (np.arange(10)[::2], "the array is not contiguous"),
+    ([1, 2, 3], "must be Span\\[Int\\]"),
+])
+def test_a_span_argument_is_checked(m, bad, message):
+    with pytest.raises(TypeError, match=f"at\\(\\) argument 'xs' must be Span\\[Int\\].*{message}|{message}"):
+        m.at(bad, 0)
