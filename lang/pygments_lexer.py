@@ -46,7 +46,7 @@ GPU_FUNCTIONS = (
 GPU_VARIABLES = ("thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx")
 BUILTINS = (
     "print", "range", "len", "abs", "min", "max", "simd_width_of", "parallel_for", "prange",
-    "parallelize", "vectorize", "isinstance", "rebind", "sizeof", "bitcast", "normalize_index",
+    "parallelize", "vectorize", "isinstance", "rebind", "sizeof", "bitcast", "normalize_index", "hash",
 )
 CONVENTIONS = ("mut", "var", "owned", "ref", "out")
 

@@ -745,6 +745,8 @@ class FunctionLowering(OwnershipLowering):
     def expr_TBuiltin(self, e: t.TBuiltin) -> ir.Value:
         if e.name == "truth":
             return self.truth(self.expr(e.args[0]), e.span)
+        if e.name == "hash":
+            return self.python_int_hash(self.expr(e.args[0]), e.span)
         if e.name == "normalize_index":
             index, count = self.expr(e.args[0]), self.expr(e.args[1])
             wrapped = self.binop("add", index, count, e.span)
@@ -767,6 +769,21 @@ class FunctionLowering(OwnershipLowering):
             better = self.compare("<" if e.name == "min" else ">", nxt, current, e.span)
             current = self.select(better, nxt, current, e.span)
         return current
+
+    def python_int_hash(self, x: ir.Value, span) -> ir.Value:
+        """CPython's hash of an int: its value modulo 2**61 - 1 with the int's sign, and -2 for -1."""
+        modulus = ir.Const(T.INT, 2**61 - 1)
+        if x.type.is_bool or not x.type.is_signed:
+            wide = self.emit(ir.Cast(span, self.temp(T.INT), "zext", x)) if x.type.bits < 64 else x
+            if x.type.bits == 64:
+                return self.binop("urem", self.emit(ir.Cast(span, self.temp(T.INT), "bitcast", x)), modulus, span)
+            return self.binop("urem", wide, modulus, span)
+        wide = self.emit(ir.Cast(span, self.temp(T.INT), "sext", x)) if x.type.bits < 64 else x
+        negative = self.cmp("slt", wide, ir.Const(T.INT, 0), span)
+        magnitude = self.select(negative, self.binop("sub", ir.Const(T.INT, 0), wide, span), wide, span)
+        rest = self.binop("urem", magnitude, modulus, span)
+        signed = self.select(negative, self.binop("sub", ir.Const(T.INT, 0), rest, span), rest, span)
+        return self.select(self.cmp("eq", signed, ir.Const(T.INT, -1), span), ir.Const(T.INT, -2), signed, span)
 
     def expr_TBinary(self, e: t.TBinary) -> ir.Value:
         a = self.expr(e.left)

@@ -283,6 +283,27 @@ class CallChecks:
             return TConst(e.span, ERROR, None)
         return TBuiltin(e.span, T.INT, "normalize_index", [index, count, TConst(e.span, T.STRING_LITERAL, message)])
 
+    def hash_call(self, e: ast.Call) -> TExpr:
+        """`hash(x)`: Python's value for integers and Bools; a struct's `__hash__`."""
+        self._no_keywords("hash", e)
+        args = [self.expr(a) for a in e.args]
+        if len(args) != 1:
+            self.diags.error("E0204", e.span, func="hash", expected=1, s="", found=len(args))
+            return TConst(e.span, ERROR, None)
+        x = self.value(args[0])
+        if x.type == ERROR:
+            return x
+        if self.struct_of(x.type) is not None:
+            result = self.method_call(x, "__hash__", [], e.span)
+            if result is None:
+                self.diags.error("E0118", e.span, struct=x.type, name="__hash__")
+                return TConst(e.span, ERROR, None)
+            return result
+        if isinstance(x.type, ScalarType) and (x.type.is_int or x.type.is_bool):
+            return TBuiltin(e.span, T.INT, "hash", [x])
+        self.diags.error("E0007", e.span, construct=f"`hash` of a `{x.type}`")
+        return TConst(e.span, ERROR, None)
+
     def math_builtin(self, name: str, e: ast.Call) -> TExpr:
         self._no_keywords(name, e)
         args = [self.expr(a) for a in e.args]

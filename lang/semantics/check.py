@@ -985,6 +985,8 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
             return self.math_builtin(name, e)
         if name == "normalize_index":
             return self.normalize_index(e)
+        if name == "hash":
+            return self.hash_call(e)
         if name == "print":
             self.diags.error("E0007", e.span, construct="`print(...)` inside an expression")
             return TConst(e.span, ERROR, None)

@@ -9,11 +9,11 @@ from ..syntax import ast
 from ..types import ERROR, ScalarType, Type
 from .typed import FunctionInstance, LocalVar, TConst, TExpr
 
-BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "bool", "len", "normalize_index"}
+BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "bool", "len", "normalize_index", "hash"}
 
 
 FUTURE_NAMES = {
-    "UnsafePointer", "String", "Dict", "Optional",
+    "UnsafePointer", "String", "Optional",
     "Buffer", "DeviceBuffer", "Tuple", "simd_width_of", "parallel_for", "parallelize", "vectorize",
     "Python",
     "PythonObject", "BFloat16",

@@ -196,6 +196,12 @@ class StructChecks:
             self.diags.error("E0007", e.span, construct="chained comparisons of structs")
             return TConst(e.span, ERROR, None)
         op, (left, right) = e.ops[0], operands
+        if op in ("in", "not in") and isinstance(right.type, StructType):
+            found = self.method_call(right, "__contains__", [left], e.span)
+            if found is None:
+                self.diags.error("E0118", e.span, struct=right.type, name="__contains__")
+                return TConst(e.span, ERROR, None)
+            return found if op == "in" else TUnary(e.span, T.BOOL, "not", self.truth(found, e.span))
         if op not in COMPARE_METHODS:
             self.diags.error("E0007", e.span, construct=f"the `{op}` operator")
             return TConst(e.span, ERROR, None)
@@ -213,7 +219,7 @@ class StructChecks:
 
     def declare_self(self, param: ast.Param, owner: StructType, convention: str) -> None:
         var = self._new_var("self", owner, param.span, is_param=convention != "out",
-                            mutable=convention in ("mut", "out"))
+                            mutable=convention in ("mut", "out", "var", "owned"))
         var.by_ref = convention == "mut"
         var.owned = convention == "out"  # a constructor's own value; any other method borrows self
         self.scopes.declare("self", var)

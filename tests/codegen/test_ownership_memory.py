@@ -40,6 +40,18 @@ CHURN = textwrap.dedent('''
                 xs.append(i)
             total += xs[size - 1] + len(xs)
         return total
+
+
+    fn dicts(rounds: Int, size: Int) raises -> Int:
+        var total = 0
+        for r in range(rounds):
+            var d = Dict[Int, List[Int]]()
+            for i in range(size):
+                d[i] = List[Int].filled(8, i)
+            for i in range(0, size, 2):
+                total += d.pop(i)[7]
+            total += len(d)
+        return total
 ''')
 
 MEASURE = textwrap.dedent('''
@@ -56,6 +68,11 @@ MEASURE = textwrap.dedent('''
     assert m.lists(1000, 1_000_000) == 1000 * (999_999 + 1_000_000)
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print((after - before) // 1024)
+    m.dicts(2, 100_000)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    m.dicts(100, 100_000)
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print((after - before) // 1024)
 ''')
 
 
@@ -65,8 +82,10 @@ def test_a_thousand_million_element_buffers_keep_memory_flat(tmp_path):
                           env={"PYX_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin",
                                "PYTHONPATH": ":".join(sys.path)})
     assert done.returncode == 0, done.stderr
-    buffers, lists = (int(line) for line in done.stdout.split())
+    buffers, lists, dicts = (int(line) for line in done.stdout.split())
     # 2000 buffers of 8 MB each: a leak would be 16 GB; two live at once are 16 MB.
     assert buffers < 100, f"peak resident memory grew by {buffers} MiB over 2000 buffers"
     # A thousand lists of a million Ints (8 MB each, grown by doubling): only one is alive at a time.
     assert lists < 100, f"peak resident memory grew by {lists} MiB over 1000 lists"
+    # A hundred dicts of 100k Lists (about 20 MB each, half popped, half dropped with the dict).
+    assert dicts < 100, f"peak resident memory grew by {dicts} MiB over 100 dicts"

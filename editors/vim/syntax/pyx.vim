@@ -44,7 +44,7 @@ syn keyword pyxType		Float16 BFloat16 Float32 Float64 SIMD Scalar DType Ptr Unsa
 syn keyword pyxType		List String StringLiteral Dict Optional Span Buffer DeviceBuffer
 syn keyword pyxType		Tuple PythonObject Python Self NoneType
 
-syn keyword pyxBuiltin		print range prange len abs min max simd_width_of parallel_for normalize_index
+syn keyword pyxBuiltin		print range prange len abs min max simd_width_of parallel_for normalize_index hash
 syn keyword pyxBuiltin		parallelize vectorize isinstance rebind sizeof bitcast
 
 " int(x) converts, `x: int` annotates: the same word is a builtin or a type.
@@ -56,7 +56,7 @@ if !exists("python_no_builtin_highlight")
   syn keyword pythonBuiltin	all any ascii bin breakpoint bytearray bytes callable chr
   syn keyword pythonBuiltin	classmethod compile complex delattr dict dir divmod
   syn keyword pythonBuiltin	enumerate eval exec filter format frozenset getattr
-  syn keyword pythonBuiltin	globals hasattr hash help hex id input issubclass iter
+  syn keyword pythonBuiltin	globals hasattr help hex id input issubclass iter
   syn keyword pythonBuiltin	list locals map memoryview next object oct open ord pow
   syn keyword pythonBuiltin	property repr reversed round set setattr slice sorted
   syn keyword pythonBuiltin	staticmethod sum super tuple type vars zip __import__

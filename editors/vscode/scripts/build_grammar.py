@@ -43,7 +43,7 @@ GPU_VARIABLES = ["thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx
 GPU_CONSTANTS = ["WARP_SIZE"]
 BUILTINS = [
     "print", "range", "len", "abs", "min", "max", "simd_width_of", "parallel_for", "prange",
-    "parallelize", "vectorize", "isinstance", "rebind", "sizeof", "bitcast", "normalize_index",
+    "parallelize", "vectorize", "isinstance", "rebind", "sizeof", "bitcast", "normalize_index", "hash",
 ]
 EXCEPTIONS = [
     "Error", "Exception", "ZeroDivisionError", "IndexError", "KeyError", "ValueError",
