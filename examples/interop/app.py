@@ -17,6 +17,9 @@ print(data)
 a = np.arange(20, dtype=np.float32)
 print(stats.dot(a, a, len(a)), float(np.dot(a, a)))
 
+hits = stats.above(np.array([0.5, 2.5, -1.0, 3.0]), 1.0)  # a pyx List comes back as an array
+print(hits, hits.dtype)
+
 try:
     stats.summarize(np.arange(4), 4)  # int64, not float64
 except TypeError as exc:
