@@ -210,7 +210,26 @@ def numba_kernels():
                 for j in range(b.shape[1]):
                     c[i, j] += aip * b[p, j]
 
+    @njit
+    def collatz_longest(limit):
+        known = numba.typed.Dict.empty(numba.types.int64, numba.types.int64)
+        best, best_start = 0, 1
+        for start in range(1, limit):
+            path = numba.typed.List.empty_list(numba.types.int64)
+            n = start
+            while n != 1 and n not in known:
+                path.append(n)
+                n = n // 2 if n % 2 == 0 else 3 * n + 1
+            length = 1 if n == 1 else known[n]
+            while len(path) > 0:
+                length += 1
+                known[path.pop()] = length
+            if length > best:
+                best, best_start = length, start
+        return best_start
+
     return {"mandelbrot": mandelbrot, "triad": triad, "total": total, "softmax_rows": softmax_rows,
+            "collatz_longest": collatz_longest,
             "nbody": nbody, "add3": add3, "matmul": matmul, "mandelbrot_parallel": mandelbrot_parallel,
             "triad_parallel": triad_parallel, "total_parallel": total_parallel,
             "softmax_rows_parallel": softmax_rows_parallel, "matmul_parallel": matmul_parallel}
@@ -361,6 +380,10 @@ def run_kernels(args, px, c, nb) -> list[dict]:
         nb and (lambda: nb["nbody"](steps, state)),
         c and (lambda: c.nbody(steps, state.ctypes.data_as(ctypes.POINTER(ctypes.c_double)))),
         check=lambda p, q: abs(p - q) <= 1e-9 * abs(q))
+
+    limit = 1000 if args.smoke else (30_000 if args.quick else 300_000)
+    row(f"collatz below {limit} (Dict + List)", False, lambda: px.collatz_longest(limit), None,
+        nb and (lambda: nb["collatz_longest"](limit)), None, check=same)
     return rows
 
 
