@@ -682,7 +682,10 @@ class FunctionLowering(OwnershipLowering):
         return value if value is not None else ir.Const(T.NONE, None)
 
     def stmt_TBlock(self, s: t.TBlock) -> None:
-        self.stmts(s.body)
+        # One source statement: its temporaries (the list a `for` walks) live until it ends.
+        for inner in s.body:
+            PROGRESS.span = inner.span
+            getattr(self, "stmt_" + type(inner).__name__)(inner)
 
     def expr_TRef(self, e: t.TRef) -> ir.Value:
         return ir.Ref(e.type, self.var(e.var))

@@ -96,7 +96,27 @@ class OwnershipLowering:
             return self.call(e)
         if isinstance(e, t.TMove):
             return self.move_out(e)
+        if isinstance(e, t.TListLit):
+            return self.new_list(e)
         return self.expr(e)
+
+    def expr_TListLit(self, e: t.TListLit) -> ir.Value:
+        return self.temporary(e, self.new_list(e))
+
+    def new_list(self, e: t.TListLit) -> ir.Value:
+        """`[a, b, c]`: the stdlib List built in place: its memory holds exactly the elements."""
+        (data_name, ptr_type), (size_name, _), (capacity_name, _) = e.type.fields
+        if (data_name, size_name, capacity_name) != ("data", "size", "capacity"):
+            raise AssertionError(f"stdlib List's fields changed: {e.type.fields}")
+        count = ir.Const(T.INT, len(e.elts))
+        data = self.expr(t.TPtrOp(e.span, ptr_type, "alloc", [t.TConst(e.span, T.INT, len(e.elts))]))
+        for k, x in enumerate(e.elts):
+            value = self.take(x) if owning(x.type) else self.expr(x)
+            self.emit(ir.PtrStore(e.span, data, ir.Const(T.INT, k), value))
+        value = self.emit(ir.Load(e.span, self.temp(e.type), self.hidden("list", e.type)))
+        for index, field in enumerate((data, count, count)):
+            value = self.emit(ir.Insert(e.span, self.temp(e.type), value, index, field))
+        return value
 
     def bind(self, local: t.LocalVar, value: ir.Value, span) -> None:
         """`local = value` where local owns values with a destructor: the old one is destroyed."""

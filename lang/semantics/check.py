@@ -21,7 +21,8 @@ from .gpu import GPUChecks, GPU_NAMES
 from .mathlib import MathChecks
 from .pointers import PointerChecks
 from .simd import SIMDChecks
-from .typed import (FieldTarget, FunctionInstance, LocalVar, Reference, TBlock, TPtrOp, TAssert, TAssign, TBinary,
+from .typed import (FieldTarget, FunctionInstance, LocalVar, Reference, TBlock, TListLit, TPtrOp, TAssert, TAssign,
+                    TBinary,
                     TBoolOp, TBreak, TBuiltin, TCompare, TConst, TContinue, TExpr, TExprStmt, TForRange, TIf, TIfExp,
                     TLocal, TPrint, TReturn, TStmt, TUnary, TWhile)
 from .calls import CallChecks
@@ -605,6 +606,34 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
 
     def expr_TupleExpr(self, e):
         return self._tuple_error(e)
+
+    def expr_ListExpr(self, e: ast.ListExpr) -> TExpr:
+        """`[a, b, c]`: a List of the elements' one type (untyped constants adapt, as in `var`)."""
+        from .module import LIST_LITERAL, struct_instance
+
+        elts = [self.expr(x) for x in e.elts]
+        if any(x.type == ERROR for x in elts):
+            return TConst(e.span, ERROR, None)
+        if not elts:
+            self.diags.error("E0007", e.span, construct="an empty list literal (write `List[Int]()`, with the "
+                                                        "element type)")
+            return TConst(e.span, ERROR, None)
+        typed = [x.type for x in elts if not isinstance(x.type, LiteralType)]
+        if typed:
+            elem = typed[0]
+        elif any(x.type == T.FLOAT_LITERAL for x in elts):
+            elem = T.FLOAT64
+        else:
+            elem = default_type(elts[0].type)
+        elts = [self.consume(self.coerce(x, elem), "put in a list") for x in elts]
+        sym = self.module.structs.get(LIST_LITERAL)
+        if any(x.type == ERROR for x in elts) or sym is None:
+            return TConst(e.span, ERROR, None)
+        list_type = struct_instance(sym, (elem,), e.span, self.module, self.diags, self.module.lookup_constant)
+        if list_type == ERROR:
+            return TConst(e.span, ERROR, None)
+        self.need_drop(list_type, e.span)
+        return TListLit(e.span, list_type, elts)
 
     def expr_Name(self, e: ast.Name) -> TExpr:
         found = self.scopes.lookup(e.id)

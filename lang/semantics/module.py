@@ -74,6 +74,23 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
             continue
         _bind_import(ast.Import(module.span, home, None, ((name, name),), True), symbols, seen, diags, loader,
                      stdlib=True)
+    if "[" in text and not loader.is_stdlib(module, "collections") and _has_list_literal(module):
+        # `[a, b]` builds the stdlib's List whatever the module calls `List`.
+        _bind_import(ast.Import(module.span, "collections", None, (("List", LIST_LITERAL),), True), symbols,
+                     seen, diags, loader, stdlib=True)
+
+
+LIST_LITERAL = "List literal"  # the name (no source can spell it) under which a module sees the stdlib's List
+
+
+def _has_list_literal(node) -> bool:
+    if isinstance(node, ast.ListExpr):
+        return True
+    if isinstance(node, (list, tuple)):
+        return any(_has_list_literal(x) for x in node)
+    if isinstance(node, ast.Node):
+        return any(_has_list_literal(getattr(node, f)) for f in node.__dataclass_fields__ if f != "span")
+    return False
 
 
 # Where an imported name is looked for in the module that defines it.

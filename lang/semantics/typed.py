@@ -128,6 +128,13 @@ class TCall(TExpr):
 
 
 @dataclass(eq=False)
+class TListLit(TExpr):
+    """`[a, b, c]`: a new List (its type) holding the elements."""
+
+    elts: list[TExpr]
+
+
+@dataclass(eq=False)
 class TMove(TExpr):
     """`x^` (or `return x`): the variable's value, which the variable gives up."""
 

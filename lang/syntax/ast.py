@@ -64,6 +64,13 @@ class TupleExpr(Expr):
 
 
 @dataclass(frozen=True)
+class ListExpr(Expr):
+    """`[a, b, c]`: a List of the elements' type."""
+
+    elts: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class Unary(Expr):
     op: str  # "-", "+", "~", "not"
     operand: Expr

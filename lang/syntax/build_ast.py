@@ -398,7 +398,10 @@ class BuildAst(Transformer_NonRecursive):
         return None
 
     def list_display(self, meta, c):
-        return self._bad_expr(meta, "a list literal", "E0007")
+        items = c[0] if c and c[0] is not None else []
+        if any(not isinstance(x, ast.Expr) or isinstance(x, ast.Keyword) for x in items):
+            return self._bad_expr(meta, "a list literal with `*` or keywords", "E0007")
+        return ast.ListExpr(self._span(meta), tuple(items))
 
     def list_comp(self, meta, c):
         return self._bad_expr(meta, "a list comprehension", "E0007")
