@@ -98,7 +98,21 @@ class OwnershipLowering:
             return self.move_out(e)
         if isinstance(e, t.TListLit):
             return self.new_list(e)
+        if isinstance(e, t.TDictLit):
+            return self.new_dict(e)
         return self.expr(e)
+
+    def expr_TDictLit(self, e: t.TDictLit) -> ir.Value:
+        return self.temporary(e, self.new_dict(e))
+
+    def new_dict(self, e: t.TDictLit) -> ir.Value:
+        """`{k: v, ...}`: the stdlib Dict's `__init__`, then `__setitem__` for each pair in order."""
+        slot = self.hidden("dict", e.type)
+        self.emit(ir.Store(e.span, slot, self.call(e.init)))
+        for key, value in zip(e.keys, e.values):
+            args = [ir.Ref(e.type, slot)] + [self.take(x) if owning(x.type) else self.expr(x) for x in (key, value)]
+            self.emit(ir.Call(e.span, None, e.setitem.symbol, args, self.handler()))
+        return self.emit(ir.Load(e.span, self.temp(e.type), slot))
 
     def expr_TListLit(self, e: t.TListLit) -> ir.Value:
         return self.temporary(e, self.new_list(e))

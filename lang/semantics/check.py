@@ -21,8 +21,8 @@ from .gpu import GPUChecks, GPU_NAMES
 from .mathlib import MathChecks
 from .pointers import PointerChecks
 from .simd import SIMDChecks
-from .typed import (FieldTarget, FunctionInstance, LocalVar, Reference, TBlock, TListLit, TPtrOp, TAssert, TAssign,
-                    TBinary,
+from .typed import (FieldTarget, FunctionInstance, LocalVar, Reference, TBlock, TDictLit, TListLit, TPtrOp, TAssert,
+                    TAssign, TBinary,
                     TBoolOp, TBreak, TBuiltin, TCompare, TConst, TContinue, TExpr, TExprStmt, TForRange, TIf, TIfExp,
                     TLocal, TPrint, TReturn, TStmt, TUnary, TWhile)
 from .calls import CallChecks
@@ -618,13 +618,7 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
             self.diags.error("E0007", e.span, construct="an empty list literal (write `List[Int]()`, with the "
                                                         "element type)")
             return TConst(e.span, ERROR, None)
-        typed = [x.type for x in elts if not isinstance(x.type, LiteralType)]
-        if typed:
-            elem = typed[0]
-        elif any(x.type == T.FLOAT_LITERAL for x in elts):
-            elem = T.FLOAT64
-        else:
-            elem = default_type(elts[0].type)
+        elem = _element_type(elts)
         elts = [self.consume(self.coerce(x, elem), "put in a list") for x in elts]
         sym = self.module.structs.get(LIST_LITERAL)
         if any(x.type == ERROR for x in elts) or sym is None:
@@ -634,6 +628,37 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
             return TConst(e.span, ERROR, None)
         self.need_drop(list_type, e.span)
         return TListLit(e.span, list_type, elts)
+
+    def expr_DictExpr(self, e: ast.DictExpr) -> TExpr:
+        """`{k: v, ...}`: a Dict built by inserting the pairs in order (a repeated key keeps its
+        first place and its last value, as in Python)."""
+        from .module import DICT_LITERAL, struct_instance
+
+        keys, values = [self.expr(k) for k in e.keys], [self.expr(v) for v in e.values]
+        if any(x.type == ERROR for x in keys + values):
+            return TConst(e.span, ERROR, None)
+        if not keys:
+            self.diags.error("E0007", e.span, construct="an empty dict literal (write `Dict[Int, Int]()`, with the "
+                                                        "key and value types)")
+            return TConst(e.span, ERROR, None)
+        key_type, value_type = _element_type(keys), _element_type(values)
+        keys = [self.consume(self.coerce(k, key_type), "put in a dict") for k in keys]
+        values = [self.consume(self.coerce(v, value_type), "put in a dict") for v in values]
+        sym = self.module.structs.get(DICT_LITERAL)
+        if any(x.type == ERROR for x in keys + values) or sym is None:
+            return TConst(e.span, ERROR, None)
+        dict_type = struct_instance(sym, (key_type, value_type), e.span, self.module, self.diags,
+                                    self.module.lookup_constant)
+        if dict_type == ERROR:
+            return TConst(e.span, ERROR, None)
+        init = self.finish_call(dict_type.symbol.methods["__init__"], [], e.span, e.span, dict_type)
+        setitem = self.instantiate(dict_type.symbol.methods["__setitem__"], (dict_type, key_type, value_type),
+                                   e.span, dict_type, ())
+        if init.type == ERROR or setitem is None:
+            return TConst(e.span, ERROR, None)
+        self.fn.callees.append((setitem, e.span))
+        self.need_drop(dict_type, e.span)
+        return TDictLit(e.span, dict_type, init, setitem, keys, values)
 
     def expr_Name(self, e: ast.Name) -> TExpr:
         found = self.scopes.lookup(e.id)
@@ -1102,3 +1127,14 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         return TConst(span, ERROR, None)
 
 
+
+
+def _element_type(values: list[TExpr]) -> Type:
+    """The one type of a literal's elements: the first typed one's, else Int (Float64 if any
+    constant is a float)."""
+    typed = [x.type for x in values if not isinstance(x.type, LiteralType)]
+    if typed:
+        return typed[0]
+    if any(x.type == T.FLOAT_LITERAL for x in values):
+        return T.FLOAT64
+    return default_type(values[0].type)

@@ -74,22 +74,27 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
             continue
         _bind_import(ast.Import(module.span, home, None, ((name, name),), True), symbols, seen, diags, loader,
                      stdlib=True)
-    if "[" in text and not loader.is_stdlib(module, "collections") and _has_list_literal(module):
-        # `[a, b]` builds the stdlib's List whatever the module calls `List`.
-        _bind_import(ast.Import(module.span, "collections", None, (("List", LIST_LITERAL),), True), symbols,
-                     seen, diags, loader, stdlib=True)
+    if ("[" in text or "{" in text) and not loader.is_stdlib(module, "collections"):
+        # `[a, b]` and `{k: v}` build the stdlib's List and Dict whatever the module calls them.
+        wanted = tuple((name, hidden) for name, hidden, node in LITERALS if _has(module, node))
+        if wanted:
+            _bind_import(ast.Import(module.span, "collections", None, wanted, True), symbols, seen, diags, loader,
+                         stdlib=True)
 
 
-LIST_LITERAL = "List literal"  # the name (no source can spell it) under which a module sees the stdlib's List
+# The names (no source can spell them) under which a module sees the stdlib's List and Dict.
+LIST_LITERAL, DICT_LITERAL = "List literal", "Dict literal"
+LITERALS = (("List", LIST_LITERAL, ast.ListExpr), ("Dict", DICT_LITERAL, ast.DictExpr))
 
 
-def _has_list_literal(node) -> bool:
-    if isinstance(node, ast.ListExpr):
+def _has(node, kind) -> bool:
+    """Whether an AST holds a node of this kind."""
+    if isinstance(node, kind):
         return True
     if isinstance(node, (list, tuple)):
-        return any(_has_list_literal(x) for x in node)
+        return any(_has(x, kind) for x in node)
     if isinstance(node, ast.Node):
-        return any(_has_list_literal(getattr(node, f)) for f in node.__dataclass_fields__ if f != "span")
+        return any(_has(getattr(node, f), kind) for f in node.__dataclass_fields__ if f != "span")
     return False
 
 

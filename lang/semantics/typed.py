@@ -128,6 +128,16 @@ class TCall(TExpr):
 
 
 @dataclass(eq=False)
+class TDictLit(TExpr):
+    """`{k: v, ...}`: a new Dict (its type), built by its `__init__` and `__setitem__`."""
+
+    init: TCall
+    setitem: FunctionInstance
+    keys: list[TExpr]
+    values: list[TExpr]
+
+
+@dataclass(eq=False)
 class TListLit(TExpr):
     """`[a, b, c]`: a new List (its type) holding the elements."""
 

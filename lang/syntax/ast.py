@@ -64,6 +64,14 @@ class TupleExpr(Expr):
 
 
 @dataclass(frozen=True)
+class DictExpr(Expr):
+    """`{k: v, ...}`: a Dict of the keys' and the values' types."""
+
+    keys: tuple[Expr, ...]
+    values: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class ListExpr(Expr):
     """`[a, b, c]`: a List of the elements' type."""
 

@@ -407,13 +407,16 @@ class BuildAst(Transformer_NonRecursive):
         return self._bad_expr(meta, "a list comprehension", "E0007")
 
     def dict_display(self, meta, c):
-        return self._bad_expr(meta, "a dict or set literal", "E0007")
+        items = c[0] if c and c[0] is not None else []
+        if any(len(item) != 2 for item in items):
+            return self._bad_expr(meta, "a set literal", "E0007")
+        return ast.DictExpr(self._span(meta), tuple(k for k, _ in items), tuple(v for _, v in items))
 
     def dict_items(self, meta, c):
-        return None
+        return list(c)
 
     def dict_item(self, meta, c):
-        return None
+        return tuple(c)
 
     def name(self, meta, c):
         return ast.Name(self._span(meta), str(c[0]))
