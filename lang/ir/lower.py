@@ -462,10 +462,37 @@ class FunctionLowering(OwnershipLowering):
         params = list(decl.params[1:] if decl.self_convention == "out" else decl.params)
         if len(params) != len(e.args):
             params = [None] * len(e.args)
-        args = [self.argument(a, p) for a, p in zip(e.args, params)]
+        args = [None if isinstance(a, t.TFieldRef) else self.argument(a, p) for a, p in zip(e.args, params)]
+        fields = [(k, a.target) for k, a in enumerate(e.args) if isinstance(a, t.TFieldRef)]
+        slots = []
+        for k, target in fields:  # the field in a variable of its own, lent to the callee
+            slot = self.hidden("field", target.type)
+            self.emit(ir.Store(e.span, slot, self.field_value(target, e.span)))
+            args[k] = ir.Ref(target.type, slot)
+            slots.append((target, slot))
+        handler = self.handler()
+        if slots:  # written back on the way out too: the callee may have freed what the old bits point at
+            handler = self.new_block("writeback")
+            resume = self.block
+            self.block = handler
+            self.write_back(slots, e.span)
+            self.terminate(ir.Reraise(e.span, self.handler()))
+            self.block = resume
         result = self.temp(e.type) if e.type != T.NONE else None
-        self.emit(ir.Call(e.span, result, e.callee.symbol, args, self.handler()))
+        self.emit(ir.Call(e.span, result, e.callee.symbol, args, handler))
+        self.write_back(slots, e.span)
         return result if result is not None else ir.Const(T.NONE, None)
+
+    def field_value(self, target: t.FieldTarget, span) -> ir.Value:
+        var = self.var(target.var)
+        value = self.emit(ir.Load(span, self.temp(var.type), var))
+        for index in target.path:
+            value = self.emit(ir.Extract(span, self.temp(value.type.fields[index][1]), value, index))
+        return value
+
+    def write_back(self, slots, span) -> None:
+        for target, slot in slots:
+            self.store_field(target, self.emit(ir.Load(span, self.temp(slot.type), slot)), span)
 
     def expr_TUnary(self, e: t.TUnary) -> ir.Value:
         v = self.expr(e.operand)

@@ -100,7 +100,18 @@ class OwnershipLowering:
             return self.new_list(e)
         if isinstance(e, t.TDictLit):
             return self.new_dict(e)
+        if isinstance(e, t.TCopy):
+            return self.copy_fields(e)
         return self.expr(e)
+
+    def expr_TCopy(self, e: t.TCopy) -> ir.Value:
+        return self.temporary(e, self.copy_fields(e))
+
+    def copy_fields(self, e: t.TCopy) -> ir.Value:
+        value = self.expr(e.value)
+        for index, copied in e.fields.items():
+            value = self.emit(ir.Insert(e.span, self.temp(e.type), value, index, self.take(copied)))
+        return value
 
     def expr_TDictLit(self, e: t.TDictLit) -> ir.Value:
         return self.temporary(e, self.new_dict(e))

@@ -8,7 +8,8 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
-from .typed import LocalVar, Reference, TBuiltin, TCall, TConst, TConvert, TExpr, TLocal, TRef
+from .typed import (FieldTarget, LocalVar, Reference, TBuiltin, TCall, TConst, TConvert, TExpr, TField, TFieldRef,
+                    TLocal, TRef)
 from .rules import FUTURE_NAMES, _TypeParam, _is_float, _is_num, _unify, signature
 
 
@@ -165,11 +166,15 @@ class CallChecks:
         if convention is not None:
             arg_types.insert(0, owner)
             if convention == "mut":
-                if not (isinstance(receiver, TLocal) and receiver.var.mutable):
+                place = field_place(receiver)
+                if place is not None:  # `v.items.append(x)`: the field, written back after the call
+                    args.append(TFieldRef(receiver.span, owner, place))
+                elif not (isinstance(receiver, TLocal) and receiver.var.mutable):
                     self.diags.error("E0123", receiver.span, name=decl.name, struct=owner)
                     return TConst(span, ERROR, None)
-                borrowed[receiver.var] = receiver.span
-                args.append(TRef(receiver.span, owner, receiver.var))
+                else:
+                    borrowed[receiver.var] = receiver.span
+                    args.append(TRef(receiver.span, owner, receiver.var))
             elif convention == "":
                 args.append(receiver)
         for p, b, t in zip(params, bound, arg_types[1:] if convention is not None else arg_types):
@@ -179,7 +184,11 @@ class CallChecks:
                     value = self.consume(value, f"passed to `{p.convention} {p.name}`")
                 args.append(value)
                 continue
-            # `mut`: the callee writes the caller's variable, so it must be one, of exactly this type.
+            # `mut`: the callee writes the caller's variable (or a field of one), of exactly this type.
+            place = field_place(b)
+            if place is not None and b.type == t:
+                args.append(TFieldRef(b.span, t, place))
+                continue
             if not (isinstance(b, TLocal) and b.var.mutable and b.type == t):
                 self.diags.error("E0114", b.span, name=p.name, type=t)
                 return TConst(span, ERROR, None)
@@ -372,3 +381,14 @@ class CallChecks:
     def _no_keywords(self, name: str, e: ast.Call) -> None:
         for kw in e.keywords:
             self.diags.error("E0207", kw.span, func=name, name=kw.name)
+
+
+def field_place(e: TExpr) -> FieldTarget | None:
+    """`v.a.b` of a mutable variable v, as the place a `mut` argument may write; None otherwise."""
+    path, field_type = [], e.type
+    while isinstance(e, TField):
+        path.append(e.index)
+        e = e.base
+    if not path or not isinstance(e, TLocal) or not e.var.mutable:
+        return None
+    return FieldTarget(e.var, list(reversed(path)), field_type)

@@ -6,8 +6,9 @@ the variable is assigned again, a temporary at the end of its statement. The low
 (ir/ownership.py) emits those destructor calls; this mixin checks the rules that make them
 sound:
 
-- such a value is copied only by its struct's `__copyinit__(out self, other: Self)`: without
-  one, binding a variable, a field or a pointer's element to another variable's value,
+- such a value is copied only by its struct's `__copyinit__(out self, other: Self)`, or, for a
+  struct whose destructor is only its fields', field by field when they can all be copied:
+  otherwise binding a variable, a field or a pointer's element to another variable's value,
   returning a field, or passing it to a `var` argument needs a move (`x^`) or a value that
   nobody else holds (a call's result);
 - a moved variable cannot be used until it is assigned again; a variable declared outside a
@@ -23,7 +24,7 @@ from __future__ import annotations
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, StructType, Type
-from .typed import FieldTarget, LocalVar, TCall, TConst, TExpr, TField, TLocal, TMove, TPtrOp, TRef
+from .typed import FieldTarget, LocalVar, TCall, TConst, TCopy, TExpr, TField, TLocal, TMove, TPtrOp, TRef
 
 _OWNING: dict = {}
 
@@ -79,10 +80,10 @@ class OwnershipChecks:
         """`value` is given away (bound, stored, returned, passed to a `var` argument): for a
         value with a destructor that must be a move or a fresh value, never a copy."""
         if owning(value.type) and is_place(value):
-            copy = value.type.symbol.methods.get("__copyinit__") if value.type.symbol is not None else None
-            if copy is not None and copy.self_convention == "out" and len(copy.params) == 2:
-                self.need_drop(value.type, value.span)  # the struct says how to copy itself
-                return self.finish_call(copy, [value], value.span, value.span, value.type)
+            copied = self.copy_of(value)
+            if copied is not None:
+                self.need_drop(value.type, value.span)
+                return copied
             hint = (f"move it with `{value.var.name}^`" if isinstance(value, TLocal)
                     else "make a new value instead (a method that builds a copy, say)")
             hint += ", or give the struct a `__copyinit__(out self, other: Self)`"
@@ -91,6 +92,24 @@ class OwnershipChecks:
         if owning(value.type):
             self.need_drop(value.type, value.span)
         return value
+
+    def copy_of(self, value: TExpr) -> TExpr | None:
+        """A copy of `value` (a place): the struct's `__copyinit__`; or, for a struct with no
+        `__del__` of its own whose fields can all be copied, each field copied; else None."""
+        sym = value.type.symbol
+        copy = sym.methods.get("__copyinit__") if sym is not None else None
+        if copy is not None and copy.self_convention == "out" and len(copy.params) == 2:
+            return self.finish_call(copy, [value], value.span, value.span, value.type)
+        if sym is None or "__del__" in sym.methods:
+            return None  # it manages something itself: only it can say how to copy that
+        fields = {}
+        for index, (_, ftype) in enumerate(value.type.fields):
+            if owning(ftype):
+                copied = self.copy_of(TField(value.span, ftype, value, index))
+                if copied is None or copied.type == ERROR:
+                    return None
+                fields[index] = copied
+        return TCopy(value.span, value.type, value, fields)
 
     def expr_Transfer(self, e: ast.Transfer) -> TExpr:
         if not isinstance(e.value, ast.Name):

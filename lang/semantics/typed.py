@@ -145,6 +145,15 @@ class TListLit(TExpr):
 
 
 @dataclass(eq=False)
+class TCopy(TExpr):
+    """A copy of a struct whose fields with destructors are copied by the given expressions
+    (which read the same place again); the other fields are copied bit for bit."""
+
+    value: TExpr
+    fields: dict  # field index -> TExpr making that field's copy
+
+
+@dataclass(eq=False)
 class TMove(TExpr):
     """`x^` (or `return x`): the variable's value, which the variable gives up."""
 
@@ -236,6 +245,15 @@ class TRef(TExpr):
     """The caller's variable itself, passed to a `mut` parameter."""
 
     var: LocalVar
+
+
+@dataclass(eq=False)
+class TFieldRef(TExpr):
+    """A field of a variable passed to a `mut` parameter (a method's `mut self`, say): the call
+    gets a copy of it to change, and the copy is stored back into the field afterwards,
+    also when the call raises."""
+
+    target: FieldTarget
 
 
 @dataclass(eq=False)
