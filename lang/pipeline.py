@@ -116,7 +116,8 @@ def exported_functions(comp: Compilation) -> list:
             and i.module == comp.program.module
             and not any(p.convention == "mut" for p in i.decl.params) and not i.is_kernel and i.gpu_use is None
             and all(_crosses_to_python(t) for t in i.param_types)
-            and (_crosses_to_python(i.return_type) or is_list_of_scalars(i.return_type))]
+            and ((_crosses_to_python(i.return_type) and not is_span_of_scalars(i.return_type))
+                 or is_list_of_scalars(i.return_type))]  # a Span result would outlive what it shows
 
 
 def is_list_of_scalars(t) -> bool:

@@ -188,6 +188,9 @@ def _struct_symbol(decl: ast.StructDef, module: str, diags: DiagnosticBag) -> St
             continue
         if method.name == "__init__" and method.self_convention != "out":
             diags.error("E0119", method.name_span)
+        if method.name == "__del__" and not destructor_signature_ok(method):
+            diags.error("E0164", method.name_span, struct=decl.name)
+            continue
         sym.methods[method.name] = method
     if any(d.name == "fieldwise_init" for d in decl.decorators) and "__init__" not in sym.methods:
         sym.methods["__init__"] = fieldwise_init(decl)
@@ -259,6 +262,12 @@ def _parametric(expr: ast.Subscript, diags, symbols, env, lookup) -> Type:
         diags.error("E0127", expr.items[1].span, width=width)
         return ERROR
     return T.simd(args[0].scalar, width)
+
+
+def destructor_signature_ok(decl: ast.FnDef) -> bool:
+    """`fn __del__(var self)` (or plain `self`): nothing else, no result, not `raises`, no parameters."""
+    return (decl.self_convention in ("", "var", "owned") and len(decl.params) == 1 and not decl.raises
+            and decl.returns is None and not decl.ct_params)
 
 
 def fieldwise_init(decl: ast.StructDef) -> ast.FnDef:

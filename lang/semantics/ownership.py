@@ -26,19 +26,17 @@ from ..syntax import ast
 from ..types import ERROR, StructType, Type
 from .typed import FieldTarget, LocalVar, TCall, TConst, TCopy, TExpr, TField, TLocal, TMove, TPtrOp, TRef
 
-_OWNING: dict = {}
-
-
 def owning(t: Type) -> bool:
-    """Whether values of t have a destructor to run (a `__del__` of their own or of a field)."""
-    if not isinstance(t, StructType):
+    """Whether values of t have a destructor to run (a `__del__` of their own or of a field).
+    Remembered on the struct's symbol, which belongs to one compilation."""
+    if not isinstance(t, StructType) or t.symbol is None:
         return False
-    found = _OWNING.get(t)
+    memo = t.symbol.owning
+    found = memo.get(t.name)
     if found is None:
-        sym = t.symbol
-        _OWNING[t] = False  # a struct cannot contain itself by value; this also stops any cycle
-        found = bool(sym is not None and "__del__" in sym.methods) or any(owning(ft) for _, ft in t.fields)
-        _OWNING[t] = found
+        memo[t.name] = False  # a struct cannot contain itself by value; this also stops any cycle
+        found = "__del__" in t.symbol.methods or any(owning(ft) for _, ft in t.fields)
+        memo[t.name] = found
     return found
 
 
@@ -62,12 +60,7 @@ class OwnershipChecks:
             return
         self.fn.drops[t] = None
         decl = t.symbol.methods.get("__del__") if t.symbol is not None else None
-        if decl is not None:
-            params = decl.params
-            if (decl.self_convention not in ("", "var", "owned") or len(params) != 1 or decl.raises
-                    or decl.returns is not None or decl.ct_params):
-                self.diags.error("E0164", decl.name_span, struct=t)
-                return
+        if decl is not None:  # (a malformed one was reported with its struct, and left out)
             instance = self.instantiate(decl, (t,), span, t, ())
             if instance is None:
                 return
