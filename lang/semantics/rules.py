@@ -90,6 +90,16 @@ def _unify(annotation: ast.Expr, t: Type, names: set, out: dict) -> None:
             value(items[1], t.width)
         elif kind == "Scalar" and isinstance(t, ScalarType) and len(items) == 1:
             value(items[0], T.dtype_of(t))
+        elif kind == "Ptr" and isinstance(t, T.PtrType) and items:
+            _unify(items[0], t.pointee, names, out)
+        elif isinstance(t, T.StructType) and t.base == kind and t.symbol is not None:
+            # `List[T]` against `List[Int]`: each parameter of the struct against its value.
+            for item, p in zip(items, t.symbol.decl.ct_params):
+                bound = t.ct_env.get(p.name)
+                if isinstance(bound, T.Type):
+                    _unify(item, bound, names, out)
+                else:
+                    value(item, bound)
 
 
 def _ct_kind(p: ast.CtParam) -> str:
