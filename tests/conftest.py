@@ -1,11 +1,15 @@
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("PYX_VERIFY", "1")  # the IR verifier runs after every pass in the tests
+# A cache of their own: code cached by an earlier run without the verifier must not let a
+# test pass without compiling (and verifying) what it checks.
+os.environ.setdefault("PYX_CACHE_DIR", tempfile.mkdtemp(prefix="pyx-test-cache-"))
 
 
 @pytest.fixture()

@@ -410,6 +410,9 @@ class FunctionLowering(OwnershipLowering):
                 self.print_value(item, span)
             self.print_str("]", span)
             return
+        if isinstance(vt, T.StructType):  # a List or Dict (the checker allows no other struct)
+            self.print_container(v, span)
+            return
         if vt == T.EXCEPTION:
             self.intrinsic("print_exception", [v], None, span)
         elif vt == T.STRING_LITERAL:
@@ -428,6 +431,49 @@ class FunctionLowering(OwnershipLowering):
             if vt.bits < 64:
                 v = self.emit(ir.Cast(span, self.temp(T.UINT64), "zext", v))
             self.intrinsic("print_u64", [v], None, span)
+
+    def print_container(self, v: ir.Value, span) -> None:
+        """`[1, 2]` and `{1: 2.5}` as Python prints them; a Dict's removed entries are skipped."""
+        fields = {name: self.emit(ir.Extract(span, self.temp(ftype), v, k)) for k, (name, ftype) in
+                  enumerate(v.type.fields)}
+        is_list = v.type.base == "List"
+        count = fields["size"] if is_list else fields["entries"]
+        self.print_str("[" if is_list else "{", span)
+        first = self.hidden("first", T.BOOL)
+        self.emit(ir.Store(span, first, ir.Const(T.BOOL, True)))
+        index = self.hidden("i", T.INT)
+        self.emit(ir.Store(span, index, ir.Const(T.INT, 0)))
+        head, body, show, step, done = (self.new_block(n) for n in ("print", "print.item", "print.show",
+                                                                     "print.next", "print.done"))
+        self.goto(head)
+        i = self.emit(ir.Load(span, self.temp(T.INT), index))
+        self.block.term = ir.Branch(span, self.cmp("slt", i, count, span), body, done)
+        self.block = body
+        if is_list:
+            self.goto(show)
+        else:
+            h = self.emit(ir.PtrLoad(span, self.temp(T.INT), fields["hashes"], i))
+            self.block.term = ir.Branch(span, self.cmp("eq", h, ir.Const(T.INT, -1), span), step, show)
+            self.block = show
+        separate, item = self.new_block("print.sep"), self.new_block("print.value")
+        self.block.term = ir.Branch(span, self.emit(ir.Load(span, self.temp(T.BOOL), first)), item, separate)
+        self.block = separate
+        self.print_str(", ", span)
+        self.goto(item)
+        self.emit(ir.Store(span, first, ir.Const(T.BOOL, False)))
+        if is_list:
+            self.print_value(self.emit(ir.PtrLoad(span, self.temp(v.type.fields[0][1].pointee), fields["data"], i)),
+                             span)
+        else:
+            keys, values = fields["keys"], fields["values"]
+            self.print_value(self.emit(ir.PtrLoad(span, self.temp(keys.type.pointee), keys, i)), span)
+            self.print_str(": ", span)
+            self.print_value(self.emit(ir.PtrLoad(span, self.temp(values.type.pointee), values, i)), span)
+        self.goto(step)
+        self.emit(ir.Store(span, index, self.binop("add", i, ir.Const(T.INT, 1), span)))
+        self.goto(head)
+        self.block = done
+        self.print_str("]" if is_list else "}", span)
 
     # ---- expressions ----
     def expr(self, e: t.TExpr) -> ir.Value:

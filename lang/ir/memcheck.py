@@ -32,12 +32,11 @@ def device_code(module: ir.Module) -> list[ir.Function]:
 
 def access(instr: ir.Instr):
     """(pointer, index, element count, is a store) for an instruction that touches memory."""
-    if isinstance(instr, ir.PtrLoad):
-        width = instr.result.type.width if isinstance(instr.result.type, T.SIMDType) else 1
-        return instr.ptr, instr.index, width, False
-    if isinstance(instr, ir.PtrStore):
-        width = instr.value.type.width if isinstance(instr.value.type, T.SIMDType) else 1
-        return instr.ptr, instr.index, width, True
+    if isinstance(instr, (ir.PtrLoad, ir.PtrStore)):
+        value = instr.result.type if isinstance(instr, ir.PtrLoad) else instr.value.type
+        # A SIMD value through a pointer to scalars covers `width` elements; through a Ptr[SIMD], one.
+        width = value.width if isinstance(value, T.SIMDType) and value != instr.ptr.type.pointee else 1
+        return instr.ptr, instr.index, width, isinstance(instr, ir.PtrStore)
     if isinstance(instr, ir.Intrinsic) and instr.name in ATOMICS:
         return instr.args[0], ir.Const(T.INT, 0), 1, True
     return None

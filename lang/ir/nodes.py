@@ -300,6 +300,11 @@ class Block:
     instrs: list[Instr] = field(default_factory=list)
     term: Terminator | None = None
 
+    def __repr__(self) -> str:
+        # Blocks point at each other (jumps, handlers): the default repr would walk the whole
+        # graph, and a failing test printing one could take minutes and gigabytes.
+        return f"Block({self.label})"
+
     def successors(self) -> list["Block"]:
         out = [i.handler for i in self.instrs if isinstance(i, (Call, Launch, ParallelFor)) and i.handler is not None]
         if isinstance(self.term, Jump):

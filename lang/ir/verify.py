@@ -121,7 +121,9 @@ def _verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str
                     _fail(f, f"{type(instr).__name__} index of type {instr.index.type}", after)
                 value = instr.result.type if isinstance(instr, ir.PtrLoad) else getattr(instr, "value", None)
                 value = value.type if isinstance(value, ir.Value) else value
-                if isinstance(instr, (ir.PtrLoad, ir.PtrStore)) and T.elem_type(value) != instr.ptr.type.pointee:
+                # A whole element (a Ptr[SIMD[...]]'s vector), or `width` elements as one SIMD value.
+                pointee = instr.ptr.type.pointee
+                if isinstance(instr, (ir.PtrLoad, ir.PtrStore)) and value != pointee and T.elem_type(value) != pointee:
                     _fail(f, f"{type(instr).__name__} of {value} through {instr.ptr.type}", after)
             elif isinstance(instr, ir.Cast):
                 src, dst = instr.a.type, instr.result.type

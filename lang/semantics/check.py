@@ -565,7 +565,7 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         args = []
         for a in e.args:
             v = self.value(self.expr(a))
-            if not (isinstance(v.type, (ScalarType, T.SIMDType)) or
+            if not (isinstance(v.type, (ScalarType, T.SIMDType)) or printable_container(v.type) or
                     v.type in (T.STRING_LITERAL, ERROR, T.NONE, T.EXCEPTION)):
                 self.diags.error("E0215", a.span, type=v.type)
             args.append(v)
@@ -1138,3 +1138,11 @@ def _element_type(values: list[TExpr]) -> Type:
     if any(x.type == T.FLOAT_LITERAL for x in values):
         return T.FLOAT64
     return default_type(values[0].type)
+
+
+def printable_container(t: Type) -> bool:
+    """The stdlib's List and Dict of printable things: `print` shows them as Python does."""
+    if not (isinstance(t, StructType) and t.module == "collections" and t.base in ("List", "Dict")):
+        return False
+    elements = [t.ct_env.get("T")] if t.base == "List" else [t.ct_env.get("K"), t.ct_env.get("V")]
+    return all(isinstance(e, (ScalarType, T.SIMDType)) or printable_container(e) for e in elements)

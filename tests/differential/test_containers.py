@@ -1,9 +1,9 @@
 """The standard library's containers against Python's: random sequences of operations written
 once as a pyx program and once as a Python program, which must print the same. `List[Int]`
 against `list` (append, pop, indexing and assignment with negative and out-of-range indices,
-len, iteration, copies; IndexError messages included) and `Dict[Int, Int]` against `dict`
-(insertion order, updates, removal, `in`, `get`, absent keys; KeyError's message differs:
-Python's names the key)."""
+len, iteration, copies, printing; IndexError messages included) and `Dict[Int, Int]` against
+`dict` (insertion order, updates, removal, `in`, `get`, absent keys, printing; KeyError's
+message differs: Python's names the key)."""
 import subprocess
 import sys
 
@@ -23,6 +23,7 @@ operation = st.one_of(
     st.tuples(st.just("len"), st.none()),
     st.tuples(st.just("sum"), st.none()),
     st.tuples(st.just("copy_append"), value),
+    st.tuples(st.just("show"), st.none()),
 )
 
 
@@ -35,6 +36,8 @@ def render(ops, pyx: bool) -> str:
             lines.append(f"    xs.append({arg})")
         elif op == "len":
             lines.append("    print(len(xs))")
+        elif op == "show":
+            lines.append("    print(xs)")
         elif op == "sum":
             lines += ["    s = 0", "    for x in xs:", "        s += x", "    print(s)"]
         elif op == "copy_append":  # a copy is independent of the original (pyx copies on assignment)
@@ -76,6 +79,7 @@ dict_operation = st.one_of(
     st.tuples(st.just("in"), key),
     st.tuples(st.just("default"), key),
     st.tuples(st.just("keys"), st.none()),
+    st.tuples(st.just("show"), st.none()),
 )
 
 
@@ -91,6 +95,8 @@ def render_dict(ops, pyx: bool) -> str:
             lines.append(f"    print(d.get({arg}, -1))")
         elif op == "keys":
             lines += ["    for k in d:", "        print(k, d[k])"]
+        elif op == "show":
+            lines.append("    print(d)")
         else:
             body = f"print(d[{arg}])" if op == "get" else f"print(d.pop({arg}))"
             lines += ["    try:", f"        {body}", "    except KeyError:", "        print('KeyError')"]
