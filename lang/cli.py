@@ -310,6 +310,9 @@ def _on_device(args, source, entry: Path, program):
             return None
         print(f"pyx: error: {str(exc).removeprefix('pyx: ')}", file=sys.stderr)
         return False
+    except cuda.CudaError as exc:  # a driver that is there but fails (a busy or broken GPU)
+        print(f"pyx: error: {str(exc).removeprefix('pyx: ')}", file=sys.stderr)
+        return False
     ptx_path = entry.with_suffix(f".{device.arch}.ptx")  # beside the host program's cache entry
     try:
         ptx = None if os.environ.get("PYX_NO_CACHE") else ptx_path.read_text(encoding="utf-8")

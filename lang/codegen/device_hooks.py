@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from .abi import ALLOC_HOOK, FREE_HOOK, LAUNCH_HOOK  # noqa: F401 - llvm_gen uses hooks.ALLOC_HOOK
+from .abi import FREE_HOOK
 from .runtime_lib import CHARP, I64, VOID
 
 LAUNCH = ll.FunctionType(CHARP, [CHARP, CHARP, CHARP.as_pointer()] + [I64] * 8)

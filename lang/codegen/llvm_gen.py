@@ -19,7 +19,7 @@ from .runtime_lib import CHARP, I1, I32, MSG, TYPE, RuntimeLib
 from .target import Target
 
 from . import device_hooks as hooks  # noqa: E402
-from .abi import ENTRY_SYMBOL, kernel_entry, ptx_name  # noqa: E402,F401 - ENTRY_SYMBOL is re-exported for the driver
+from .abi import ALLOC_HOOK, ENTRY_SYMBOL, LAUNCH_HOOK, kernel_entry, ptx_name  # noqa: E402,F401 - ENTRY_SYMBOL is re-exported for the driver
 
 _INT_PRED = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
              "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
@@ -409,7 +409,7 @@ class FunctionCodegen:
         size = self.b.ptrtoint(self.b.gep(ll.Constant(pty, None), [I32(1)]), ll.IntType(64))
         nbytes = self.b.mul(size, self.value(i.count))
         malloc = self.mg.rt.libc("malloc", CHARP, [ll.IntType(64)])
-        raw = hooks.device_or_cpu(self.b, self.mg.module, hooks.ALLOC_HOOK, hooks.ALLOC,
+        raw = hooks.device_or_cpu(self.b, self.mg.module, ALLOC_HOOK, hooks.ALLOC,
                                   lambda alloc: self.b.call(alloc, [nbytes]),
                                   lambda: self.b.call(malloc, [nbytes]))
         if self.mg.memcheck is not None:
@@ -631,7 +631,7 @@ class FunctionCodegen:
                                         rt.cstr(self.b, self.f.file), I32(-1)])
             return self.b.zext(failed, I32)
 
-        status = hooks.device_or_cpu(self.b, self.mg.module, hooks.LAUNCH_HOOK, hooks.LAUNCH, on_device, on_cpu)
+        status = hooks.device_or_cpu(self.b, self.mg.module, LAUNCH_HOOK, hooks.LAUNCH, on_device, on_cpu)
         self.on_error(self.b.icmp_signed("!=", status, I32(0)), i.span, i.handler)
 
     def instr_ParallelFor(self, i: ir.ParallelFor):

@@ -33,13 +33,26 @@ class OwnershipLowering:
                 self.live_flag(p, initially=True)
 
     # ---- flags ----
+    def new_flag(self, name: str, initially: bool = False) -> ir.Var:
+        """A live flag, set at the function's entry (whatever path reaches a use of it)."""
+        flag = self.hidden(name, T.BOOL)
+        self.fn.blocks[0].instrs.insert(0, ir.Store(None, flag, ir.Const(T.BOOL, initially)))
+        return flag
+
     def live_flag(self, local: t.LocalVar, initially: bool = False) -> ir.Var:
         found = self.slots.get(local)
         if found is None:
-            flag = self.hidden(f"{local.name}.live", T.BOOL)
-            self.fn.blocks[0].instrs.insert(0, ir.Store(None, flag, ir.Const(T.BOOL, initially)))
-            found = self.slots[local] = (self.var(local), flag, local.type)
+            found = self.slots[local] = (self.var(local), self.new_flag(f"{local.name}.live", initially), local.type)
         return found[1]
+
+    def when_live(self, flag: ir.Var, span, body) -> None:
+        """`body()` only where the flag is set."""
+        live = self.emit(ir.Load(span, self.temp(T.BOOL), flag))
+        now, after = self.new_block("drop"), self.new_block("dropped")
+        self.block.term = ir.Branch(span, live, now, after)
+        self.block = now
+        body()
+        self.goto(after)
 
     def set_flag(self, flag: ir.Var, value: bool, span) -> None:
         self.emit(ir.Store(span, flag, ir.Const(T.BOOL, value)))
@@ -56,13 +69,11 @@ class OwnershipLowering:
                 self.destroy(field, ftype, span)
 
     def destroy_if_live(self, var: ir.Var, flag: ir.Var, type_: T.Type, span) -> None:
-        live = self.emit(ir.Load(span, self.temp(T.BOOL), flag))
-        now, after = self.new_block("drop"), self.new_block("dropped")
-        self.block.term = ir.Branch(span, live, now, after)
-        self.block = now
-        self.set_flag(flag, False, span)
-        self.destroy(self.emit(ir.Load(span, self.temp(type_), var)), type_, span)
-        self.goto(after)
+        def destroy():
+            self.set_flag(flag, False, span)
+            self.destroy(self.emit(ir.Load(span, self.temp(type_), var)), type_, span)
+
+        self.when_live(flag, span, destroy)
 
     def destroy_all(self, span) -> None:
         """Everything still live, the most recently declared first: before a return, and in the
@@ -157,28 +168,19 @@ class OwnershipLowering:
 
     def replaced_field(self, target: t.FieldTarget, span) -> None:
         """`v.f = x` where f holds a value with a destructor: destroy the old one first (if v has a value)."""
-        var = self.var(target.var)
-        flag = self.live_flag(target.var) if not target.var.by_ref else None
-        if flag is not None:
-            live = self.emit(ir.Load(span, self.temp(T.BOOL), flag))
-            now, after = self.new_block("drop"), self.new_block("dropped")
-            self.block.term = ir.Branch(span, live, now, after)
-            self.block = now
-        value = self.emit(ir.Load(span, self.temp(var.type), var))
-        for index in target.path:
-            value = self.emit(ir.Extract(span, self.temp(value.type.fields[index][1]), value, index))
-        self.destroy(value, target.type, span)
-        if flag is not None:
-            self.goto(after)
+        def destroy():
+            self.destroy(self.field_value(target, span), target.type, span)
+
+        if target.var.by_ref:  # a `mut` argument always holds a value
+            destroy()
+        else:
+            self.when_live(self.live_flag(target.var), span, destroy)
 
     def temporary(self, e: t.TExpr, value: ir.Value) -> ir.Value:
         """A call's result with a destructor that nobody takes: destroyed after the statement."""
         found = self.slots.get(e)
         if found is None:
-            slot = self.hidden("temporary", e.type)
-            flag = self.hidden("temporary.live", T.BOOL)
-            self.fn.blocks[0].instrs.insert(0, ir.Store(None, flag, ir.Const(T.BOOL, False)))
-            found = self.slots[e] = (slot, flag, e.type)
+            found = self.slots[e] = (self.hidden("temporary", e.type), self.new_flag("temporary.live"), e.type)
         slot, flag, _ = found
         self.destroy_if_live(slot, flag, e.type, e.span)  # the same expression's last value, in a loop
         self.emit(ir.Store(e.span, slot, value))
