@@ -115,7 +115,7 @@ def exported_functions(comp: Compilation) -> list:
     return [i for i in comp.program.instances if i.owner is None and not i.decl.is_generic
             and i.module == comp.program.module
             and not any(p.convention == "mut" for p in i.decl.params) and not i.is_kernel and i.gpu_use is None
-            and all(_crosses_to_python(t) for t in i.param_types)
+            and all(_crosses_to_python(t) or is_buffer_of_scalars(t) for t in i.param_types)
             and ((_crosses_to_python(i.return_type) and not is_span_of_scalars(i.return_type))
                  or is_list_of_scalars(i.return_type))]  # a Span result would outlive what it shows
 
@@ -130,10 +130,16 @@ def is_span_of_scalars(t) -> bool:
     return _stdlib_container(t, "Span", 2)
 
 
-def _stdlib_container(t, base: str, fields: int) -> bool:
+def is_buffer_of_scalars(t) -> bool:
+    """The standard library's `Buffer[T, rank]` of numbers or Bools: Python passes an array of
+    that many dimensions, with any strides."""
+    return _stdlib_container(t, "Buffer", 3, "buffer")
+
+
+def _stdlib_container(t, base: str, fields: int, module: str = "collections") -> bool:
     from . import types as T
 
-    return (isinstance(t, T.StructType) and t.base == base and t.module == "collections" and len(t.fields) == fields
+    return (isinstance(t, T.StructType) and t.base == base and t.module == module and len(t.fields) == fields
             and isinstance(t.fields[0][1], T.PtrType) and isinstance(t.fields[0][1].pointee, T.ScalarType))
 
 

@@ -69,6 +69,9 @@ class Converter:
         elif self.kind == "span":  # the stdlib's Span[T] of scalars: a 1-D array, by address
             self.ctype = _SpanValue
             self.dtype = _NUMPY_DTYPES.get(desc["pointee"]["name"])
+        elif self.kind == "buffer":  # the stdlib's Buffer[T, rank] of scalars: an array with its strides
+            self.ctype = _buffer_value(desc["lanes"])
+            self.dtype = _NUMPY_DTYPES.get(desc["pointee"]["name"])
         elif self.kind == "list":  # the stdlib's List[T] of scalars, returned: a NumPy array
             self.elem = Converter(desc["elem"], structs)
             self.dtype = _NUMPY_DTYPES.get(desc["elem"]["name"])
@@ -87,7 +90,7 @@ class Converter:
 
     @property
     def by_pointer(self) -> bool:
-        return self.kind in ("simd", "struct", "list", "span")
+        return self.kind in ("simd", "struct", "list", "span", "buffer")
 
     def to_c(self, value, func: str, param: str, keep: list):
         kind = self.kind
@@ -104,6 +107,10 @@ class Converter:
             span = _SpanValue(address, array.size)
             keep.append(span)
             return ctypes.pointer(span)
+        if kind == "buffer":
+            view = self._buffer(value, func, param, keep)
+            keep.append(view)
+            return ctypes.pointer(view)
         if kind in ("simd", "struct"):
             value = self.to_value(value, func, param, keep)
             keep.append(value)
@@ -156,9 +163,26 @@ class Converter:
                                 f"[{low}, {high}]")
         return number
 
-    def _pointer(self, value, func: str, param: str, keep: list):
-        if value is None:
-            return None
+    def _buffer(self, value, func: str, param: str, keep: list):
+        """A view of the array as it is: its shape, and its strides in elements (NumPy's are in bytes)."""
+        array = self._array_of_dtype(value, func, param)
+        rank = self.desc["rank"]
+        if array.ndim != rank:
+            raise TypeError(f"{func}() argument '{param}' must be {self.name}: expected a {rank}-dimensional array, "
+                            f"got {array.ndim} dimension{'s' if array.ndim != 1 else ''}")
+        itemsize = array.itemsize
+        if any(s % itemsize for s in array.strides):
+            raise TypeError(f"{func}() argument '{param}' must be {self.name}: the array's strides {array.strides} "
+                            f"are not whole elements of {itemsize} bytes")
+        keep.append(array)
+        view = self.ctype()
+        view.data = array.ctypes.data
+        for d in range(rank):
+            view.shape[d] = array.shape[d]
+            view.strides[d] = array.strides[d] // itemsize
+        return view
+
+    def _array_of_dtype(self, value, func: str, param: str):
         array = _as_array(value)
         if array is None:
             raise TypeError(f"{func}() argument '{param}' must be {self.name} (a NumPy array or buffer of "
@@ -166,6 +190,12 @@ class Converter:
         if self.dtype is None or str(array.dtype) != self.dtype:
             raise TypeError(f"{func}() argument '{param}' must be {self.name}: expected an array of {self.dtype}, "
                             f"got {array.dtype}")
+        return array
+
+    def _pointer(self, value, func: str, param: str, keep: list):
+        if value is None:
+            return None
+        array = self._array_of_dtype(value, func, param)
         if not array.flags.c_contiguous:
             raise TypeError(f"{func}() argument '{param}' must be {self.name}: the array is not contiguous "
                             "(pass numpy.ascontiguousarray(...))")
@@ -212,6 +242,22 @@ class _SpanValue(ctypes.Structure):
     """How a Span[T] sits in memory (stdlib/collections.px)."""
 
     _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_int64)]
+
+
+_BUFFER_TYPES: dict[int, type] = {}
+
+
+def _buffer_value(lanes: int) -> type:
+    """How a Buffer[T, rank] sits in memory (stdlib/buffer.px): a pointer, then shape and strides as
+    vectors of `lanes` Ints, each aligned to its own size as LLVM lays vectors out."""
+    if lanes not in _BUFFER_TYPES:
+        vector = lanes * 8
+        fields = [("data", ctypes.c_void_p)]
+        if vector > 8:
+            fields.append(("_padding", ctypes.c_ubyte * (vector - 8)))
+        fields += [("shape", ctypes.c_int64 * lanes), ("strides", ctypes.c_int64 * lanes)]
+        _BUFFER_TYPES[lanes] = type(f"Buffer{lanes}", (ctypes.Structure,), {"_fields_": fields})
+    return _BUFFER_TYPES[lanes]
 
 
 class _ListValue(ctypes.Structure):

@@ -20,6 +20,10 @@ print(stats.dot(a, a, len(a)), float(np.dot(a, a)))
 hits = stats.above(np.array([0.5, 2.5, -1.0, 3.0]), 1.0)  # a pyx List comes back as an array
 print(hits, hits.dtype)
 
+grid = np.arange(12.0).reshape(3, 4)
+print(stats.column_means(grid), stats.column_means(grid.T))  # a Buffer takes views as they are
+print(stats.column_means(grid[::2, 1:3]), grid[::2, 1:3].mean(axis=0))
+
 try:
     stats.summarize(np.arange(4), 4)  # int64, not float64
 except TypeError as exc:

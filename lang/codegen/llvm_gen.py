@@ -17,6 +17,7 @@ from ..types import ScalarType, Type
 from .halfconv import double_to_half
 from .runtime_lib import CHARP, I1, I32, MSG, TYPE, RuntimeLib
 from .target import Target
+from ..semantics.imports import is_stdlib_file
 
 from . import device_hooks as hooks  # noqa: E402
 from .abi import ALLOC_HOOK, ENTRY_SYMBOL, LAUNCH_HOOK, kernel_entry, ptx_name  # noqa: E402,F401 - ENTRY_SYMBOL is re-exported for the driver
@@ -286,6 +287,7 @@ class FunctionCodegen:
         self.slots: dict[ir.Var, ll.Value] = {}
         self.blocks: dict[ir.Block, ll.Block] = {}
         self.has_out = f.raises and f.return_type != T.NONE
+        self.hidden = is_stdlib_file(f.file)  # no traceback frames of its own
 
     def generate(self) -> None:
         entry = self.fn.append_basic_block("alloca")
@@ -661,6 +663,8 @@ class FunctionCodegen:
         self.b.position_at_end(ok)
 
     def push_frame(self, span) -> None:
+        if self.hidden:
+            return
         line = span.line if span is not None else 0
         self.b.call(self.mg.rt.tb_push, [self.mg.rt.cstr(self.b, self.f.name), self.mg.rt.cstr(self.b, self.f.file),
                                          I32(line)])
@@ -685,7 +689,8 @@ class FunctionCodegen:
                 self.b.ret(self.value(t.value))
         elif isinstance(t, ir.Raise):
             rt = self.mg.rt
-            line = t.span.line if t.span is not None else -1  # -1: a compiler helper, no frame of its own
+            # -1: a compiler helper or the stdlib, no frame of its own
+            line = t.span.line if t.span is not None and not self.hidden else -1
             self.b.call(rt.raise_, [rt.cstr(self.b, t.exc), rt.cstr(self.b, t.message),
                                     rt.cstr(self.b, self.f.name), rt.cstr(self.b, self.f.file), I32(line)])
             if t.handler is not None:

@@ -77,6 +77,10 @@ MESSAGES: dict[str, str] = {
     "E0162": "cannot move `{name}` inside a loop it was declared outside of: the next iteration would find it moved; declare it inside the loop",
     "E0163": "cannot move `{name}`: {why}",
     "E0164": "`{struct}.__del__` must be declared `fn __del__(var self)`: no other arguments, no result, not `raises`",
+    "E0165": "`*{name}` collects arguments into a `SIMD`, so its element type must be a scalar type (`Int`, `Float32`, `Bool`, ...), not `{type}`",
+    "E0166": "`{func}` needs at least one argument for `*{name}`",
+    "E0167": "{message}",
+    "E0168": "`{func}` needs `{name}=...`: parameters after `*{pack}` are keyword-only",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

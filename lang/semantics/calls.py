@@ -8,7 +8,7 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
-from .typed import (FieldTarget, LocalVar, Reference, TBuiltin, TCall, TConst, TConvert, TExpr, TField, TFieldRef,
+from .typed import (FieldTarget, LocalVar, Reference, TBuiltin, TCall, TConst, TConvert, TExpr, TField, TFieldRef, TVector,
                     TLocal, TRef)
 from .rules import FUTURE_NAMES, _TypeParam, _is_float, _is_num, _unify, signature
 
@@ -26,6 +26,8 @@ class CallChecks:
                 return self.ptr_construct(self.resolve_type(func), e)
             if base.id in self.module.structs:
                 return self.struct_call(self.module.structs[base.id], e, self.resolve_type(func))
+            if base.id == "constrained":
+                return self.constrained(func, e)
             if base.id == "simd_width_of":
                 return self.simd_width_of(func, e)
             if base.id == "shared_array":
@@ -63,7 +65,8 @@ class CallChecks:
         argument types or taken from defaults. Returns name -> value, or None after an error."""
         from .comptime import CtError
 
-        ct_params = decl.ct_params
+        # The count of a `*xs` parameter is never written: it is how many arguments it collected.
+        ct_params = [p for p in decl.ct_params if not p.name.startswith("*")]
         if items and not ct_params:
             self.diags.error("E0224", span, func=decl.name)
             return None
@@ -84,7 +87,10 @@ class CallChecks:
                     values[item.name] = self.ct_value(item.value)
             names = {p.name for p in ct_params}
             for p, b in zip(params, bound):
-                if p.annotation is not None:
+                if p.variadic:
+                    values[ast.variadic_count(p.name)] = b.type.width
+                    _unify(p.annotation, b.type.elem, names, values)
+                elif p.annotation is not None:
                     _unify(p.annotation, default_type(b.type), names, values)
             for p in ct_params:
                 if p.name not in values and p.default is not None:
@@ -94,7 +100,7 @@ class CallChecks:
             return None
         from .module import conforms_kind
 
-        for p in ct_params:
+        for p in decl.ct_params:
             if p.name not in values:
                 self.diags.error("E0124", span, name=p.name, func=decl.name)
                 return None
@@ -112,11 +118,14 @@ class CallChecks:
         params = decl.params[1:] if decl.self_convention is not None else decl.params
         bound: list[TExpr | None] = [None] * len(params)
         name = decl.name if owner is None else (owner.name if decl.name == "__init__" else f"{owner}.{decl.name}")
-        too_many = len(e.args) > len(params)
-        for i, a in enumerate(e.args):
-            v = self.expr(a)
-            if i < len(params):
-                bound[i] = v
+        positional = [self.expr(a) for a in e.args]
+        if decl.variadic is not None:
+            positional = self.pack_variadic(decl, params, positional, e.span, name, owner)
+            if positional is None:
+                return TConst(e.span, ERROR, None)
+        too_many = len(positional) > len(params)
+        for i, v in enumerate(positional[:len(params)]):
+            bound[i] = v
         if too_many:
             self.diags.error("E0204", e.span, func=name, expected=len(params), s="s" if len(params) != 1 else "",
                              found=len(e.args))
@@ -133,6 +142,10 @@ class CallChecks:
             bound[index] = v
         for i, p in enumerate(params):
             if bound[i] is None:
+                at = next((j for j, q in enumerate(params) if q.variadic), None)
+                if p.default is None and at is not None and i > at:
+                    self.diags.error("E0168", e.span, func=name, name=p.name, pack=params[at].name)
+                    return TConst(e.span, ERROR, None)
                 if p.default is None:
                     missing = sum(1 for j, q in enumerate(params) if bound[j] is None and q.default is None)
                     required = sum(1 for q in params if q.default is None)
@@ -141,6 +154,39 @@ class CallChecks:
                     return TConst(e.span, ERROR, None)
                 bound[i] = self.default_value(p)
         return self.finish_call(decl, bound, e.span, e.func.span, owner, receiver, ct_items)
+
+    def pack_variadic(self, decl: ast.FnDef, params, args: list[TExpr], span: Span, name: str,
+                      owner: StructType | None, trailing: int = 0) -> list[TExpr] | None:
+        """Positional arguments with `*xs`'s share collected into one `SIMD[T, n]` (T its element
+        type). Parameters after `*xs` are keyword-only, as in Python, except for the `trailing`
+        ones an operator passes last (the value of `b[i, j] = v`)."""
+        at = next(i for i, p in enumerate(params) if p.variadic)
+        p = params[at]
+        stop = len(args) - trailing
+        collected = args[at:stop]
+        if any(a.type == ERROR for a in collected):
+            return None
+        own = {q.name for q in decl.ct_params}
+        if isinstance(p.annotation, ast.Name) and p.annotation.id in own:
+            elem = default_type(collected[0].type) if collected else ERROR  # `*xs: T`: T from the arguments
+        else:
+            elem = self._resolve_type(p.annotation, {**getattr(owner, "ct_env", {}),
+                                                     **({"Self": owner} if owner is not None else {})}, decl)
+        if elem == ERROR:
+            if not collected:
+                self.diags.error("E0166", span, func=name, name=p.name)
+            return None
+        if not isinstance(elem, ScalarType):
+            self.diags.error("E0165", p.annotation.span, name=p.name, type=elem)
+            return None
+        if not collected:
+            self.diags.error("E0166", span, func=name, name=p.name)
+            return None
+        values = [self.coerce(a, elem) for a in collected]
+        if any(v.type == ERROR for v in values):
+            return None
+        pack = TVector(collected[0].span.to(collected[-1].span), T.simd(elem, len(values)), values)
+        return args[:at] + [pack] + args[stop:]
 
     def finish_call(self, decl: ast.FnDef, bound: list[TExpr], span: Span, name_span: Span,
                     owner: StructType | None = None, receiver: TExpr | None = None, ct_items=None) -> TExpr:
@@ -156,6 +202,9 @@ class CallChecks:
         env = {**getattr(owner, "ct_env", {}), **({"Self": owner} if owner is not None else {}), **env}
         arg_types = []
         for p, b in zip(params, bound):
+            if p.variadic:
+                arg_types.append(b.type)
+                continue
             arg_types.append(self._resolve_type(p.annotation, env, decl) if p.annotation is not None
                              else default_type(b.type))
         if ERROR in arg_types:
@@ -204,6 +253,8 @@ class CallChecks:
         if instance is None:
             return TConst(span, ERROR, None)
         self.fn.callees.append((instance, span))
+        if instance.called_at is None:
+            instance.called_at = (span, self.fn)
         self.fn.references.append(Reference(name_span, "function", decl.name, instance.return_type,
                                             decl.name_span, signature(instance)))
         if decl.raises:
@@ -213,6 +264,33 @@ class CallChecks:
             self.diags.error("E0221", span, func=decl.name)
             return TConst(span, ERROR, None)
         return self.fresh_value(TCall(span, ret, instance, args))
+
+    def constrained(self, func: ast.Subscript, e: ast.Call) -> TExpr:
+        """`constrained[condition, "message"]()`: a compile-time check of a generic's parameters,
+        reported (E0167) with the calls that made this instance."""
+        from .comptime import CtError
+
+        if len(func.items) != 2 or not isinstance(func.items[1], ast.StrLit) or e.args or e.keywords:
+            self.diags.error("E0217", e.span, name="constrained[condition, message]` message")
+            return TConst(e.span, T.NONE, None)
+        try:
+            holds = self.ct_value(func.items[0])
+        except CtError as exc:
+            self.diags.error("E0219", exc.span, detail=exc.detail)
+            return TConst(e.span, T.NONE, None)
+        if not holds and not getattr(self, "constraint_failed", False):
+            self.constraint_failed = True  # the first failed constraint of an instance says enough
+            # Reported at the outermost call that led here (where the parameters were chosen),
+            # with the constraint and the calls in between as notes.
+            frames, instance = [], self.fn
+            while instance is not None and instance.called_at is not None and len(frames) < 8:
+                frames.append((instance, instance.called_at[0]))
+                instance = instance.called_at[1]
+            notes = [Note(f"the constraint is in `{_instance_name(self.fn)}`", e.span)]
+            notes += [Note(f"through this call of `{_instance_name(inner)}`", span) for inner, span in frames[:-1]]
+            at = frames[-1][1] if frames else e.span
+            self.diags.error("E0167", at, tuple(notes), message=func.items[1].value)
+        return TConst(e.span, T.NONE, None)
 
     def default_value(self, p: ast.Param) -> TExpr:
         v = self.expr(p.default)
@@ -381,6 +459,10 @@ class CallChecks:
     def _no_keywords(self, name: str, e: ast.Call) -> None:
         for kw in e.keywords:
             self.diags.error("E0207", kw.span, func=name, name=kw.name)
+
+
+def _instance_name(instance) -> str:
+    return f"{instance.owner}.{instance.name}" if instance.owner is not None else instance.name
 
 
 def field_place(e: TExpr) -> FieldTarget | None:

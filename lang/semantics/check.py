@@ -188,11 +188,29 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         return TConst(e.span, ERROR, None)
 
     def stmt_Comptime(self, s: ast.Comptime):
-        sym = ComptimeSymbol(s)
-        value = self.comptime_value(sym)
+        value = self._local_comptime(s) if s.annotation is None else None
+        if value is None:
+            value = self.comptime_value(ComptimeSymbol(s))
         if self.scopes.in_current_block(s.name):
             self.diags.error("E0102", s.name_span, name=s.name)
         self.scopes.declare(s.name, value if value is not None else TConst(s.span, ERROR, None))
+        return None
+
+    def _local_comptime(self, s: ast.Comptime) -> TConst | None:
+        """`comptime d = rank - 1 - k` inside a function: it may use the function's (and its
+        struct's) compile-time parameters and enclosing `comptime for` indices."""
+        from .comptime import CtError
+
+        try:
+            v = self.ct_value(s.value)
+        except CtError:
+            return None  # not a simple expression of parameters: evaluated as a module constant is
+        if isinstance(v, bool):
+            return TConst(s.span, T.BOOL, v)
+        if isinstance(v, int):
+            return TConst(s.span, T.INT_LITERAL, v)
+        if isinstance(v, float):
+            return TConst(s.span, T.FLOAT_LITERAL, v)
         return None
 
     def stmt_Assign(self, s: ast.Assign):
@@ -1055,7 +1073,9 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
                     return result
             if len(args) == 1 and args[0].type == ERROR:
                 return args[0]
-            self.diags.error("E0007", e.span, construct="`len` of anything but a struct with `__len__`")
+            if len(args) == 1 and isinstance(args[0].type, T.SIMDType):
+                return TConst(e.span, T.INT, args[0].type.width)  # its lanes (of `*xs`: how many were passed)
+            self.diags.error("E0007", e.span, construct="`len` of anything but a struct with `__len__` or a SIMD")
             return TConst(e.span, ERROR, None)
         self.unknown_name(name, func.span)
         for a in e.args:

@@ -38,6 +38,13 @@ def evaluate(expr: ast.Expr, env: dict, lookup: Callable[[str, Span], object | N
         raise CtError(expr.span, f"`DType` has no member `{expr.attr}`")
     if isinstance(expr, ast.Subscript):
         return resolve_type(expr)
+    if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len"
+            and len(expr.args) == 1 and isinstance(expr.args[0], ast.Name)
+            and ast.variadic_count(expr.args[0].id) in env):
+        return env[ast.variadic_count(expr.args[0].id)]  # `len(xs)` of a `*xs` parameter
+    if isinstance(expr, ast.IfExp):
+        test = evaluate(expr.test, env, lookup, resolve_type)
+        return evaluate(expr.body if test else expr.orelse, env, lookup, resolve_type)
     if isinstance(expr, ast.Unary):
         value = evaluate(expr.operand, env, lookup, resolve_type)
         if expr.op == "not":

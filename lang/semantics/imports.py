@@ -89,6 +89,15 @@ def _stdlib_directory() -> Path:
 STDLIB = _stdlib_directory()
 
 
+def is_stdlib_file(path: str) -> bool:
+    """Whether a source file is part of the standard library: its frames stay out of tracebacks,
+    as a Python builtin's do (an IndexError names the user's `xs[i]` line, not List's insides)."""
+    try:
+        return Path(path).resolve().parent == STDLIB
+    except (OSError, ValueError):
+        return False
+
+
 def _locate(directory: Path, name: str) -> Path | None:
     """`a/b.px` for `a.b`, else the package `a/b/__init__.px`; None when neither exists or the name
     cannot be a path on this system (too long, for one)."""

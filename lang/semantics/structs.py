@@ -27,6 +27,12 @@ class StructChecks:
         if decl is None or decl.self_convention is None:
             return None
         params = decl.params[1:]
+        if decl.variadic is not None:  # `b[i, j]`: `__getitem__(self, *index: Int)`
+            after = len(params) - decl.variadic
+            args = self.pack_variadic(decl, params, args, span, f"{receiver.type}.{method}", receiver.type,
+                                      trailing=after)
+            if args is None:
+                return TConst(span, ERROR, None)
         if len(params) != len(args):
             self.diags.error("E0204", span, func=f"{receiver.type}.{method}", expected=len(params),
                              s="s" if len(params) != 1 else "", found=len(args))

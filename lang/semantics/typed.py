@@ -56,6 +56,7 @@ class FunctionInstance:
     gpu_use: Span | None = None  # where it first uses a GPU-only intrinsic
     callees: list = field(default_factory=list)  # instances it calls (not launches)
     drops: dict = field(default_factory=dict)  # struct type with a destructor it holds -> its __del__ instance
+    called_at: tuple | None = None  # (span, calling instance) of the call that first needed it
 
     @property
     def is_kernel(self) -> bool:

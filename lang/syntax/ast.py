@@ -292,6 +292,13 @@ class Param(Node):
     annotation: Expr | None
     default: Expr | None
     convention: str | None
+    variadic: bool = False  # `*xs: T`: the remaining positional arguments, as one SIMD[T, n]
+
+
+def variadic_count(name: str) -> str:
+    """The hidden compile-time parameter holding how many arguments `*name` collected (no user
+    code can spell it)."""
+    return f"*{name}"
 
 
 @dataclass(frozen=True)
@@ -324,6 +331,11 @@ class FnDef(Stmt):
         """A `def` with an unannotated parameter gets one copy per call signature."""
         return bool(self.ct_params) or any(p.annotation is None and not (i == 0 and p.name == "self")
                                            for i, p in enumerate(self.params))
+
+    @property
+    def variadic(self) -> int | None:
+        """The index of the `*xs` parameter, if there is one."""
+        return next((i for i, p in enumerate(self.params) if p.variadic), None)
 
     @property
     def self_convention(self) -> str | None:

@@ -262,8 +262,16 @@ class BuildAst(Transformer_NonRecursive):
 
     def funcdef(self, meta, c):
         kind, name, ct_params, params, raises, returns, body = c
-        return ast.FnDef(self._span(meta), str(kind), str(name), self._tok(name), tuple(ct_params or ()),
-                         tuple(params or ()), raises is not None, returns, body)
+        ct_params, params = tuple(ct_params or ()), tuple(params or ())
+        variadic = [p for p in params if p.variadic]
+        for extra in variadic[1:]:
+            self.diags.error("E0001", extra.span, detail="a function takes at most one `*` parameter")
+        if variadic:
+            # How many arguments `*xs` collected is a hidden compile-time parameter: one instance per count.
+            p = variadic[0]
+            ct_params += (ast.CtParam(p.span, ast.variadic_count(p.name), ast.Name(p.span, "Int"), None),)
+        return ast.FnDef(self._span(meta), str(kind), str(name), self._tok(name), ct_params,
+                         params, raises is not None, returns, body)
 
     def ct_params(self, meta, c):
         return tuple(x for x in c if x is not None)
@@ -290,8 +298,18 @@ class BuildAst(Transformer_NonRecursive):
         return ast.Param(self._span(meta), str(name), annotation, default, conv)
 
     def star_param(self, meta, c):
-        self._unsupported(meta, "`*args` and `**kwargs` parameters")
-        return None
+        if not (isinstance(c[0], Token) and c[0].type == "STAR"):
+            self._unsupported(meta, "`**kwargs` parameters")
+            return None
+        if c[1] is None:
+            self._unsupported(meta, "a bare `*` (keyword-only parameters)")
+            return None
+        _, name, annotation = c
+        if annotation is None:
+            self.diags.error("E0001", self._span(meta),
+                             detail=f"`*{name}` needs the type of its elements, e.g. `*{name}: Int`")
+            return None
+        return ast.Param(self._span(meta), str(name), annotation, None, None, variadic=True)
 
     # ---- expressions ----
     def tuple(self, meta, c):
