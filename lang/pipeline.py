@@ -133,13 +133,14 @@ def is_span_of_scalars(t) -> bool:
 def is_buffer_of_scalars(t) -> bool:
     """The standard library's `Buffer[T, rank]` of numbers or Bools: Python passes an array of
     that many dimensions, with any strides."""
-    return _stdlib_container(t, "Buffer", 3, "buffer")
+    return _stdlib_container(t, "Buffer", 3)
 
 
-def _stdlib_container(t, base: str, fields: int, module: str = "collections") -> bool:
+def _stdlib_container(t, base: str, fields: int) -> bool:
     from . import types as T
+    from .semantics.imports import is_stdlib_struct
 
-    return (isinstance(t, T.StructType) and t.base == base and t.module == module and len(t.fields) == fields
+    return (is_stdlib_struct(t, base) and len(t.fields) == fields
             and isinstance(t.fields[0][1], T.PtrType) and isinstance(t.fields[0][1].pointee, T.ScalarType))
 
 

@@ -47,6 +47,7 @@ GPU_VARIABLES = ("thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx
 BUILTINS = (
     "print", "range", "len", "abs", "min", "max", "simd_width_of", "parallel_for", "prange",
     "parallelize", "vectorize", "isinstance", "rebind", "sizeof", "bitcast", "normalize_index", "hash",
+    "constrained", "external_call",
 )
 CONVENTIONS = ("mut", "var", "owned", "ref", "out")
 

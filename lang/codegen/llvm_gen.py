@@ -515,6 +515,9 @@ class FunctionCodegen:
             self.b.store(self.b.extract_value(args[0], 0), self.mg.rt.field(self.b, state, TYPE))
             self.b.store(self.b.extract_value(args[0], 1), self.mg.rt.field(self.b, state, MSG))
             return
+        if i.name.startswith("extern."):
+            self.external_call(i, args)
+            return
         if i.name == "print_exception":
             if not self.mg.target.host:
                 raise UnsupportedOnTarget("print", i.span)
@@ -526,6 +529,25 @@ class FunctionCodegen:
             self.b.call(self.mg.rt.print_fn(i.name), args)
             return
         raise AssertionError(f"unknown intrinsic {i.name}")
+
+    def external_call(self, i: ir.Intrinsic, args) -> None:
+        """A C function by name: libc and libm resolve in the process; the runtime's own helpers
+        (`__pyx_format_f64`, ...) are defined in this module on first use."""
+        if not self.mg.target.host:
+            raise UnsupportedOnTarget("external_call", i.span)
+        symbol = i.name[len("extern."):]
+        ret = llvm_type(i.result.type) if i.result is not None else ll.VoidType()
+        fnty = ll.FunctionType(ret, [a.type for a in args])
+        fn = self.mg.rt.helper(symbol) if symbol.startswith("__pyx_") else None
+        if fn is None:
+            fn = self.mg.module.globals.get(symbol)
+            if fn is None:
+                fn = ll.Function(self.mg.module, fnty, symbol)
+        if fn.function_type != fnty:  # another call site declared it differently: call it as this one
+            fn = self.b.bitcast(fn, fnty.as_pointer())
+        value = self.b.call(fn, args)
+        if i.result is not None:
+            self.define(i.result, value)
 
     def math(self, name: str, args, t: Type) -> ll.Value:
         ty = llvm_type(t)

@@ -14,6 +14,9 @@ F16, F32, F64 = ll.HalfType(), ll.FloatType(), ll.DoubleType()
 CHARP = I8.as_pointer()
 VOID = ll.VoidType()
 MAX_FRAMES = 64
+FLOAT_TEXT = 40  # bytes a formatted float may take, its NUL included
+# Runtime helpers pyx source may call through `external_call["__pyx_NAME", ...]`.
+SOURCE_HELPERS = {"format_i64", "format_u64", "format_f64", "format_f32", "format_f16", "print_bytes"}
 # The pending exception of one thread: class, message, and the traceback frames pushed while
 # it propagates (function, file, line), innermost first.
 EXC_STATE = ll.LiteralStructType([CHARP, CHARP, I32, ll.ArrayType(CHARP, MAX_FRAMES),
@@ -212,20 +215,109 @@ class RuntimeLib:
         b.ret_void()
         return fn
 
+    def helper(self, symbol: str) -> ll.Function | None:
+        """A runtime helper that pyx source reaches with `external_call` (the stdlib's String
+        formats numbers and prints its bytes with these); None for any other symbol."""
+        name = symbol.removeprefix("__pyx_")
+        return self.print_fn(name) if name in SOURCE_HELPERS else None
+
     def _define_print_f64(self):
-        return self._define_print_float("__pyx_print_f64", F64, 17)
+        return self._define_print_float("f64", F64)
 
     def _define_print_f32(self):
-        return self._define_print_float("__pyx_print_f32", F32, 9)
+        return self._define_print_float("f32", F32)
 
     def _define_print_f16(self):
-        return self._define_print_float("__pyx_print_f16", F16, 5)
+        return self._define_print_float("f16", F16)
 
-    def _define_print_float(self, name: str, fty, max_digits: int):
-        """Python's float repr: the fewest significant digits that read back to the same value,
-        fixed notation for exponents in [-4, 16), scientific otherwise, and `.0` on integers."""
-        fn, b = self._function(name, VOID, [fty])
-        x = fn.args[0]
+    def _define_print_float(self, suffix: str, fty):
+        fn, b = self._function("__pyx_print_" + suffix, VOID, [fty])
+        buf = b.alloca(ll.ArrayType(I8, FLOAT_TEXT))
+        text = b.gep(buf, [I32(0), I32(0)], inbounds=True)
+        b.call(self.print_fn("format_" + suffix), [fn.args[0], text])
+        self._printf(b, "%s", text)
+        b.ret_void()
+        return fn
+
+    def _define_format_i64(self):
+        fn, b = self._function("__pyx_format_i64", I64, [I64, CHARP])
+        snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
+        b.ret(b.sext(b.call(snprintf, [fn.args[1], I64(24), self.cstr(b, "%lld"), fn.args[0]]), I64))
+        return fn
+
+    def _define_format_u64(self):
+        fn, b = self._function("__pyx_format_u64", I64, [I64, CHARP])
+        snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
+        b.ret(b.sext(b.call(snprintf, [fn.args[1], I64(24), self.cstr(b, "%llu"), fn.args[0]]), I64))
+        return fn
+
+    def _define_print_bytes(self):
+        """`void __pyx_print_bytes(char *text, i64 size)`: UTF-8 that may hold NUL bytes."""
+        fn, b = self._function("__pyx_print_bytes", VOID, [CHARP, I64])
+        putchar = self.libc("putchar", I32, [I32])
+        text, size = fn.args
+        counted_loop(b, I64(0), size, lambda b, i: b.call(putchar, [b.zext(b.load(b.gep(text, [i])), I32)]))
+        b.ret_void()
+        return fn
+
+    def _define_print_repr(self):
+        """`void __pyx_print_repr(char *text, i64 size)`: a str as Python's repr shows it inside a
+        list or dict: in single quotes (double ones if it holds a single quote and no double
+        quote), with backslash, that quote, \\t \\n \\r and other control bytes escaped."""
+        fn, b = self._function("__pyx_print_repr", VOID, [CHARP, I64])
+        text, size = fn.args
+        putchar = self.libc("putchar", I32, [I32])
+        memchr = self.libc("memchr", CHARP, [CHARP, I32, I64])
+        null = ll.Constant(CHARP, None)
+        single = b.icmp_unsigned("!=", b.call(memchr, [text, I32(ord("'")), size]), null)
+        double = b.icmp_unsigned("!=", b.call(memchr, [text, I32(ord('"')), size]), null)
+        quote = b.select(b.and_(single, b.not_(double)), I32(ord('"')), I32(ord("'")))
+        b.call(putchar, [quote])
+
+        def body(b, i):
+            c = b.zext(b.load(b.gep(text, [i])), I32)
+            escape = I32(0)
+            for byte, letter in ((ord("\\"), ord("\\")), (9, ord("t")), (10, ord("n")), (13, ord("r"))):
+                escape = b.select(b.icmp_unsigned("==", c, I32(byte)), I32(letter), escape)
+            escape = b.select(b.icmp_unsigned("==", c, quote), quote, escape)
+            escaped, other, hexed, plain, done = (fn.append_basic_block(n) for n in (
+                "escaped", "other", "hex", "plain", "next"))
+            b.cbranch(b.icmp_unsigned("!=", escape, I32(0)), escaped, other)
+            b.position_at_end(escaped)
+            b.call(putchar, [I32(ord("\\"))])
+            b.call(putchar, [escape])
+            b.branch(done)
+            b.position_at_end(other)
+            control = b.or_(b.icmp_unsigned("<", c, I32(32)), b.icmp_unsigned("==", c, I32(127)))
+            b.cbranch(control, hexed, plain)
+            b.position_at_end(hexed)
+            self._printf(b, "\\x%02x", c)
+            b.branch(done)
+            b.position_at_end(plain)
+            b.call(putchar, [c])
+            b.branch(done)
+            b.position_at_end(done)
+
+        counted_loop(b, I64(0), size, body)
+        b.call(putchar, [quote])
+        b.ret_void()
+        return fn
+
+    def _define_format_f64(self):
+        return self._define_format_float("__pyx_format_f64", F64, 17)
+
+    def _define_format_f32(self):
+        return self._define_format_float("__pyx_format_f32", F32, 9)
+
+    def _define_format_f16(self):
+        return self._define_format_float("__pyx_format_f16", F16, 5)
+
+    def _define_format_float(self, name: str, fty, max_digits: int):
+        """`i64 format(float x, char out[FLOAT_TEXT])`: Python's float repr, its length returned:
+        the fewest significant digits that read back to the same value, fixed notation for
+        exponents in [-4, 16), scientific otherwise, and `.0` on integers."""
+        fn, b = self._function(name, I64, [fty, CHARP])
+        x, out = fn.args
         snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
         strtod = self.libc("strtod", F64, [CHARP, CHARP.as_pointer()])
         strtof = self.libc("strtof", F32, [CHARP, CHARP.as_pointer()])
@@ -254,8 +346,7 @@ class RuntimeLib:
         b.position_at_end(special)
         neg = b.fcmp_ordered("<", x, ll.Constant(fty, 0.0))
         text = b.select(is_nan, self.cstr(b, "nan"), b.select(neg, self.cstr(b, "-inf"), self.cstr(b, "inf")))
-        self._printf(b, "%s", text)
-        b.ret_void()
+        b.ret(b.sext(b.call(snprintf, [out, I64(FLOAT_TEXT), self.cstr(b, "%s"), text]), I64))
 
         b.position_at_end(finite)
         buf = b.alloca(ll.ArrayType(I8, 40))
@@ -294,8 +385,7 @@ class RuntimeLib:
         b.cbranch(fixed, fixed_bb, sci_bb)
 
         b.position_at_end(sci_bb)
-        self._printf(b, "%s", bufp)
-        b.ret_void()
+        b.ret(b.sext(b.call(snprintf, [out, I64(FLOAT_TEXT), self.cstr(b, "%s"), bufp]), I64))
 
         b.position_at_end(fixed_bb)
         decimals = b.sub(b.sub(digits, I32(1)), exponent)
@@ -304,8 +394,7 @@ class RuntimeLib:
         shown = b.call(strtod, [bufp, ll.Constant(CHARP.as_pointer(), None)])
         b.call(snprintf, [bufp, I64(40), self.cstr(b, "%.*f"), decimals, shown])
         suffix = b.select(b.icmp_signed("==", decimals, I32(0)), self.cstr(b, ".0"), self.cstr(b, ""))
-        self._printf(b, "%s%s", bufp, suffix)
-        b.ret_void()
+        b.ret(b.sext(b.call(snprintf, [out, I64(FLOAT_TEXT), self.cstr(b, "%s%s"), bufp, suffix]), I64))
         return fn
 
     def _bump_digits(self) -> ll.Function:

@@ -81,6 +81,8 @@ MESSAGES: dict[str, str] = {
     "E0166": "`{func}` needs at least one argument for `*{name}`",
     "E0167": "{message}",
     "E0168": "`{func}` needs `{name}=...`: parameters after `*{pack}` are keyword-only",
+    "E0169": "`external_call` is written `external_call[\"symbol\", ResultType](arguments...)`",
+    "E0170": "`external_call` passes and returns numbers, Bools, pointers and string literals, not `{type}`",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",

@@ -399,7 +399,8 @@ class FunctionLowering(OwnershipLowering):
         if text:
             self.intrinsic("print_str", [ir.Const(T.STRING_LITERAL, text)], None, span)
 
-    def print_value(self, v: ir.Value, span) -> None:
+    def print_value(self, v: ir.Value, span, inside: bool = False) -> None:
+        """One value as Python's print shows it; `inside` a list or dict, a string is its repr."""
         vt = v.type
         if isinstance(vt, SIMDType):
             self.print_str("[", span)
@@ -409,6 +410,11 @@ class FunctionLowering(OwnershipLowering):
                 item = self.emit(ir.ExtractLane(span, self.temp(vt.elem), v, ir.Const(T.INT, lane)))
                 self.print_value(item, span)
             self.print_str("]", span)
+            return
+        if isinstance(vt, T.StructType) and vt.base == "String":
+            data = self.emit(ir.Extract(span, self.temp(vt.fields[0][1]), v, 0))
+            size = self.emit(ir.Extract(span, self.temp(T.INT), v, 1))
+            self.intrinsic("print_repr" if inside else "print_bytes", [data, size], None, span)
             return
         if isinstance(vt, T.StructType):  # a List or Dict (the checker allows no other struct)
             self.print_container(v, span)
@@ -463,12 +469,12 @@ class FunctionLowering(OwnershipLowering):
         self.emit(ir.Store(span, first, ir.Const(T.BOOL, False)))
         if is_list:
             self.print_value(self.emit(ir.PtrLoad(span, self.temp(v.type.fields[0][1].pointee), fields["data"], i)),
-                             span)
+                             span, inside=True)
         else:
             keys, values = fields["keys"], fields["values"]
-            self.print_value(self.emit(ir.PtrLoad(span, self.temp(keys.type.pointee), keys, i)), span)
+            self.print_value(self.emit(ir.PtrLoad(span, self.temp(keys.type.pointee), keys, i)), span, inside=True)
             self.print_str(": ", span)
-            self.print_value(self.emit(ir.PtrLoad(span, self.temp(values.type.pointee), values, i)), span)
+            self.print_value(self.emit(ir.PtrLoad(span, self.temp(values.type.pointee), values, i)), span, inside=True)
         self.goto(step)
         self.emit(ir.Store(span, index, self.binop("add", i, ir.Const(T.INT, 1), span)))
         self.goto(head)
@@ -831,6 +837,8 @@ class FunctionLowering(OwnershipLowering):
                 self.guard(self.cmp("uge", index, count, e.span), "IndexError", e.args[2].value, e.span)
             return index
         args = [self.expr(a) for a in e.args]
+        if e.name.startswith("extern:"):
+            return self.intrinsic("extern." + e.name[7:], args, e.type if e.type != T.NONE else None, e.span)
         if e.name == "abs":
             v = args[0]
             if elem_type(v.type).is_float:

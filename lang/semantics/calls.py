@@ -28,6 +28,8 @@ class CallChecks:
                 return self.struct_call(self.module.structs[base.id], e, self.resolve_type(func))
             if base.id == "constrained":
                 return self.constrained(func, e)
+            if base.id == "external_call":
+                return self.external_call(func, e)
             if base.id == "simd_width_of":
                 return self.simd_width_of(func, e)
             if base.id == "shared_array":
@@ -292,6 +294,25 @@ class CallChecks:
             self.diags.error("E0167", at, tuple(notes), message=func.items[1].value)
         return TConst(e.span, T.NONE, None)
 
+    def external_call(self, func: ast.Subscript, e: ast.Call) -> TExpr:
+        """`external_call["symbol", Result](args...)`: a call of a C function in the process (libc,
+        libm, the pyx runtime) with the arguments' own types; nothing about it is checked."""
+        if len(func.items) != 2 or not isinstance(func.items[0], ast.StrLit) or e.keywords:
+            self.diags.error("E0169", e.span)
+            for a in e.args:
+                self.expr(a)
+            return TConst(e.span, ERROR, None)
+        result = self.resolve_type(func.items[1])
+        args = [self.value(self.expr(a)) for a in e.args]
+        if result == ERROR or any(a.type == ERROR for a in args):
+            return TConst(e.span, ERROR, None)
+        for t, span in [(result, func.items[1].span)] + [(a.type, a.span) for a in args]:
+            if not (isinstance(t, (ScalarType, T.PtrType)) or t == T.STRING_LITERAL or (t == T.NONE and span is
+                                                                                     func.items[1].span)):
+                self.diags.error("E0170", span, type=t)
+                return TConst(e.span, ERROR, None)
+        return TBuiltin(e.span, result, "extern:" + func.items[0].value, args)
+
     def default_value(self, p: ast.Param) -> TExpr:
         v = self.expr(p.default)
         if not isinstance(v, TConst):
@@ -302,6 +323,12 @@ class CallChecks:
 
     def conversion(self, name: str, e: ast.Call) -> TExpr:
         self._no_keywords(name, e)
+        string = self.string_type() if name == "str" else None
+        if string is not None:  # `str(x)`: Python's text of x, a String
+            if len(e.args) != 1:
+                self.diags.error("E0204", e.span, func="str", expected=1, s="", found=len(e.args))
+                return TConst(e.span, ERROR, None)
+            return self.struct_call(string.symbol or self.struct_of(string), e, string)
         target = T.TYPE_NAMES[name]
         if not isinstance(target, ScalarType):
             self.diags.error("E0205", e.span, found="arguments", expected=name)

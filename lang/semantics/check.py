@@ -17,6 +17,7 @@ from .. import types as T
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
 from . import fold
 from .scope import BlockScopes, ComptimeSymbol, ModuleSymbols
+from .imports import is_stdlib_struct
 from .gpu import GPUChecks, GPU_NAMES
 from .mathlib import MathChecks
 from .pointers import PointerChecks
@@ -158,8 +159,12 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         declared = self.resolve_type(s.annotation) if s.annotation is not None else None
         value = None
         if s.value is not None:
-            value = self.expr(s.value) if not isinstance(s.value, ast.TupleExpr) else self._tuple_error(s.value)
+            value = self.empty_container(s.value, declared)
+            if value is None:
+                value = self.expr(s.value) if not isinstance(s.value, ast.TupleExpr) else self._tuple_error(s.value)
             value = self.coerce(value, declared) if declared is not None else self.value(value)
+            if declared is None and value.type == T.STRING_LITERAL:
+                value = self.coerce(value, self.string_or(value.type))  # `var s = "text"` holds a String
         existing = self.scopes.lookup(s.name)
         if not s.explicit and isinstance(existing, LocalVar):
             # Python's `x: T = v` on a name that exists is an assignment with a check.
@@ -182,6 +187,15 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         if value is None:
             return None
         return self._store([var], [value], s.span)
+
+    def empty_container(self, value: ast.Expr, declared: Type | None) -> TExpr | None:
+        """`xs: list[int] = []`, `d: Dict[str, int] = {}`: an empty literal takes its element
+        types from the declaration."""
+        empty = (isinstance(value, ast.ListExpr) and not value.elts and is_stdlib_struct(declared, "List")) or (
+            isinstance(value, ast.DictExpr) and not value.keys and is_stdlib_struct(declared, "Dict"))
+        if not empty:
+            return None
+        return self.finish_call(declared.symbol.methods["__init__"], [], value.span, value.span, declared)
 
     def _tuple_error(self, e: ast.TupleExpr) -> TExpr:
         self.diags.error("E0213", e.span)
@@ -278,7 +292,7 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         if target.id in self.module.functions:
             self.diags.error("E0108", target.span)
             return None
-        vtype = default_type(value.type)
+        vtype = self.string_or(default_type(value.type))  # `s = "text"` holds a String
         if vtype == T.NONE:
             self.diags.error("E0132", target.span, name=target.id)
             vtype = ERROR
@@ -583,7 +597,7 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         args = []
         for a in e.args:
             v = self.value(self.expr(a))
-            if not (isinstance(v.type, (ScalarType, T.SIMDType)) or printable_container(v.type) or
+            if not (isinstance(v.type, (ScalarType, T.SIMDType)) or printable_container(v.type) or is_string(v.type) or
                     v.type in (T.STRING_LITERAL, ERROR, T.NONE, T.EXCEPTION)):
                 self.diags.error("E0215", a.span, type=v.type)
             args.append(v)
@@ -622,6 +636,17 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
     def expr_ErrorExpr(self, e):
         return TConst(e.span, ERROR, None)
 
+    def string_type(self) -> StructType | None:
+        """The stdlib's String, where this module uses string literals as Python's str."""
+        from .module import STRING_LITERAL
+
+        sym = self.module.structs.get(STRING_LITERAL)
+        return sym.type if sym is not None else None
+
+    def string_or(self, t: Type) -> Type:
+        """A string literal's type where a value is kept (in a list, a dict): String, as Python's str."""
+        return (self.string_type() or t) if t == T.STRING_LITERAL else t
+
     def expr_TupleExpr(self, e):
         return self._tuple_error(e)
 
@@ -636,7 +661,7 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
             self.diags.error("E0007", e.span, construct="an empty list literal (write `List[Int]()`, with the "
                                                         "element type)")
             return TConst(e.span, ERROR, None)
-        elem = _element_type(elts)
+        elem = self.string_or(_element_type(elts))
         elts = [self.consume(self.coerce(x, elem), "put in a list") for x in elts]
         sym = self.module.structs.get(LIST_LITERAL)
         if any(x.type == ERROR for x in elts) or sym is None:
@@ -659,7 +684,7 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
             self.diags.error("E0007", e.span, construct="an empty dict literal (write `Dict[Int, Int]()`, with the "
                                                         "key and value types)")
             return TConst(e.span, ERROR, None)
-        key_type, value_type = _element_type(keys), _element_type(values)
+        key_type, value_type = self.string_or(_element_type(keys)), self.string_or(_element_type(values))
         keys = [self.consume(self.coerce(k, key_type), "put in a dict") for k in keys]
         values = [self.consume(self.coerce(v, value_type), "put in a dict") for v in values]
         sym = self.module.structs.get(DICT_LITERAL)
@@ -856,6 +881,10 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
                 return self.ptr_offset(left, right, span, negate=op == "-")
             self.diags.error("E0202", span, op=op, left=left.type, right=right.type)
             return TConst(span, ERROR, None)
+        if left.type == T.STRING_LITERAL and is_string(right.type):  # "a" + s
+            left = self.coerce(left, right.type)
+        elif left.type == T.STRING_LITERAL and op == "*" and self.string_type() is not None:  # "-" * n
+            left = self.coerce(left, self.string_type())
         if isinstance(left.type, StructType) or isinstance(right.type, StructType):
             result = self.method_call(left, BINARY_METHODS[op], [right], span) \
                 if isinstance(left.type, StructType) else None
@@ -953,7 +982,8 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
                 return TConst(e.span, ERROR, None)
             if ERROR in (a.type, b.type):
                 return TConst(e.span, ERROR, None)
-            if a.type == b.type and a.type in (T.BOOL, T.STRING_LITERAL) and (a.type == T.BOOL or op in ("==", "!=")):
+            if a.type == b.type and a.type in (T.BOOL, T.STRING_LITERAL) and (
+                    a.type == T.BOOL or op in ("==", "!=") or (isinstance(a, TConst) and isinstance(b, TConst))):
                 if a.type == T.STRING_LITERAL and not (isinstance(a, TConst) and isinstance(b, TConst)):
                     self.diags.error("E0202", e.span, op=op, left=a.type, right=b.type)
                     return TConst(e.span, ERROR, None)
@@ -1073,6 +1103,8 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
                     return result
             if len(args) == 1 and args[0].type == ERROR:
                 return args[0]
+            if len(args) == 1 and isinstance(args[0], TConst) and args[0].type == T.STRING_LITERAL:
+                return TConst(e.span, T.INT, len(args[0].value))  # code points, as Python counts
             if len(args) == 1 and isinstance(args[0].type, T.SIMDType):
                 return TConst(e.span, T.INT, args[0].type.width)  # its lanes (of `*xs`: how many were passed)
             self.diags.error("E0007", e.span, construct="`len` of anything but a struct with `__len__` or a SIMD")
@@ -1091,6 +1123,8 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         """Implicit conversion: only an untyped constant changes type, and only where it fits."""
         if target is None or e.type == target or ERROR in (e.type, target):
             return e
+        if e.type == T.STRING_LITERAL and is_string(target):  # Python's str: a String of its text
+            return self.finish_call(self.struct_of(target).methods["__init__"], [e], e.span, e.span, target)
         if isinstance(e.type, LiteralType) and isinstance(e, TConst):
             if isinstance(target, LiteralType):
                 return TConst(e.span, target, float(e.value) if target.kind == "float" else e.value)
@@ -1160,9 +1194,14 @@ def _element_type(values: list[TExpr]) -> Type:
     return default_type(values[0].type)
 
 
+def is_string(t: Type) -> bool:
+    """The standard library's String (stdlib/string.px)."""
+    return is_stdlib_struct(t, "String")
+
+
 def printable_container(t: Type) -> bool:
     """The stdlib's List and Dict of printable things: `print` shows them as Python does."""
-    if not (isinstance(t, StructType) and t.module == "collections" and t.base in ("List", "Dict")):
+    if not (is_stdlib_struct(t, "List") or is_stdlib_struct(t, "Dict")):
         return False
     elements = [t.ct_env.get("T")] if t.base == "List" else [t.ct_env.get("K"), t.ct_env.get("V")]
-    return all(isinstance(e, (ScalarType, T.SIMDType)) or printable_container(e) for e in elements)
+    return all(isinstance(e, (ScalarType, T.SIMDType)) or printable_container(e) or is_string(e) for e in elements)

@@ -89,6 +89,15 @@ def _stdlib_directory() -> Path:
 STDLIB = _stdlib_directory()
 
 
+def is_stdlib_struct(t, base: str) -> bool:
+    """Whether t is the standard library's struct `base` (List, String, ...), and not a user's
+    struct of that name, nor one in a user module that happens to be called like a stdlib one."""
+    from ..types import StructType
+
+    return (isinstance(t, StructType) and t.base == base and t.symbol is not None
+            and is_stdlib_file(t.symbol.decl.span.file.name))
+
+
 def is_stdlib_file(path: str) -> bool:
     """Whether a source file is part of the standard library: its frames stay out of tracebacks,
     as a Python builtin's do (an IndexError names the user's `xs[i]` line, not List's insides)."""

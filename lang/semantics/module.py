@@ -60,7 +60,7 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
 
 
 # Standard library names every module sees without an import (Mojo's prelude): name -> stdlib module.
-PRELUDE = {"List": "collections", "Span": "collections", "Dict": "collections", "Buffer": "buffer"}
+PRELUDE = {"List": "collections", "Span": "collections", "Dict": "collections", "Buffer": "buffer", "String": "string"}
 
 
 def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag, loader) -> None:
@@ -76,15 +76,45 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
                      stdlib=True)
     if ("[" in text or "{" in text) and not loader.is_stdlib(module, "collections"):
         # `[a, b]` and `{k: v}` build the stdlib's List and Dict whatever the module calls them.
-        wanted = tuple((name, hidden) for name, hidden, node in LITERALS if _has(module, node))
+        wanted = tuple((name, hidden) for name, hidden, node in LITERALS
+                       if _has(module, node) or re.search(rf"\b{name.lower()}\[", text))  # `xs: list[int]`
         if wanted:
             _bind_import(ast.Import(module.span, "collections", None, wanted, True), symbols, seen, diags, loader,
                          stdlib=True)
+    if ('"' in text or "'" in text or "str" in text) and not loader.is_stdlib(module, "string") \
+            and _wants_string(module):
+        _bind_import(ast.Import(module.span, "string", None, (("String", STRING_LITERAL),), True), symbols, seen,
+                     diags, loader, stdlib=True)
 
 
-# The names (no source can spell them) under which a module sees the stdlib's List and Dict.
-LIST_LITERAL, DICT_LITERAL = "List literal", "Dict literal"
+# The names (no source can spell them) under which a module sees the stdlib's List, Dict and String.
+LIST_LITERAL, DICT_LITERAL, STRING_LITERAL = "List literal", "Dict literal", "String literal"
 LITERALS = (("List", LIST_LITERAL, ast.ListExpr), ("Dict", DICT_LITERAL, ast.DictExpr))
+PYTHON_GENERICS = {"list": LIST_LITERAL, "dict": DICT_LITERAL}
+
+
+def _wants_string(module: ast.Module) -> bool:
+    """Whether string literals are used as Python's str here: a method called on one
+    (`",".join(xs)`), repeated (`"-" * 3`), in a list or dict literal, or `str(x)`. Only
+    then is the stdlib's String loaded for them."""
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.StrLit):
+            return True
+        if isinstance(node, ast.Binary) and node.op == "*" and (isinstance(node.left, ast.StrLit)
+                                                              or isinstance(node.right, ast.StrLit)):
+            return True
+        if isinstance(node, ast.ListExpr) and any(isinstance(x, ast.StrLit) for x in node.elts):
+            return True
+        if isinstance(node, ast.DictExpr) and any(isinstance(x, ast.StrLit) for x in node.keys + node.values):
+            return True
+        if isinstance(node, ast.Name) and node.id == "str":  # `str(x)`, or `s: str` in annotated Python
+            return True
+        if isinstance(node, (ast.VarDecl, ast.Assign)) and isinstance(node.value, ast.StrLit):
+            return True  # a variable holding text: a String
+        stack.extend(ast.children(node))
+    return False
 
 
 def _has(node, kind) -> bool:
@@ -487,6 +517,13 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSym
     if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and symbols is not None \
             and expr.value.id in symbols.structs and expr.value.id not in env:
         return _generic_struct(expr, symbols.structs[expr.value.id], diags, symbols, env, lookup)
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id in PYTHON_GENERICS \
+            and symbols is not None and PYTHON_GENERICS[expr.value.id] in symbols.structs:
+        # Python's `list[int]` and `dict[str, float]` are the stdlib's List and Dict.
+        hidden = ast.Subscript(expr.span, ast.Name(expr.value.span, PYTHON_GENERICS[expr.value.id]), expr.items)
+        return resolve_type(hidden, diags, symbols, env, lookup)
+    if isinstance(expr, ast.Name) and expr.id == "str" and symbols is not None and STRING_LITERAL in symbols.structs:
+        return resolve_type(ast.Name(expr.span, STRING_LITERAL), diags, symbols, env, lookup)  # Python's str
     if isinstance(expr, ast.NoneLit):
         return T.NONE
     if isinstance(expr, ast.ErrorExpr):

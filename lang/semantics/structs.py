@@ -127,6 +127,8 @@ class StructChecks:
         receiver = self.expr(base)
         if receiver.type == ERROR:
             return receiver
+        if receiver.type == T.STRING_LITERAL and self.string_type() is not None:  # `",".join(parts)`
+            receiver = self.coerce(receiver, self.string_type())
         if isinstance(receiver.type, T.SIMDType):
             return self.simd_method(receiver, func, e, ct_items)
         if isinstance(receiver.type, T.PtrType):
@@ -212,6 +214,8 @@ class StructChecks:
             self.diags.error("E0007", e.span, construct=f"the `{op}` operator")
             return TConst(e.span, ERROR, None)
         result = None
+        if left.type == T.STRING_LITERAL and right.type != T.STRING_LITERAL:  # "a" < s
+            left = self.coerce(left, right.type)
         if isinstance(left.type, StructType):
             result = self.method_call(left, COMPARE_METHODS[op], [right], e.span)
             if result is None and op == "!=":  # Python falls back to `not __eq__`

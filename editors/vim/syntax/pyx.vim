@@ -44,7 +44,7 @@ syn keyword pyxType		Float16 BFloat16 Float32 Float64 SIMD Scalar DType Ptr Unsa
 syn keyword pyxType		List String StringLiteral Dict Optional Span Buffer DeviceBuffer
 syn keyword pyxType		Tuple PythonObject Python Self NoneType
 
-syn keyword pyxBuiltin		print range prange len abs min max simd_width_of parallel_for normalize_index hash
+syn keyword pyxBuiltin		print range prange len abs min max simd_width_of parallel_for normalize_index hash constrained external_call
 syn keyword pyxBuiltin		parallelize vectorize isinstance rebind sizeof bitcast
 
 " int(x) converts, `x: int` annotates: the same word is a builtin or a type.

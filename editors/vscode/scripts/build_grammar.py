@@ -44,6 +44,7 @@ GPU_CONSTANTS = ["WARP_SIZE"]
 BUILTINS = [
     "print", "range", "len", "abs", "min", "max", "simd_width_of", "parallel_for", "prange",
     "parallelize", "vectorize", "isinstance", "rebind", "sizeof", "bitcast", "normalize_index", "hash",
+    "constrained", "external_call",
 ]
 EXCEPTIONS = [
     "Error", "Exception", "ZeroDivisionError", "IndexError", "KeyError", "ValueError",
