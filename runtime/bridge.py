@@ -72,6 +72,9 @@ class Converter:
         elif self.kind == "buffer":  # the stdlib's Buffer[T, rank] of scalars: an array with its strides
             self.ctype = _buffer_value(desc["lanes"])
             self.dtype = _NUMPY_DTYPES.get(desc["pointee"]["name"])
+        elif self.kind == "string":  # the stdlib's String: a str, its UTF-8 bytes copied
+            self.ctype = _ListValue
+            self.release = None  # set by the function, for a String result
         elif self.kind == "list":  # the stdlib's List[T] of scalars, returned: a NumPy array
             self.elem = Converter(desc["elem"], structs)
             self.dtype = _NUMPY_DTYPES.get(desc["elem"]["name"])
@@ -90,7 +93,7 @@ class Converter:
 
     @property
     def by_pointer(self) -> bool:
-        return self.kind in ("simd", "struct", "list", "span", "buffer")
+        return self.kind in ("simd", "struct", "list", "span", "buffer", "string")
 
     def to_c(self, value, func: str, param: str, keep: list):
         kind = self.kind
@@ -107,6 +110,13 @@ class Converter:
             span = _SpanValue(address, array.size)
             keep.append(span)
             return ctypes.pointer(span)
+        if kind == "string":
+            if not isinstance(value, str):
+                raise TypeError(f"{func}() argument '{param}' must be String (a str), not {_what(value)}")
+            data = value.encode("utf-8", "surrogatepass")
+            text = _ListValue(ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p), len(data), len(data))
+            keep += [data, text]  # lent for the call: the function borrows it and copies what it keeps
+            return ctypes.pointer(text)
         if kind == "buffer":
             view = self._buffer(value, func, param, keep)
             keep.append(view)
@@ -220,6 +230,13 @@ class Converter:
             return raw  # an address: unsafe by nature
         if kind == "list":
             return self._array(raw)
+        if kind == "string":
+            if not raw.data:
+                return ""
+            try:
+                return ctypes.string_at(raw.data, raw.size).decode("utf-8", "surrogatepass")
+            finally:
+                self.release(raw.data)
         return None
 
     def _array(self, raw):
@@ -340,7 +357,7 @@ class PyxFunction:
         self._prints = module_meta.get("prints", False)
         self._params = [(p["name"], Converter(p["type"], structs)) for p in meta["params"]]
         self._result = Converter(meta["returns"], structs)
-        if self._result.kind == "list":
+        if self._result.kind in ("list", "string"):
             self._result.release = library.release
         argtypes = [ctypes.POINTER(c.ctype) if c.by_pointer else c.ctype for _, c in self._params]
         if self._result.kind != "none":
