@@ -228,8 +228,29 @@ def numba_kernels():
                 best, best_start = length, start
         return best_start
 
+    @njit
+    def word_count(n):
+        words = ["the", "quick", "Brown", "fox", "jumps", "over", "lazy", "dog", "and", "runs", "far", "away"]
+        parts = numba.typed.List.empty_list(numba.types.unicode_type)
+        state = 12345
+        for _ in range(n):
+            state = (state * 1103515245 + 12345) % 2147483648
+            word = words[state % 12]
+            if state % 7 == 0:
+                word = word + ","
+            parts.append(word)
+        text = " ".join(parts)
+        counts = numba.typed.Dict.empty(numba.types.unicode_type, numba.types.int64)
+        for raw in text.split():
+            word = raw.strip().replace(",", "").lower()
+            counts[word] = counts.get(word, 0) + 1
+        total = 0
+        for word in counts.keys():
+            total += len(word) * counts[word]
+        return total
+
     return {"mandelbrot": mandelbrot, "triad": triad, "total": total, "softmax_rows": softmax_rows,
-            "collatz_longest": collatz_longest,
+            "collatz_longest": collatz_longest, "word_count": word_count,
             "nbody": nbody, "add3": add3, "matmul": matmul, "mandelbrot_parallel": mandelbrot_parallel,
             "triad_parallel": triad_parallel, "total_parallel": total_parallel,
             "softmax_rows_parallel": softmax_rows_parallel, "matmul_parallel": matmul_parallel}
@@ -384,6 +405,10 @@ def run_kernels(args, px, c, nb) -> list[dict]:
     limit = 1000 if args.smoke else (30_000 if args.quick else 300_000)
     row(f"collatz below {limit} (Dict + List)", False, lambda: px.collatz_longest(limit), None,
         nb and (lambda: nb["collatz_longest"](limit)), None, check=same)
+
+    words = 1000 if args.smoke else (20_000 if args.quick else 200_000)
+    row(f"word count of {words} words (String + Dict)", False, lambda: px.word_count(words), None,
+        nb and (lambda: nb["word_count"](words)), None, check=same)
     return rows
 
 
