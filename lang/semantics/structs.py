@@ -54,6 +54,8 @@ class StructChecks:
             for a in e.args:
                 self.expr(a)
             return TConst(e.span, ERROR, None)
+        if not sym.generic and sym.state == "new":  # not named in a type yet: resolve its fields now
+            self._resolve_type(ast.Name(sym.decl.name_span, sym.decl.name), {}, sym.decl)
         if not sym.generic and sym.state != "done":
             return TConst(e.span, ERROR, None)
         return self.user_call(init, e, owner)
