@@ -485,6 +485,8 @@ class NativeLibrary:
         self._get = ctypes.CFUNCTYPE(ctypes.c_int32, char_pp, char_pp)(jit.address("__pyx_exc_get"))
         self._frame = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, char_pp, char_pp)(
             jit.address("__pyx_exc_frame"))
+        clear = jit.address("__pyx_exc_clear")
+        self._clear = ctypes.CFUNCTYPE(None)(clear) if clear else (lambda: None)
         self._libc = ctypes.CDLL(None)
         from ..codegen.abi import RELEASE_SYMBOL
 
@@ -498,12 +500,13 @@ class NativeLibrary:
         kind, msg = ctypes.c_char_p(), ctypes.c_char_p()
         depth = self._get(ctypes.byref(kind), ctypes.byref(msg))
         name = (kind.value or b"RuntimeError").decode()
-        message = (msg.value or b"").decode()
+        message = (msg.value or b"").decode("utf-8", "replace")
         frames = []
         for k in range(min(depth, 64)):
             func, file = ctypes.c_char_p(), ctypes.c_char_p()
             line = self._frame(k, ctypes.byref(func), ctypes.byref(file))
             frames.append(((file.value or b"?").decode(), line, (func.value or b"?").decode()))
+        self._clear()  # copied: the module frees messages it made at run time
         cls = getattr(builtins, name) if name in _EXCEPTIONS else RuntimeError
         exc = cls(message) if message else cls()
         return _with_px_traceback(exc, frames)

@@ -121,6 +121,7 @@ def define_exception_accessors(rt: RuntimeLib) -> None:
     st = rt.state(b)
     b.store(ll.Constant(CHARP, None), rt.field(b, st, TYPE))
     b.store(I32(0), rt.field(b, st, DEPTH))
+    b.call(rt.texts_release, [ll.Constant(CHARP, None)])  # Python has its copy of the message now
     b.ret_void()
 
 

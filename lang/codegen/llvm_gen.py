@@ -15,7 +15,7 @@ from ..ir import nodes as ir
 from .. import types as T
 from ..types import ScalarType, Type
 from .halfconv import double_to_half
-from .runtime_lib import CHARP, I1, I32, MSG, TYPE, RuntimeLib
+from .runtime_lib import CHARP, I1, I32, MSG, TEXTS, TYPE, RuntimeLib
 from .target import Target
 from ..semantics.imports import is_stdlib_file
 
@@ -514,6 +514,19 @@ class FunctionCodegen:
             state = self.mg.rt.state(self.b)
             self.b.store(self.b.extract_value(args[0], 0), self.mg.rt.field(self.b, state, TYPE))
             self.b.store(self.b.extract_value(args[0], 1), self.mg.rt.field(self.b, state, MSG))
+            return
+        if i.name == "raise_text":
+            rt, line = self.mg.rt, i.span.line if i.span is not None and not self.hidden else -1
+            self.b.call(rt.raise_text, [*args, rt.cstr(self.b, self.f.name), rt.cstr(self.b, self.f.file), I32(line)])
+            return
+        if i.name == "exc_message":
+            self.define(i.result, self.b.extract_value(args[0], 1))
+            return
+        if i.name == "texts_mark":
+            self.define(i.result, self.b.load(self.mg.rt.exc_field(self.b, TEXTS)))
+            return
+        if i.name == "texts_release":
+            self.b.call(self.mg.rt.texts_release, args)
             return
         if i.name.startswith("extern."):
             self.external_call(i, args)

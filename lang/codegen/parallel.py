@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from .runtime_lib import CHARP, DEPTH, EXC_STATE, I1, I32, I64, TYPE, VOID, counted_loop
+from .runtime_lib import CHARP, DEPTH, EXC_STATE, I1, I32, I64, TEXTS, TYPE, VOID, counted_loop
 
 # bool piece(args, lo, hi, piece index): run iterations [lo, hi) of the loop; true if one raised.
 PIECE = ll.FunctionType(I1, [CHARP, I64, I64, I64])
@@ -87,7 +87,8 @@ class ThreadPool:
         b.store_atomic(value, var, "release", ty_bytes)
 
     def _state_bytes(self, b):
-        end = b.gep(ll.Constant(EXC_STATE.as_pointer(), None), [I32(1)])
+        # Up to TEXTS: the receiving thread keeps its own list (a worker's messages stay in its list).
+        end = b.gep(ll.Constant(EXC_STATE.as_pointer(), None), [I32(0), I32(TEXTS)])
         return b.ptrtoint(end, I64)
 
     def _copy_state(self, b, dest, src):

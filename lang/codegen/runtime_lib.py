@@ -19,9 +19,12 @@ FLOAT_TEXT = 40  # bytes a formatted float may take, its NUL included
 SOURCE_HELPERS = {"format_i64", "format_u64", "format_f64", "format_f32", "format_f16", "print_bytes"}
 # The pending exception of one thread: class, message, and the traceback frames pushed while
 # it propagates (function, file, line), innermost first.
+# TEXTS heads this thread's list of messages made at run time (`raise ValueError("bad " + s)`):
+# each block is the next block's address, then the NUL-terminated text. A `try` frees the ones
+# made inside it when it completes; it is last, so copying a state up to it leaves it behind.
 EXC_STATE = ll.LiteralStructType([CHARP, CHARP, I32, ll.ArrayType(CHARP, MAX_FRAMES),
-                                  ll.ArrayType(CHARP, MAX_FRAMES), ll.ArrayType(I32, MAX_FRAMES)])
-TYPE, MSG, DEPTH, FUNCS, FILES, LINES = range(6)
+                                  ll.ArrayType(CHARP, MAX_FRAMES), ll.ArrayType(I32, MAX_FRAMES), CHARP])
+TYPE, MSG, DEPTH, FUNCS, FILES, LINES, TEXTS = range(7)
 
 
 def counted_loop(b: ll.IRBuilder, start, count, body, stride: int = 1) -> None:
@@ -155,6 +158,37 @@ class RuntimeLib:
             b.call(push, [func, file, line])
         b.ret_void()
         self.raise_ = raise_
+
+        raise_text, b = self._function("__pyx_raise_text", VOID, [CHARP, CHARP, I64, CHARP, CHARP, I32])
+        raise_text.attributes.add("noinline")
+        raise_text.attributes.add("cold")
+        etype, data, size, func, file, line = raise_text.args
+        st = b.call(state, [])
+        block = b.call(self.libc("malloc", CHARP, [I64]), [b.add(size, I64(9))])
+        text = b.gep(block, [I64(8)])
+        b.call(self.libc("memcpy", CHARP, [CHARP, CHARP, I64]), [text, data, size])
+        b.store(I8(0), b.gep(text, [size]))
+        b.store(b.load(self.field(b, st, TEXTS)), b.bitcast(block, CHARP.as_pointer()))
+        b.store(block, self.field(b, st, TEXTS))
+        b.call(raise_, [etype, text, func, file, line])
+        b.ret_void()
+        self.raise_text = raise_text
+
+        release, b = self._function("__pyx_texts_release", VOID, [CHARP])
+        mark = release.args[0]
+        head_at = self.field(b, b.call(state, []), TEXTS)
+        loop, step, done = (release.append_basic_block(x) for x in ("loop", "step", "done"))
+        b.branch(loop)
+        b = ll.IRBuilder(loop)
+        head = b.load(head_at)
+        b.cbranch(b.and_(b.icmp_unsigned("!=", head, mark), b.icmp_unsigned("!=", head, ll.Constant(CHARP, None))),
+                  step, done)
+        b = ll.IRBuilder(step)
+        b.store(b.load(b.bitcast(head, CHARP.as_pointer())), head_at)
+        b.call(self.libc("free", VOID, [CHARP]), [head])
+        b.branch(loop)
+        ll.IRBuilder(done).ret_void()
+        self.texts_release = release
 
     def _define_exc_shutdown(self) -> None:
         """`void __pyx_exc_shutdown()`: give the key back before the JIT frees this module."""

@@ -21,12 +21,18 @@ _INT_CMP = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 _FLOAT_CMP = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=": "oge"}
 
 
+TEXT_MARK = T.ptr(T.UINT8)  # where this thread's list of run-time messages started
+
+
 def lower_program(program: Program, bounds_check: bool = True) -> ir.Module:
     file = program.instances[0].decl.span.file.name if program.instances else ""
     module = ir.Module(program.module, file)
     helpers: dict[str, ir.Function] = {}
+    texts = any(i.raises_text for i in program.instances)
     for instance in program.instances:
-        module.functions.append(FunctionLowering(instance, helpers, bounds_check=bounds_check).lower())
+        lowering = FunctionLowering(instance, helpers, bounds_check=bounds_check)
+        lowering.texts = texts
+        module.functions.append(lowering.lower())
     module.functions.extend(helpers[k] for k in sorted(helpers))
     if program.main is not None:
         module.main = program.main.symbol
@@ -40,6 +46,8 @@ class FunctionLowering(OwnershipLowering):
         self.instance = instance
         self.helpers = helpers
         self.bounds_check = bounds_check  # normalize_index checks its range (off: --no-bounds-check)
+        self.texts = False  # the program raises messages made at run time: each `try` frees its own
+        self.try_marks: list[tuple[ir.Var, int]] = []  # (mark, loop depth) of the trys around here
         self.vars: dict[t.LocalVar, ir.Var] = {}
         self.next_temp = 0
         self.next_block = 0
@@ -296,11 +304,20 @@ class FunctionLowering(OwnershipLowering):
 
     def stmt_TBreak(self, s) -> None:
         self.run_finally(len(self.loops))
+        self.release_texts(len(self.loops), s.span)
         self.terminate(ir.Jump(s.span, self.loops[-1][1]))
 
     def stmt_TContinue(self, s) -> None:
         self.run_finally(len(self.loops))
+        self.release_texts(len(self.loops), s.span)
         self.terminate(ir.Jump(s.span, self.loops[-1][0]))
+
+    def release_texts(self, down_to_loop_depth: int, span) -> None:
+        """Leaving trys by break, continue or return: free the messages made inside the outermost
+        one left (nothing can refer to them once their handlers are left)."""
+        left = [mark for mark, depth in self.try_marks if depth >= down_to_loop_depth]
+        if left:
+            self.intrinsic("texts_release", [self.emit(ir.Load(span, self.temp(TEXT_MARK), left[0]))], None, span)
 
     def stmt_TReturn(self, s: t.TReturn) -> None:
         value = None if s.value is None else self.take(s.value) if owning(s.value.type) else self.expr(s.value)
@@ -311,6 +328,7 @@ class FunctionLowering(OwnershipLowering):
             self.run_finally(0)
             if value is not None:
                 value = self.emit(ir.Load(s.span, self.temp(slot.type), slot))
+        self.release_texts(0, s.span)
         self.destroy_all(s.span)
         self.terminate(ir.Ret(s.span, value))
 
@@ -320,12 +338,22 @@ class FunctionLowering(OwnershipLowering):
             self.terminate(ir.Reraise(s.span, self.handler()))
         elif s.exc is None:
             self.terminate(ir.Reraise(s.span, self.handler()))
+        elif s.text is not None:  # the message's bytes are copied before its String is dropped
+            text = self.expr(s.text)
+            data = self.emit(ir.Extract(s.span, self.temp(s.text.type.fields[0][1]), text, 0))
+            size = self.emit(ir.Extract(s.span, self.temp(T.INT), text, 1))
+            self.intrinsic("raise_text", [ir.Const(T.STRING_LITERAL, s.exc), data, size], None, s.span)
+            self.terminate(ir.Reraise(s.span, self.handler()))
         else:
             self.terminate(ir.Raise(s.span, s.exc, s.message, self.handler()))
 
     def stmt_TTry(self, s: t.TTry) -> None:
         outer = list(self.handlers)
         done = self.new_block("endtry")
+        if self.texts:  # messages made inside this try are freed when it completes normally
+            mark = self.hidden("texts", TEXT_MARK)
+            self.emit(ir.Store(s.span, mark, self.intrinsic("texts_mark", [], TEXT_MARK, s.span)))
+            self.try_marks.append((mark, len(self.loops)))
         finally_entry = (s.finalbody, len(self.loops), outer)
         if s.finalbody:
             self.finally_stack.append(finally_entry)
@@ -370,6 +398,9 @@ class FunctionLowering(OwnershipLowering):
             self.finally_stack.pop()
         self.handlers = outer
         self.block = done
+        if self.texts:
+            self.try_marks.pop()
+            self.intrinsic("texts_release", [self.emit(ir.Load(s.span, self.temp(TEXT_MARK), mark))], None, s.span)
 
     def exit_try(self, s: t.TTry, done: ir.Block) -> None:
         """Normal completion of a try body, else or handler: run finally, then go on after the try."""
@@ -837,6 +868,8 @@ class FunctionLowering(OwnershipLowering):
                 self.guard(self.cmp("uge", index, count, e.span), "IndexError", e.args[2].value, e.span)
             return index
         args = [self.expr(a) for a in e.args]
+        if e.name == "exc_message":
+            return self.intrinsic("exc_message", args, T.STRING_LITERAL, e.span)
         if e.name.startswith("extern:"):
             return self.intrinsic("extern." + e.name[7:], args, e.type if e.type != T.NONE else None, e.span)
         if e.name == "abs":

@@ -328,6 +328,10 @@ class CallChecks:
             if len(e.args) != 1:
                 self.diags.error("E0204", e.span, func="str", expected=1, s="", found=len(e.args))
                 return TConst(e.span, ERROR, None)
+            if len(e.args) == 1 and not e.keywords:
+                value = self.expr(e.args[0])
+                if value.type == T.EXCEPTION:  # `str(e)`: the message of a caught exception, kept
+                    return self.coerce(TBuiltin(e.span, T.STRING_LITERAL, "exc_message", [value]), string)
             return self.struct_call(string.symbol or self.struct_of(string), e, string)
         target = T.TYPE_NAMES[name]
         if not isinstance(target, ScalarType):

@@ -178,6 +178,9 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         if declared is None and value is None:
             self.diags.error("E0131", s.name_span, name=s.name)
         vtype = declared if declared is not None else (value.type if value is not None else ERROR)
+        if vtype == T.EXCEPTION:
+            self.diags.error("E0171", s.name_span, name=s.name)
+            vtype = ERROR
         if vtype == T.NONE:
             self.diags.error("E0132", s.name_span, name=s.name)
             vtype = ERROR
@@ -293,6 +296,9 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
             self.diags.error("E0108", target.span)
             return None
         vtype = self.string_or(default_type(value.type))  # `s = "text"` holds a String
+        if vtype == T.EXCEPTION:
+            self.diags.error("E0171", target.span, name=target.id)
+            vtype = ERROR
         if vtype == T.NONE:
             self.diags.error("E0132", target.span, name=target.id)
             vtype = ERROR

@@ -8,6 +8,11 @@ from ..types import ERROR
 from .exceptions import PARENT, covered
 from .typed import LocalVar, TConst, THandler, TRaise, TTry
 from .rules import _merge, _source_text
+from .imports import is_stdlib_struct
+
+
+def is_string(t) -> bool:
+    return is_stdlib_struct(t, "String")
 
 
 class ExceptionChecks:
@@ -37,18 +42,21 @@ class ExceptionChecks:
         if not isinstance(cls, ast.Name) or cls.id not in PARENT or self.scopes.lookup(cls.id) is not None:
             self.diags.error("E0137", exc.span, name=_source_text(exc), known=", ".join(sorted(PARENT)))
             return None
-        message = ""
+        message, text = "", None
         if len(args) > 1:
             self.diags.error("E0204", exc.span, func=cls.id, expected="0 or 1", s="s", found=len(args))
         elif args:
             value = self.expr(args[0])
             if isinstance(value, TConst) and isinstance(value.value, str):
                 message = value.value
+            elif is_string(value.type):  # `raise ValueError("bad: " + name)`
+                text = value
+                self.fn.raises_text = True
             elif value.type != ERROR:
                 self.diags.error("E0217", args[0].span, name=f"the message of {cls.id}")
         self.check_may_raise(f"`{cls.id}`", s.span)
         self.assigned = None
-        return TRaise(s.span, cls.id, message)
+        return TRaise(s.span, cls.id, message, text=text)
 
     def stmt_Try(self, s: ast.Try):
         before = self._copy_state()

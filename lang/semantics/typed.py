@@ -57,6 +57,7 @@ class FunctionInstance:
     callees: list = field(default_factory=list)  # instances it calls (not launches)
     drops: dict = field(default_factory=dict)  # struct type with a destructor it holds -> its __del__ instance
     called_at: tuple | None = None  # (span, calling instance) of the call that first needed it
+    raises_text: bool = False  # it raises with a message made at run time
 
     @property
     def is_kernel(self) -> bool:
@@ -353,6 +354,7 @@ class TRaise(TStmt):
     exc: str | None  # None: re-raise what is being handled
     message: str
     value: "TExpr | None" = None  # `raise e` of a caught exception
+    text: "TExpr | None" = None  # a message made at run time: a String
 
 
 @dataclass(eq=False)

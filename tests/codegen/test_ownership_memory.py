@@ -89,3 +89,72 @@ def test_a_thousand_million_element_buffers_keep_memory_flat(tmp_path):
     assert lists < 100, f"peak resident memory grew by {lists} MiB over 1000 lists"
     # A hundred dicts of 100k Lists (about 20 MB each, half popped, half dropped with the dict).
     assert dicts < 100, f"peak resident memory grew by {dicts} MiB over 100 dicts"
+
+
+MESSAGES = textwrap.dedent('''
+    fn check(x: Int, pad: String) raises -> Int:
+        if x >= 0:
+            raise ValueError(pad + str(x))
+        return x
+
+
+    fn caught(rounds: Int) raises -> Int:
+        """Messages made at run time and caught: each try frees its own, however it is left."""
+        var pad = String("x") * 1000
+        var total = 0
+        for i in range(rounds):
+            try:  # completes normally
+                _ = check(i, pad)
+            except ValueError as e:
+                total += 1
+            try:  # left by continue
+                _ = check(i, pad)
+            except ValueError:
+                continue
+        for i in range(rounds):
+            total += first(i, pad)  # left by return
+        return total
+
+
+    fn first(i: Int, pad: String) raises -> Int:
+        try:
+            _ = check(i, pad)
+        except ValueError:
+            return 1
+        return 0
+
+
+    fn fail(i: Int) raises:
+        raise ValueError(String("y") * 1000 + str(i))
+''')
+
+MEASURE_MESSAGES = textwrap.dedent('''
+    import resource, sys
+    import pyx
+    m = pyx.import_module("messages", path=[sys.argv[1]], target="cpu")
+    m.caught(1000)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert m.caught(100_000) == 200_000
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print((after - before) // 1024)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for i in range(100_000):
+        try:
+            m.fail(i)
+        except ValueError as exc:
+            assert str(exc).endswith(str(i))
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print((after - before) // 1024)
+''')
+
+
+def test_messages_made_at_run_time_are_freed(tmp_path):
+    (tmp_path / "messages.px").write_text(MESSAGES)
+    done = subprocess.run([sys.executable, "-c", MEASURE_MESSAGES, str(tmp_path)], capture_output=True, text=True,
+                          env={"PYX_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin",
+                               "PYTHONPATH": ":".join(sys.path)})
+    assert done.returncode == 0, done.stderr
+    in_pyx, to_python = (int(line) for line in done.stdout.split())
+    # 300k messages of 1 kB caught in pyx (300 MB if kept), 100k raised to Python (100 MB).
+    assert in_pyx < 30, f"peak resident memory grew by {in_pyx} MiB over 300k caught messages"
+    assert to_python < 30, f"peak resident memory grew by {to_python} MiB over 100k messages raised to Python"
