@@ -77,6 +77,17 @@ def run_source(text: str, tmp_path: Path, name: str = "prog.px", *options: str) 
     return run_pyx(path, *options)
 
 
+def prints_as_python(pyx_text: str, python_text: str, tmp_path: Path) -> None:
+    """The pyx program prints exactly what CPython prints for its Python twin (both succeed)."""
+    import subprocess
+
+    python = subprocess.run([sys.executable, "-c", python_text], capture_output=True, text=True)
+    assert python.returncode == 0, python.stderr
+    result = run_source(pyx_text, tmp_path)
+    assert result.status == 0, result.stderr
+    assert result.stdout == python.stdout
+
+
 def import_source(name: str, text: str, tmp_path: Path, monkeypatch, **options):
     """`pyx.import_module(name)` of a module written from `text` into tmp_path, compiled fresh
     (its own cache folder, and not a module an earlier test imported)."""

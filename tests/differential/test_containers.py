@@ -4,14 +4,11 @@ against `list` (append, pop, indexing and assignment with negative and out-of-ra
 len, iteration, copies, printing; IndexError messages included) and `Dict[Int, Int]` against
 `dict` (insertion order, updates, removal, `in`, `get`, absent keys, printing; KeyError's
 message differs: Python's names the key)."""
-import subprocess
-import sys
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import run_source
+from helpers import prints_as_python
 
 index = st.integers(min_value=-12, max_value=12)
 value = st.integers(min_value=-1000, max_value=1000)
@@ -52,11 +49,7 @@ def render(ops, pyx: bool) -> str:
 
 
 def same_as_python(ops, tmp_path) -> None:
-    python = subprocess.run([sys.executable, "-c", render(ops, pyx=False)], capture_output=True, text=True)
-    assert python.returncode == 0, python.stderr
-    result = run_source(render(ops, pyx=True), tmp_path)
-    assert result.status == 0, result.stderr
-    assert result.stdout == python.stdout
+    prints_as_python(render(ops, pyx=True), render(ops, pyx=False), tmp_path)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -107,16 +100,10 @@ def render_dict(ops, pyx: bool) -> str:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(dict_operation, min_size=1, max_size=30))
 def test_dict_operations_match_python(tmp_path, ops):
-    python = subprocess.run([sys.executable, "-c", render_dict(ops, pyx=False)], capture_output=True, text=True)
-    assert python.returncode == 0, python.stderr
-    result = run_source(render_dict(ops, pyx=True), tmp_path)
-    assert result.status == 0, result.stderr
-    assert result.stdout == python.stdout
+    prints_as_python(render_dict(ops, pyx=True), render_dict(ops, pyx=False), tmp_path)
 
 
 def test_many_keys_removed_and_added_match_python(tmp_path):
     ops = [("set", (k, k)) for k in range(40)] + [("pop", k) for k in range(0, 40, 3)]
     ops += [("set", (k, -k)) for k in range(30, 60)] + [("keys", None), ("in", 3), ("in", 4)]
-    python = subprocess.run([sys.executable, "-c", render_dict(ops, pyx=False)], capture_output=True, text=True)
-    result = run_source(render_dict(ops, pyx=True), tmp_path)
-    assert result.stdout == python.stdout
+    prints_as_python(render_dict(ops, pyx=True), render_dict(ops, pyx=False), tmp_path)

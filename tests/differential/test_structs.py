@@ -3,13 +3,10 @@ and once as a Python program, which must print the same. A value struct with ope
 comparisons, a `mut` method and field assignment, and a struct owning a List with `__getitem__`,
 `__setitem__` and `__len__`. pyx structs are values, so the Python twin copies where pyx
 assigns (`copy.deepcopy`): the two must agree on what each assignment leaves independent."""
-import subprocess
-import sys
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import run_source
+from helpers import prints_as_python
 
 PYX_TYPES = '''
 @fieldwise_init
@@ -140,6 +137,10 @@ operation = st.one_of(
 )
 
 
+def guarded(statement: str) -> list[str]:
+    return ["    try:", f"        {statement}", "    except IndexError as e:", "        print('IndexError', e)"]
+
+
 def render(ops, pyx: bool) -> str:
     assign = (lambda a, b: f"{a} = {b}") if pyx else (lambda a, b: f"{a} = copy.deepcopy({b})")
     lines = ["def main():", "    v0 = Vec(1, 2)", "    v1 = Vec(-3, 4)", "    v2 = Vec(0, 0)",
@@ -170,11 +171,9 @@ def render(ops, pyx: bool) -> str:
         elif kind == "push":
             lines.append(f"    b{args[0]}.push({args[1]})")
         elif kind == "get":
-            lines += ["    try:", f"        print(b{args[0]}[{args[1]}])",
-                      "    except IndexError as e:", "        print('IndexError', e)"]
+            lines += guarded(f"print(b{args[0]}[{args[1]}])")
         elif kind == "set":
-            lines += ["    try:", f"        b{args[0]}[{args[1]}] = {args[2]}",
-                      "    except IndexError as e:", "        print('IndexError', e)"]
+            lines += guarded(f"b{args[0]}[{args[1]}] = {args[2]}")
         elif kind == "copy_bag":
             lines += ["    " + assign(f"b{args[0]}", f"b{args[1]}"), f"    b{args[1]}.push(99)",
                       f"    print(len(b{args[0]}), len(b{args[1]}))"]
@@ -186,11 +185,7 @@ def render(ops, pyx: bool) -> str:
 
 
 def same_as_python(ops, tmp_path) -> None:
-    python = subprocess.run([sys.executable, "-c", render(ops, pyx=False)], capture_output=True, text=True)
-    assert python.returncode == 0, python.stderr
-    result = run_source(render(ops, pyx=True), tmp_path)
-    assert result.status == 0, result.stderr
-    assert result.stdout == python.stdout
+    prints_as_python(render(ops, pyx=True), render(ops, pyx=False), tmp_path)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
