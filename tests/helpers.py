@@ -97,3 +97,29 @@ def import_source(name: str, text: str, tmp_path: Path, monkeypatch, **options):
     monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
     sys.modules.pop(name, None)
     return pyx.import_module(name, path=[str(tmp_path)], **options)
+
+
+@contextlib.contextmanager
+def compiled_module(name: str, text: str, tmp_path_factory):
+    """For a module-scoped fixture: `import_source` in a folder of its own, environment restored after."""
+    import pytest
+
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        yield import_source(name, text, tmp_path_factory.mktemp(name), monkeypatch)
+    finally:
+        monkeypatch.undo()
+
+
+def memory_growth_mib(tmp_path: Path, name: str, source: str, script: str) -> list[int]:
+    """Write module `name`, run `script` (given the folder as argv[1]) in a fresh process with a
+    cache of its own; it prints peak resident memory growths in MiB, one per line."""
+    import subprocess
+
+    (tmp_path / f"{name}.px").write_text(source)
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
+                          env={"PYX_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin",
+                               "PYTHONPATH": ":".join(sys.path)})
+    assert done.returncode == 0, done.stderr
+    return [int(line) for line in done.stdout.split()]
+

@@ -24,6 +24,8 @@ grid = np.arange(12.0).reshape(3, 4)
 print(stats.column_means(grid), stats.column_means(grid.T))  # a Buffer takes views as they are
 print(stats.column_means(grid[::2, 1:3]), grid[::2, 1:3].mean(axis=0))
 
+print(stats.report(np.array([1.0, 2.0, 4.5])))  # pyx code that calls Python's json module
+
 try:
     stats.summarize(np.arange(4), 4)  # int64, not float64
 except TypeError as exc:

@@ -332,8 +332,16 @@ class CallChecks:
                 value = self.expr(e.args[0])
                 if value.type == T.EXCEPTION:  # `str(e)`: the message of a caught exception, kept
                     return self.coerce(TBuiltin(e.span, T.STRING_LITERAL, "exc_message", [value]), string)
+                if self.struct_of(value.type) is not None and "__str__" in self.struct_of(value.type).methods:
+                    return self.method_call(value, "__str__", [], e.span)  # Python's str(x) calls __str__
             return self.struct_call(string.symbol or self.struct_of(string), e, string)
         target = T.TYPE_NAMES[name]
+        if len(e.args) == 1 and name in ("int", "Int", "float", "Float64"):
+            value = self.expr(e.args[0])
+            method = "__int__" if target == T.INT else "__float__"
+            sym = self.struct_of(value.type)
+            if sym is not None and method in sym.methods:  # `Int(obj)`: Python's int(x) calls __int__
+                return self.method_call(value, method, [], e.span)
         if not isinstance(target, ScalarType):
             self.diags.error("E0205", e.span, found="arguments", expected=name)
             return TConst(e.span, ERROR, None)

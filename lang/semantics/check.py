@@ -603,6 +603,9 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         args = []
         for a in e.args:
             v = self.value(self.expr(a))
+            if self.struct_of(v.type) is not None and not is_string(v.type) and not printable_container(v.type) \
+                    and "__str__" in self.struct_of(v.type).methods:
+                v = self.method_call(v, "__str__", [], a.span)  # print shows str(x), as Python's
             if not (isinstance(v.type, (ScalarType, T.SIMDType)) or printable_container(v.type) or is_string(v.type) or
                     v.type in (T.STRING_LITERAL, ERROR, T.NONE, T.EXCEPTION)):
                 self.diags.error("E0215", a.span, type=v.type)
@@ -1073,6 +1076,8 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
             return TConst(e.span, ERROR, None)
         name = func.id
         shadow = self.scopes.lookup(name)
+        if isinstance(shadow, LocalVar) and self.struct_of(shadow.type) is not None:
+            return self.call_value(self.expr(func), e)  # a struct value with `__call__`
         if shadow is not None:
             self.diags.error("E0109", func.span, name=name)
             return TConst(e.span, ERROR, None)
@@ -1131,6 +1136,11 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
             return e
         if e.type == T.STRING_LITERAL and is_string(target):  # Python's str: a String of its text
             return self.finish_call(self.struct_of(target).methods["__init__"], [e], e.span, e.span, target)
+        if is_stdlib_struct(target, "PythonObject") and (isinstance(e.type, (ScalarType, LiteralType))
+                                                         or is_string(e.type) or e.type == T.STRING_LITERAL):
+            # a pyx value where Python's is wanted (an argument of a call, an index, an operand)
+            return self.finish_call(self.struct_of(target).methods["__init__"], [self.value(e)], e.span, e.span,
+                                    target)
         if isinstance(e.type, LiteralType) and isinstance(e, TConst):
             if isinstance(target, LiteralType):
                 return TConst(e.span, target, float(e.value) if target.kind == "float" else e.value)

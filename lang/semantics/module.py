@@ -60,72 +60,68 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
 
 
 # Standard library names every module sees without an import (Mojo's prelude): name -> stdlib module.
-PRELUDE = {"List": "collections", "Span": "collections", "Dict": "collections", "Buffer": "buffer", "String": "string"}
+PRELUDE = {"List": "collections", "Span": "collections", "Dict": "collections", "Buffer": "buffer", "String": "string",
+           "Python": "python", "PythonObject": "python"}
 
 
 def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag, loader) -> None:
     """`from collections import List`, implied where the module uses `List` and defines no `List`
-    of its own. Only modules that mention a prelude name load its stdlib module."""
-    import re
-
-    text = module.span.file.text
+    of its own. Only modules that use a prelude name (in code, not in a comment) load its
+    stdlib module."""
+    uses = _Uses(module)
     for name, home in PRELUDE.items():
-        if name in seen or not re.search(rf"\b{name}\b", text) or loader.is_stdlib(module, home):
+        if name in seen or name not in uses.names or loader.is_stdlib(module, home):
             continue
         _bind_import(ast.Import(module.span, home, None, ((name, name),), True), symbols, seen, diags, loader,
                      stdlib=True)
-    if ("[" in text or "{" in text) and not loader.is_stdlib(module, "collections"):
-        # `[a, b]` and `{k: v}` build the stdlib's List and Dict whatever the module calls them.
+    if not loader.is_stdlib(module, "collections"):
+        # `[a, b]` and `{k: v}` build the stdlib's List and Dict whatever the module calls them,
+        # and so do Python's `list[int]` and `dict[str, float]`.
         wanted = tuple((name, hidden) for name, hidden, node in LITERALS
-                       if _has(module, node) or re.search(rf"\b{name.lower()}\[", text))  # `xs: list[int]`
+                       if node in uses.kinds or name.lower() in uses.names)
         if wanted:
             _bind_import(ast.Import(module.span, "collections", None, wanted, True), symbols, seen, diags, loader,
                          stdlib=True)
-    if ('"' in text or "'" in text or "str" in text) and not loader.is_stdlib(module, "string") \
-            and _wants_string(module):
+    if uses.text and not loader.is_stdlib(module, "string"):
         _bind_import(ast.Import(module.span, "string", None, (("String", STRING_LITERAL),), True), symbols, seen,
                      diags, loader, stdlib=True)
+
+
+class _Uses:
+    """What a module's code uses, in one walk: the names it mentions, the kinds of literal it
+    writes, and whether it treats string literals as Python's str (a method called on one,
+    `"-" * 3`, one in a list or dict literal or kept in a variable, or `str`): only then is the
+    stdlib's String loaded for them."""
+
+    def __init__(self, module: ast.Module):
+        self.names: set[str] = set()
+        self.kinds: set[type] = set()
+        self.text = False
+        stack = [module]
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            self.kinds.add(kind)
+            if kind is ast.Name:
+                self.names.add(node.id)
+                self.text = self.text or node.id == "str"
+            elif kind is ast.Attribute:
+                self.text = self.text or isinstance(node.value, ast.StrLit)
+            elif kind is ast.Binary and node.op == "*":
+                self.text = self.text or isinstance(node.left, ast.StrLit) or isinstance(node.right, ast.StrLit)
+            elif kind is ast.ListExpr:
+                self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.elts)
+            elif kind is ast.DictExpr:
+                self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.keys + node.values)
+            elif kind in (ast.VarDecl, ast.Assign):
+                self.text = self.text or isinstance(node.value, ast.StrLit)
+            stack.extend(ast.children(node))
 
 
 # The names (no source can spell them) under which a module sees the stdlib's List, Dict and String.
 LIST_LITERAL, DICT_LITERAL, STRING_LITERAL = "List literal", "Dict literal", "String literal"
 LITERALS = (("List", LIST_LITERAL, ast.ListExpr), ("Dict", DICT_LITERAL, ast.DictExpr))
 PYTHON_GENERICS = {"list": LIST_LITERAL, "dict": DICT_LITERAL}
-
-
-def _wants_string(module: ast.Module) -> bool:
-    """Whether string literals are used as Python's str here: a method called on one
-    (`",".join(xs)`), repeated (`"-" * 3`), in a list or dict literal, or `str(x)`. Only
-    then is the stdlib's String loaded for them."""
-    stack = [module]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.StrLit):
-            return True
-        if isinstance(node, ast.Binary) and node.op == "*" and (isinstance(node.left, ast.StrLit)
-                                                              or isinstance(node.right, ast.StrLit)):
-            return True
-        if isinstance(node, ast.ListExpr) and any(isinstance(x, ast.StrLit) for x in node.elts):
-            return True
-        if isinstance(node, ast.DictExpr) and any(isinstance(x, ast.StrLit) for x in node.keys + node.values):
-            return True
-        if isinstance(node, ast.Name) and node.id == "str":  # `str(x)`, or `s: str` in annotated Python
-            return True
-        if isinstance(node, (ast.VarDecl, ast.Assign)) and isinstance(node.value, ast.StrLit):
-            return True  # a variable holding text: a String
-        stack.extend(ast.children(node))
-    return False
-
-
-def _has(node, kind) -> bool:
-    """Whether an AST holds a node of this kind."""
-    if isinstance(node, kind):
-        return True
-    if isinstance(node, (list, tuple)):
-        return any(_has(x, kind) for x in node)
-    if isinstance(node, ast.Node):
-        return any(_has(getattr(node, f), kind) for f in node.__dataclass_fields__ if f != "span")
-    return False
 
 
 # Where an imported name is looked for in the module that defines it.

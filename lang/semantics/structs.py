@@ -6,8 +6,8 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, StructType, Type, default_type
-from .typed import (FieldTarget, LocalVar, Reference, TAssign, TBlock, TConst, TExpr, TExprStmt, TField, TLocal,
-                    TPtrOp, TReturn, TUnary, TWhile)
+from .typed import (FieldTarget, LocalVar, Reference, TAssign, TBlock, TConst, TDictLit, TExpr, TExprStmt, TField,
+                    TListLit, TLocal, TPtrOp, TReturn, TUnary, TWhile)
 from .module import dotted_name
 from .rules import COMPARE_METHODS, _field_span, _unify
 
@@ -140,6 +140,11 @@ class StructChecks:
             self.diags.error("E0223", func.span, name=receiver.type, attr=func.attr)
             return TConst(e.span, ERROR, None)
         decl = sym.methods.get(func.attr)
+        if decl is None and "__getattr__" in sym.methods and receiver.type.field_index(func.attr) is None:
+            # `obj.method(args)` of a struct with `__getattr__`: get the attribute, then call it
+            attribute = self.method_call(receiver, "__getattr__", [TConst(func.span, T.STRING_LITERAL, func.attr)],
+                                         func.span)
+            return self.call_value(attribute, e) if attribute.type != ERROR else attribute
         if decl is None:
             self.diags.error("E0118", func.span, struct=receiver.type, name=func.attr)
             return TConst(e.span, ERROR, None)
@@ -147,9 +152,46 @@ class StructChecks:
             return self.user_call(decl, e, receiver.type, ct_items=ct_items)
         return self.user_call(decl, e, receiver.type, receiver, ct_items)
 
+    def call_value(self, callee: TExpr, e: ast.Call) -> TExpr:
+        """`f(args)` of a struct value with `__call__`. A `__call__(self, args: List[T], kwargs:
+        Dict[String, T])` (a PythonObject's) gets the positional arguments as a List and the
+        keyword ones as a Dict, each converted to T; any other `__call__` is called as written."""
+        sym = self.struct_of(callee.type)
+        decl = sym.methods.get("__call__") if sym is not None else None
+        if decl is None or decl.self_convention is None:
+            self.diags.error("E0118", e.func.span, struct=callee.type, name="__call__")
+            return TConst(e.span, ERROR, None)
+        params = decl.params[1:]
+        if [p.name for p in params] != ["args", "kwargs"]:
+            return self.user_call(decl, e, callee.type, callee)
+        env = {**callee.type.ct_env, "Self": callee.type}
+        list_type, dict_type = (self._resolve_type(p.annotation, env, decl) for p in params)
+        if ERROR in (list_type, dict_type):
+            return TConst(e.span, ERROR, None)
+        elem = list_type.ct_env["T"]
+        items = [self.consume(self.coerce(self.expr(a), elem), "passed to a call") for a in e.args]
+        keys = [self.coerce(TConst(kw.span, T.STRING_LITERAL, kw.name), dict_type.ct_env["K"]) for kw in e.keywords]
+        values = [self.consume(self.coerce(self.expr(kw.value), elem), "passed to a call") for kw in e.keywords]
+        if any(x.type == ERROR for x in items + keys + values):
+            return TConst(e.span, ERROR, None)
+        self.need_drop(list_type, e.span)
+        positional = TListLit(e.span, list_type, items)
+        init = self.finish_call(dict_type.symbol.methods["__init__"], [], e.span, e.span, dict_type)
+        setitem = self.instantiate(dict_type.symbol.methods["__setitem__"], (dict_type, keys[0].type if keys else
+                                   dict_type.ct_env["K"], elem), e.span, dict_type, ())
+        if init.type == ERROR or setitem is None:
+            return TConst(e.span, ERROR, None)
+        self.fn.callees.append((setitem, e.span))
+        self.need_drop(dict_type, e.span)
+        named = TDictLit(e.span, dict_type, init, setitem, keys, values)
+        return self.finish_call(decl, [positional, named], e.span, e.func.span, callee.type, callee)
+
     def field_read(self, base: TExpr, attr: str, span: Span) -> TExpr:
         sym = self.struct_of(base.type)
         index = base.type.field_index(attr)
+        if index is None and attr not in sym.methods and "__getattr__" in sym.methods:
+            # `obj.name` of a struct with `__getattr__` (a PythonObject): the name as a literal
+            return self.method_call(base, "__getattr__", [TConst(span, T.STRING_LITERAL, attr)], span)
         if index is None:
             if attr in sym.methods:
                 self.diags.error("E0120", span, name=attr)

@@ -1,9 +1,9 @@
 """Destructors keep memory flat: a loop that builds and drops a million-element buffer (or
 List) a thousand times must not grow the process (measured as peak resident memory, with a generous
 bound, never a time)."""
-import subprocess
-import sys
 import textwrap
+
+from helpers import memory_growth_mib
 
 CHURN = textwrap.dedent('''
     struct Buffer:
@@ -76,18 +76,8 @@ MEASURE = textwrap.dedent('''
 ''')
 
 
-def growth_in_mib(tmp_path, name: str, source: str, script: str) -> list[int]:
-    """Run `script` in a fresh process beside module `name`; it prints peak-memory growths in MiB."""
-    (tmp_path / f"{name}.px").write_text(source)
-    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
-                          env={"PYX_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin",
-                               "PYTHONPATH": ":".join(sys.path)})
-    assert done.returncode == 0, done.stderr
-    return [int(line) for line in done.stdout.split()]
-
-
 def test_a_thousand_million_element_buffers_keep_memory_flat(tmp_path):
-    buffers, lists, dicts = growth_in_mib(tmp_path, "churn", CHURN, MEASURE)
+    buffers, lists, dicts = memory_growth_mib(tmp_path, "churn", CHURN, MEASURE)
     # 2000 buffers of 8 MB each: a leak would be 16 GB; two live at once are 16 MB.
     assert buffers < 100, f"peak resident memory grew by {buffers} MiB over 2000 buffers"
     # A thousand lists of a million Ints (8 MB each, grown by doubling): only one is alive at a time.
@@ -154,7 +144,7 @@ MEASURE_MESSAGES = textwrap.dedent('''
 
 
 def test_messages_made_at_run_time_are_freed(tmp_path):
-    in_pyx, to_python = growth_in_mib(tmp_path, "messages", MESSAGES, MEASURE_MESSAGES)
+    in_pyx, to_python = memory_growth_mib(tmp_path, "messages", MESSAGES, MEASURE_MESSAGES)
     # 300k messages of 1 kB caught in pyx (300 MB if kept), 100k raised to Python (100 MB).
     assert in_pyx < 30, f"peak resident memory grew by {in_pyx} MiB over 300k caught messages"
     assert to_python < 30, f"peak resident memory grew by {to_python} MiB over 100k messages raised to Python"

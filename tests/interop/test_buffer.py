@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 np = pytest.importorskip("numpy")
 
-from helpers import import_source  # noqa: E402
+from helpers import compiled_module  # noqa: E402
 
 MODULE = '''
 fn weighted_sum(b: Buffer[Float64, 2]) -> Float64:
@@ -49,9 +49,8 @@ fn read(b: Buffer[Float64, 2], i: Int, j: Int) -> Float64:
 
 @pytest.fixture(scope="module")
 def m(tmp_path_factory):
-    monkeypatch = pytest.MonkeyPatch()
-    yield import_source("buffers", MODULE, tmp_path_factory.mktemp("buffers"), monkeypatch)
-    monkeypatch.undo()
+    with compiled_module("buffers", MODULE, tmp_path_factory) as module:
+        yield module
 
 
 def weighted_sum(a) -> float:

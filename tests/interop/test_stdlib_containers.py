@@ -3,15 +3,13 @@ numbers gives Python a NumPy array over the list's own memory (no copy), which g
 the module when the array and its views are gone; a Span parameter takes a 1-D array by
 address, with bounds-checked indexing inside."""
 import gc
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
 np = pytest.importorskip("numpy")
 
-from helpers import import_source  # noqa: E402
+from helpers import import_source, memory_growth_mib  # noqa: E402
 
 MODULE = textwrap.dedent('''
     fn squares(n: Int) -> List[Int]:
@@ -84,7 +82,6 @@ def test_the_array_is_writable_and_views_keep_the_memory(m):
 
 
 def test_the_memory_goes_back_to_the_module(tmp_path):
-    (tmp_path / "lists.px").write_text(MODULE)
     script = textwrap.dedent('''
         import resource, sys
         import pyx
@@ -95,11 +92,8 @@ def test_the_memory_goes_back_to_the_module(tmp_path):
             assert m.squares(1_000_000)[-1] == 999_999 ** 2
         print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)
     ''')
-    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
-                          env={"PYX_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin",
-                               "PYTHONPATH": ":".join(sys.path)})
-    assert done.returncode == 0, done.stderr
-    assert int(done.stdout) < 100  # 300 arrays of 8 MB each: 2.4 GB if none were given back
+    (growth,) = memory_growth_mib(tmp_path, "lists", MODULE, script)
+    assert growth < 100  # 300 arrays of 8 MB each: 2.4 GB if none were given back
 
 
 def test_a_span_parameter_takes_a_1d_array_in_place(m):

@@ -5,7 +5,7 @@ import resource
 
 import pytest
 
-from helpers import import_source
+from helpers import compiled_module
 
 MODULE = '''
 fn greet(name: String, times: Int = 1) -> String:
@@ -39,9 +39,8 @@ fn keep(var text: String) -> Int:
 
 @pytest.fixture(scope="module")
 def m(tmp_path_factory):
-    monkeypatch = pytest.MonkeyPatch()
-    yield import_source("strings", MODULE, tmp_path_factory.mktemp("strings"), monkeypatch)
-    monkeypatch.undo()
+    with compiled_module("strings", MODULE, tmp_path_factory) as module:
+        yield module
 
 
 def test_str_in_and_out(m):
