@@ -247,12 +247,26 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         value = self.expr(s.value)
         if len(s.targets) == 1 and isinstance(s.targets[0], ast.Subscript):
             return self.setitem(s.targets[0], value, s.span)
+        if len(s.targets) == 1 and isinstance(s.targets[0], ast.Attribute):
+            dynamic = self.setattr_call(s.targets[0], value, s.span)
+            if dynamic is not None:
+                return dynamic
         if len(s.targets) == 1:
             return self._assign_targets([s.targets[0]], [value], s.span)
         # `a = b = v`: v once, then each target in order.
         value = self.value(value)
         return self._assign_targets(list(s.targets), [value] * len(s.targets), s.span)
 
+
+    def setattr_call(self, target: ast.Attribute, value: TExpr, span: Span):
+        """`obj.name = v` of a struct with `__setattr__` and no field `name` (a PythonObject)."""
+        found = self.scopes.lookup(target.value.id) if isinstance(target.value, ast.Name) else None
+        sym = self.struct_of(found.type) if isinstance(found, LocalVar) else None
+        if sym is None or "__setattr__" not in sym.methods or found.type.field_index(target.attr) is not None:
+            return None
+        call = self.method_call(self.expr(target.value), "__setattr__",
+                                [TConst(target.span, T.STRING_LITERAL, target.attr), value], span)
+        return TExprStmt(span, call) if call.type != ERROR else None
 
     def stmt_TBlock(self, s):
         return s
