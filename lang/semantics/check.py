@@ -1092,6 +1092,11 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         shadow = self.scopes.lookup(name)
         if isinstance(shadow, LocalVar) and self.struct_of(shadow.type) is not None:
             return self.call_value(self.expr(func), e)  # a struct value with `__call__`
+        bound = self.ct_env.get(name) if isinstance(shadow, TConst) and isinstance(shadow.value, _TypeParam) else None
+        if isinstance(bound, (ScalarType, StructType)):  # `T()` or `T(x)` in a generic: what T is, made
+            if isinstance(bound, ScalarType):
+                return self.conversion(bound.name, e)
+            return self.struct_call(self.struct_of(bound), e, bound)
         if shadow is not None:
             self.diags.error("E0109", func.span, name=name)
             return TConst(e.span, ERROR, None)

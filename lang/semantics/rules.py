@@ -13,7 +13,7 @@ BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "boo
 
 
 FUTURE_NAMES = {
-    "UnsafePointer", "Optional",
+    "UnsafePointer",
     "DeviceBuffer", "Tuple", "simd_width_of", "parallel_for", "parallelize", "vectorize", "BFloat16",
 }
 
