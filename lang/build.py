@@ -21,6 +21,8 @@ def describe_type(t: T.Type) -> dict:
         return {"kind": "list", "name": t.name, "elem": describe_type(t.fields[0][1].pointee)}
     if pipeline.is_span_of_scalars(t):  # data, size: what a 1-D array passed from Python becomes
         return {"kind": "span", "name": t.name, "pointee": describe_type(t.fields[0][1].pointee)}
+    if pipeline.is_python_object(t):  # a PyObject*
+        return {"kind": "pyobject", "name": "PythonObject"}
     if pipeline.is_string(t):  # data, size, capacity: UTF-8 bytes
         return {"kind": "string", "name": "String"}
     if pipeline.is_buffer_of_scalars(t):  # data, shape, strides: an array of `rank` dimensions, by address

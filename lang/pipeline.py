@@ -115,10 +115,12 @@ def exported_functions(comp: Compilation) -> list:
     return [i for i in comp.program.instances if i.owner is None and not i.decl.is_generic
             and i.module == comp.program.module
             and not any(p.convention == "mut" for p in i.decl.params) and not i.is_kernel and i.gpu_use is None
-            and all(_crosses_to_python(t) or is_buffer_of_scalars(t) or (is_string(t) and p.convention is None)
+            and all(_crosses_to_python(t) or is_buffer_of_scalars(t)
+                    or ((is_string(t) or is_python_object(t)) and p.convention is None)
                     for p, t in zip(i.decl.params, i.param_types))
             and ((_crosses_to_python(i.return_type) and not is_span_of_scalars(i.return_type))
-                 or is_list_of_scalars(i.return_type) or is_string(i.return_type))]  # a Span would outlive its memory
+                 or is_list_of_scalars(i.return_type) or is_string(i.return_type)
+                 or is_python_object(i.return_type))]  # a Span would outlive its memory
 
 
 def is_list_of_scalars(t) -> bool:
@@ -136,6 +138,13 @@ def is_string(t) -> bool:
     from .semantics.imports import is_stdlib_struct
 
     return is_stdlib_struct(t, "String")
+
+
+def is_python_object(t) -> bool:
+    """The standard library's PythonObject: the object itself crosses, lent in, handed back out."""
+    from .semantics.imports import is_stdlib_struct
+
+    return is_stdlib_struct(t, "PythonObject")
 
 
 def is_buffer_of_scalars(t) -> bool:

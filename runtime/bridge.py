@@ -72,6 +72,8 @@ class Converter:
         elif self.kind == "buffer":  # the stdlib's Buffer[T, rank] of scalars: an array with its strides
             self.ctype = _buffer_value(desc["lanes"])
             self.dtype = _NUMPY_DTYPES.get(desc["pointee"]["name"])
+        elif self.kind == "pyobject":  # the stdlib's PythonObject: one PyObject* field
+            self.ctype = ctypes.c_void_p
         elif self.kind == "string":  # the stdlib's String: a str, its UTF-8 bytes copied
             self.ctype = _ListValue
             self.release = None  # set by the function, for a String result
@@ -93,7 +95,7 @@ class Converter:
 
     @property
     def by_pointer(self) -> bool:
-        return self.kind in ("simd", "struct", "list", "span", "buffer", "string")
+        return self.kind in ("simd", "struct", "list", "span", "buffer", "string", "pyobject")
 
     def to_c(self, value, func: str, param: str, keep: list):
         kind = self.kind
@@ -110,6 +112,11 @@ class Converter:
             span = _SpanValue(address, array.size)
             keep.append(span)
             return ctypes.pointer(span)
+        if kind == "pyobject":  # lent for the call: the function borrows it (its copies add references)
+            keep.append(value)
+            slot = ctypes.c_void_p(id(value))
+            keep.append(slot)
+            return ctypes.pointer(slot)
         if kind == "string":
             if not isinstance(value, str):
                 raise TypeError(f"{func}() argument '{param}' must be String (a str), not {_what(value)}")
@@ -230,6 +237,12 @@ class Converter:
             return raw  # an address: unsafe by nature
         if kind == "list":
             return self._array(raw)
+        if kind == "pyobject":  # the function hands over its reference: take it, then drop it
+            if not raw:
+                return None
+            obj = ctypes.cast(raw, ctypes.py_object).value
+            ctypes.pythonapi.Py_DecRef(ctypes.c_void_p(raw))
+            return obj
         if kind == "string":
             if not raw.data:
                 return ""

@@ -1,6 +1,7 @@
 """Python objects used from pyx (stdlib/python.px): reference counts stay exact, a million
 operations keep memory flat, Python's exceptions become pyx ones and come back to Python as
 themselves, and calls from several Python threads at once take the GIL in turn."""
+import sys
 import textwrap
 from concurrent.futures import ThreadPoolExecutor
 
@@ -50,6 +51,18 @@ fn lookup(key: String) raises -> Int:
     return Int(d[key])
 
 
+fn describe(obj: PythonObject) raises -> String:
+    return str(obj) + " has " + str(len(obj)) + " items"
+
+
+fn doubled(obj: PythonObject) raises -> PythonObject:
+    return obj * 2
+
+
+fn call_back(f: PythonObject, x: Int) raises -> Int:
+    return Int(f(x)) + 1
+
+
 fn hypot(x: Float64, y: Float64) raises -> Float64:
     var math = Python.import_module("math")
     return Float64(math.hypot(x, y))
@@ -72,6 +85,22 @@ def test_python_exceptions_come_back_to_python_as_themselves(m):
     with pytest.raises(KeyError, match="'two'"):
         m.lookup("two")
     assert m.parse("41") + 1 == 42 and m.lookup("one") == 1  # the module is still usable
+
+
+def test_python_objects_cross_both_ways_with_their_references(m):
+    x = [1, 2, 3]
+    before = sys.getrefcount(x)
+    assert m.describe(x) == "[1, 2, 3] has 3 items" and m.doubled(x) == [1, 2, 3, 1, 2, 3]
+    assert m.doubled("ab") == "abab" and m.call_back(lambda v: v * 10, 4) == 41
+    result = m.doubled(x)
+    assert sys.getrefcount(result) == 2  # only `result` (and getrefcount's argument) hold it
+    for _ in range(1000):
+        m.describe(x)
+        m.doubled(x)
+    assert sys.getrefcount(x) == before
+    with pytest.raises(ZeroDivisionError):
+        m.call_back(lambda v: 1 / 0, 1)  # Python's exception, through pyx, back to Python
+    assert "fn describe(obj: PythonObject) raises -> String" in m.describe.__doc__
 
 
 def test_calls_from_several_threads_take_the_gil_in_turn(m):
