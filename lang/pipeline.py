@@ -120,7 +120,9 @@ def exported_functions(comp: Compilation) -> list:
                     for p, t in zip(i.decl.params, i.param_types))
             and ((_crosses_to_python(i.return_type) and not is_span_of_scalars(i.return_type))
                  or is_list_of_scalars(i.return_type) or is_string(i.return_type)
-                 or is_python_object(i.return_type))]  # a Span would outlive its memory
+                 or is_python_object(i.return_type) or is_buffer_of_scalars(i.return_type))]
+# A Span result is not exported: it would outlive the memory it shows. A Buffer result is, as a
+# view of the array argument it shows (the bridge checks that it does).
 
 
 def is_list_of_scalars(t) -> bool:

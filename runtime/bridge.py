@@ -199,6 +199,27 @@ class Converter:
             view.strides[d] = array.strides[d] // itemsize
         return view
 
+    def view_of(self, raw, keep: list, func: str):
+        """A Buffer result as a NumPy view of the argument array whose memory it shows (no copy;
+        that array is kept alive by it). A Buffer of any other memory has no owner Python knows."""
+        import numpy as np
+
+        rank, itemsize = self.desc["rank"], np.dtype(self.dtype).itemsize
+        shape = tuple(raw.shape[d] for d in range(rank))
+        strides = tuple(raw.strides[d] * itemsize for d in range(rank))
+        low = high = raw.data or 0
+        if all(n > 0 for n in shape):
+            low += sum(min(0, (n - 1) * s) for n, s in zip(shape, strides))
+            high += sum(max(0, (n - 1) * s) for n, s in zip(shape, strides)) + itemsize
+        for array in keep:
+            if not isinstance(array, np.ndarray) or array.dtype != np.dtype(self.dtype):
+                continue
+            start, end = _byte_bounds(array)
+            if start <= low and high <= end:
+                return np.asarray(_ArrayView(raw.data, shape, strides, array))
+        raise RuntimeError(f"{func}() returned a {self.name} that views none of the arrays passed to it, so "
+                           "Python cannot know who owns its memory; return a List for new data")
+
     def _array_of_dtype(self, value, func: str, param: str):
         array = _as_array(value)
         if array is None:
@@ -272,6 +293,24 @@ class _SpanValue(ctypes.Structure):
     """How a Span[T] sits in memory (stdlib/collections.px)."""
 
     _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_int64)]
+
+
+def _byte_bounds(array) -> tuple[int, int]:
+    """The first and one-past-last byte addresses an array's elements occupy (any strides)."""
+    low = high = array.ctypes.data
+    if array.size:
+        low += sum(min(0, (n - 1) * s) for n, s in zip(array.shape, array.strides))
+        high += sum(max(0, (n - 1) * s) for n, s in zip(array.shape, array.strides)) + array.itemsize
+    return low, high
+
+
+class _ArrayView:
+    """What NumPy needs to view memory an argument array owns (and to keep that array alive)."""
+
+    def __init__(self, address: int, shape: tuple, strides: tuple, owner):
+        self.owner = owner
+        self.__array_interface__ = {"version": 3, "shape": shape, "strides": strides, "typestr": owner.dtype.str,
+                                    "data": (address, not owner.flags.writeable)}
 
 
 _BUFFER_TYPES: dict[int, type] = {}
@@ -419,6 +458,8 @@ class PyxFunction:
             self._library.flush()
         if status != 0:
             raise self._library.exception()
+        if self._result.kind == "buffer":
+            return self._result.view_of(out, keep, self.__name__)
         return self._from_c(out.value if hasattr(out, "value") else out) if out is not None else None
 
 

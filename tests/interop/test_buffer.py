@@ -44,6 +44,25 @@ fn contiguous(b: Buffer[Float32, 2]) -> Bool:
 
 fn read(b: Buffer[Float64, 2], i: Int, j: Int) -> Float64:
     return b[i, j]
+
+
+fn transpose(b: Buffer[Float64, 2]) -> Buffer[Float64, 2]:
+    return b.transposed()
+
+
+fn corner(b: Buffer[Float64, 2], rows: Int, cols: Int) -> Buffer[Float64, 2]:
+    """The bottom-right rows x cols block, as a view."""
+    var start = b.unsafe_ptr() + (b.dim(0) - rows) * b.stride(0) + (b.dim(1) - cols) * b.stride(1)
+    return Buffer[Float64, 2](start, rows, cols).with_strides(b.stride(0), b.stride(1))
+
+
+fn fresh(n: Int) -> Buffer[Float64, 1]:
+    var p = Ptr[Float64].alloc(n)
+    return Buffer[Float64, 1](p, n)
+
+
+fn beyond(b: Buffer[Float64, 1]) -> Buffer[Float64, 1]:
+    return Buffer[Float64, 1](b.unsafe_ptr(), b.dim(0) + 1)
 '''
 
 
@@ -119,6 +138,28 @@ def test_out_of_range_is_index_error_and_the_module_stays_usable(m):
         with pytest.raises(IndexError, match="buffer index out of range"):
             m.read(a, i, j)
     assert m.read(a, -1, -1) == 5.0
+
+
+def test_a_buffer_result_is_a_view_of_the_argument_it_shows(m):
+    a = np.arange(12.0).reshape(3, 4)
+    t = m.transpose(a)
+    assert t.shape == (4, 3) and (t == a.T).all()
+    block = m.corner(a[::-1, ::2], 2, 1)
+    assert (block == a[::-1, ::2][1:, 1:]).all()
+    block[0, 0] = -1.0  # the same memory: writes show in the array passed in
+    assert a[1, 2] == -1.0
+    del a
+    assert t.sum() == sum(range(12)) - 6 - 1  # the view keeps the array's memory alive
+    frozen = np.arange(4.0).reshape(2, 2)
+    frozen.flags.writeable = False
+    assert not m.transpose(frozen).flags.writeable
+
+
+def test_a_buffer_result_of_other_memory_is_an_error(m):
+    with pytest.raises(RuntimeError, match=r"fresh\(\) returned a Buffer\[Float64, 1\] that views none of the arrays"):
+        m.fresh(3)
+    with pytest.raises(RuntimeError, match="views none of the arrays"):
+        m.beyond(np.arange(3.0))  # one element past the array's end
 
 
 views = st.tuples(
