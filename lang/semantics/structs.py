@@ -9,6 +9,7 @@ from ..types import ERROR, StructType, Type, default_type
 from .typed import (FieldTarget, LocalVar, Reference, TAssign, TBlock, TConst, TDictLit, TExpr, TExprStmt, TField,
                     TListLit, TLocal, TPtrOp, TReturn, TUnary, TWhile)
 from .module import dotted_name
+from .imports import is_stdlib_struct
 from .rules import COMPARE_METHODS, _field_span, _unify
 
 
@@ -41,6 +42,12 @@ class StructChecks:
 
     def struct_call(self, sym, e: ast.Call, t: Type | None = None) -> TExpr:
         init = sym.methods.get("__init__")
+        if is_stdlib_struct(sym.type, "String") and len(e.args) == 1 and not e.keywords:
+            value = self.expr(e.args[0])
+            other = self.struct_of(value.type)
+            if other is not None and other is not sym and "__str__" in other.methods:
+                return self.method_call(value, "__str__", [], e.span)  # `String(obj)` is Python's str(obj)
+            return self.finish_call(init, [value], e.span, e.func.span, sym.type)
         if t is None and sym.generic and init is not None:
             t = self.infer_struct(sym, init, e)
             if t is None:
