@@ -29,19 +29,54 @@ def lower_program(program: Program, bounds_check: bool = True) -> ir.Module:
     module = ir.Module(program.module, file)
     helpers: dict[str, ir.Function] = {}
     texts = any(i.raises_text for i in program.instances)
-    for instance in program.instances:
-        lowering = FunctionLowering(instance, helpers, bounds_check=bounds_check)
+
+    def lower(instance, checked: bool, symbol: str | None = None) -> ir.Function:
+        lowering = FunctionLowering(instance, helpers, bounds_check=checked, symbol=symbol)
         lowering.texts = texts
-        module.functions.append(lowering.lower())
+        return lowering.lower()
+
+    unchecked = [i for i in program.instances if _no_bounds_check(i)]
+    for instance in program.instances:
+        module.functions.append(lower(instance, bounds_check and instance not in unchecked))
+    if bounds_check and unchecked:
+        module.functions += _unchecked_copies(unchecked, module.functions, lower)
     module.functions.extend(helpers[k] for k in sorted(helpers))
     if program.main is not None:
         module.main = program.main.symbol
     return module
 
 
+UNCHECKED = "$unchecked"  # the suffix of a function's copy without index checks
+
+
+def _no_bounds_check(instance: t.FunctionInstance) -> bool:
+    return any(d.name == "no_bounds_check" for d in instance.decl.decorators)
+
+
+def _unchecked_copies(unchecked: list, functions: list[ir.Function], lower) -> list[ir.Function]:
+    """`@no_bounds_check fn f`: f, and everything it calls (transitively), index without checks.
+    What it calls gets a copy lowered without them, which f (and the copies) call instead; the
+    checked originals stay for everyone else."""
+    copies: dict[str, ir.Function] = {}
+    skip = {i.symbol for i in unchecked}
+    todo = [callee for i in unchecked for callee, _ in i.callees]
+    while todo:
+        instance = todo.pop()
+        if instance.symbol in copies or instance.symbol in skip or instance.is_kernel:
+            continue
+        copies[instance.symbol] = lower(instance, False, instance.symbol + UNCHECKED)
+        todo.extend(callee for callee, _ in instance.callees)
+    for f in [f for f in functions if f.symbol in skip] + list(copies.values()):
+        for block in f.blocks:
+            for instr in block.instrs:
+                if isinstance(instr, ir.Call) and instr.callee in copies:
+                    instr.callee += UNCHECKED
+    return list(copies.values())
+
+
 class FunctionLowering(OwnershipLowering):
     def __init__(self, instance: t.FunctionInstance, helpers: dict[str, ir.Function],
-                 outlined: ir.Function | None = None, bounds_check: bool = True):
+                 outlined: ir.Function | None = None, bounds_check: bool = True, symbol: str | None = None):
         """Lower `instance`; or, given `outlined`, fill that function with a piece of it (a prange body)."""
         self.instance = instance
         self.helpers = helpers
@@ -56,7 +91,7 @@ class FunctionLowering(OwnershipLowering):
         if outlined is not None:
             self.fn = outlined
         else:
-            self.fn = ir.Function(instance.symbol, decl.name, decl.span.file.name, [],
+            self.fn = ir.Function(symbol or instance.symbol, decl.name, decl.span.file.name, [],
                                   instance.return_type or T.NONE, decl.span)
             names = {d.name for d in decl.decorators}
             self.fn.inline = "always" if "always_inline" in names else "never" if "noinline" in names else None

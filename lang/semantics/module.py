@@ -159,7 +159,7 @@ def _bind_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: Di
             seen[local] = item
 
 
-FUNCTION_DECORATORS = {"staticmethod", "always_inline", "noinline", "kernel", "fastmath", "noalias"}
+FUNCTION_DECORATORS = {"staticmethod", "always_inline", "noinline", "kernel", "fastmath", "noalias", "no_bounds_check"}
 STRUCT_DECORATORS = {"fieldwise_init"}
 FUTURE_DECORATORS = {"parameter": "`@parameter`"}
 
