@@ -34,6 +34,14 @@ fn same(text: String) -> String:
 
 fn keep(var text: String) -> Int:
     return len(text)
+
+
+fn to_int(text: String) raises -> Int:
+    return int(text)
+
+
+fn to_float(text: String) raises -> Float64:
+    return float(text)
 '''
 
 
@@ -79,3 +87,17 @@ def test_results_give_their_memory_back(m):
     for _ in range(2000):
         m.greet("x" * 10_000, 10)  # 100 kB made and dropped each time: 200 MB if it leaked
     assert peak_kib() - before < 50_000
+
+
+def test_int_and_float_of_text_follow_python_within_int64(m):
+    for text in ["9223372036854775807", "-9223372036854775808", " 1_2 ", "-0"]:
+        assert m.to_int(text) == int(text)
+    for text in ["9223372036854775808", "-9223372036854775809", "1" * 30]:
+        with pytest.raises(OverflowError, match="int too large to convert to Int"):
+            m.to_int(text)  # Python's int has no limit; pyx's Int has 64 bits
+    for text in ["1e308", "-1e-320", "NaN", " 2.5 ", "1_0.0_1"]:
+        value = m.to_float(text)
+        assert value == float(text) or (value != value and text == "NaN")
+    with pytest.raises(ValueError, match=r"could not convert string to float: '0x10'"):
+        m.to_float("0x10")
+
