@@ -16,7 +16,8 @@ VOID = ll.VoidType()
 MAX_FRAMES = 64
 FLOAT_TEXT = 40  # bytes a formatted float may take, its NUL included
 # Runtime helpers pyx source may call through `external_call["__pyx_NAME", ...]`.
-SOURCE_HELPERS = {"format_i64", "format_u64", "format_f64", "format_f32", "format_f16", "print_bytes"}
+SOURCE_HELPERS = {"format_i64", "format_u64", "format_f64", "format_f32", "format_f16", "format_fixed",
+                  "print_bytes"}
 # The pending exception of one thread: class, message, and the traceback frames pushed while
 # it propagates (function, file, line), innermost first.
 # TEXTS heads this thread's list of messages made at run time (`raise ValueError("bad " + s)`):
@@ -283,6 +284,22 @@ class RuntimeLib:
         fn, b = self._function("__pyx_format_u64", I64, [I64, CHARP])
         snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
         b.ret(b.sext(b.call(snprintf, [fn.args[1], I64(24), self.cstr(b, "%llu"), fn.args[0]]), I64))
+        return fn
+
+    def _define_format_fixed(self):
+        """`i64 __pyx_format_fixed(double x, i64 precision, i64 code, char *out)`: printf's `%.*f`
+        (or e, g, F, E, G: `code` is the letter) into out, its length returned."""
+        fn, b = self._function("__pyx_format_fixed", I64, [F64, I64, I64, CHARP])
+        x, precision, code, out = fn.args
+        snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
+        fmt = b.alloca(ll.ArrayType(I8, 5))
+        for k, ch in enumerate(b"%.*"):
+            b.store(I8(ch), b.gep(fmt, [I32(0), I32(k)]))
+        b.store(b.trunc(code, I8), b.gep(fmt, [I32(0), I32(3)]))
+        b.store(I8(0), b.gep(fmt, [I32(0), I32(4)]))
+        size = b.add(precision, I64(320))
+        written = b.call(snprintf, [out, size, b.gep(fmt, [I32(0), I32(0)]), b.trunc(precision, I32), x])
+        b.ret(b.sext(written, I64))
         return fn
 
     def _define_print_bytes(self):

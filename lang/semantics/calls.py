@@ -10,6 +10,7 @@ from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
 from .typed import (FieldTarget, LocalVar, Reference, TBuiltin, TCall, TConst, TConvert, TExpr, TField, TFieldRef, TVector,
                     TLocal, TRef)
+from .imports import is_stdlib_file
 from .rules import FUTURE_NAMES, _TypeParam, _is_float, _is_num, _unify, signature
 
 
@@ -196,6 +197,16 @@ class CallChecks:
         params = decl.params[1:] if decl.self_convention is not None else decl.params
         if any(b.type == ERROR for b in bound) or (receiver is not None and receiver.type == ERROR):
             return TConst(span, ERROR, None)
+        if decl.name == "format" and owner is None and len(bound) == 2 and is_stdlib_file(decl.span.file.name):
+            from .check import is_string
+            from .format_spec import spec_problem
+
+            spec = bound[1]
+            problem = spec_problem(default_type(bound[0].type), spec.value, is_string) \
+                if isinstance(spec, TConst) and isinstance(spec.value, str) else None
+            if problem is not None:
+                self.diags.error("E0172", spec.span, spec=spec.value, problem=problem)
+                return TConst(span, ERROR, None)
         env: dict = {}
         if decl.ct_params or ct_items:
             env = self.bind_ct(decl, ct_items, params, bound, span)

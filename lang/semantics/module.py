@@ -61,7 +61,8 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
 
 # Standard library names every module sees without an import (Mojo's prelude): name -> stdlib module.
 PRELUDE = {"List": "collections", "Span": "collections", "Dict": "collections", "Buffer": "buffer", "String": "string",
-           "Python": "python", "PythonObject": "python", "Optional": "optional"}
+           "Python": "python", "PythonObject": "python", "Optional": "optional",
+           "format": "string", "repr": "string"}
 
 
 def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag, loader) -> None:

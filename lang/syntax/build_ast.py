@@ -465,7 +465,63 @@ class BuildAst(Transformer_NonRecursive):
         return ast.StrLit(self._span(meta), "".join(parts))
 
     def fstring(self, meta, c):
-        return self._bad_expr(meta, "f-strings", "E0007")
+        """`f"x = {x:.2f}!"`: the text pieces joined with `+` to `str(x)`, `repr(x)` (`!r`) or
+        `format(x, ".2f")` (a spec), as Python evaluates it. The expressions keep their places
+        in the file, so errors in them point where they are written."""
+        tok = c[0]
+        text = str(tok)
+        try:
+            joined = pyast.parse(text, mode="eval").body
+        except SyntaxError as exc:
+            self.diags.error("E0004", self._tok(tok), detail=f"f-string: {exc.msg}")
+            return ast.StrLit(self._tok(tok), "")
+        span = self._tok(tok)
+        parts: list[ast.Expr] = []
+        for value in joined.values:
+            if isinstance(value, pyast.Constant):
+                parts.append(ast.StrLit(span, value.value))
+                continue
+            start = tok.start_pos + _char_offset(text, value.value.col_offset)
+            end = tok.start_pos + _char_offset(text, value.value.end_col_offset)
+            inner = self._inner_expression(start, end)
+            if value.conversion == ord("a"):
+                return self._bad_expr(meta, "`!a` in an f-string", "E0007")
+            if value.format_spec is not None:
+                if not all(isinstance(v, pyast.Constant) for v in value.format_spec.values):
+                    return self._bad_expr(meta, "a `{...}` inside an f-string's format spec", "E0007")
+                spec = "".join(v.value for v in value.format_spec.values)
+                if value.conversion == ord("r"):
+                    inner = ast.Call(inner.span, ast.Name(span, "repr"), (inner,), ())
+                parts.append(ast.Call(inner.span, ast.Name(span, "format"), (inner, ast.StrLit(span, spec)), ()))
+            else:
+                name = "repr" if value.conversion == ord("r") else "str"
+                parts.append(ast.Call(inner.span, ast.Name(span, name), (inner,), ()))
+        if not parts:
+            return ast.StrLit(span, "")
+        result = parts[0]
+        for part in parts[1:]:
+            result = ast.Binary(span, "+", result, part)
+        return result
+
+    def _inner_expression(self, start: int, end: int) -> ast.Expr:
+        """Parse source[start:end] as an expression, its nodes' spans where it is in the file: the
+        file is blanked around it (same offsets) and the expression parenthesized."""
+        from .parser import _parser
+
+        full = self.source.text
+        chars = [ch if ch == "\n" else " " for ch in full] + ["\n"]
+        line_start = full.rfind("\n", 0, start) + 1
+        chars[line_start] = "("
+        chars[start:end] = full[start:end]
+        chars[end] = ")"
+        try:
+            tree = _parser().parse("".join(chars))
+        except Exception:  # noqa: BLE001 - Python accepted it; pyx's grammar did not
+            self.diags.error("E0004", self.source.span(start, end), detail="f-string expression pyx cannot parse")
+            return ast.ErrorExpr(self.source.span(start, end))
+        body = BuildAst(self.source, self.diags).transform(tree)
+        statement = body[0] if body else None
+        return statement.expr if isinstance(statement, ast.ExprStmt) else ast.ErrorExpr(self.source.span(start, end))
 
     def true(self, meta, c):
         return ast.BoolLit(self._span(meta), True)
@@ -481,6 +537,11 @@ class BuildAst(Transformer_NonRecursive):
 
     def __default__(self, data, children, meta):
         raise AssertionError(f"grammar rule `{data}` has no AST builder")
+
+
+def _char_offset(line: str, utf8_offset: int) -> int:
+    """Python's ast columns count UTF-8 bytes; spans count characters."""
+    return len(line.encode("utf-8")[:utf8_offset].decode("utf-8", "ignore"))
 
 
 def build(tree: Tree, source: SourceFile, diags: DiagnosticBag) -> tuple:
