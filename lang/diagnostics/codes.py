@@ -83,6 +83,7 @@ MESSAGES: dict[str, str] = {
     "E0168": "`{func}` needs `{name}=...`: parameters after `*{pack}` are keyword-only",
     "E0169": "`external_call` is written `external_call[\"symbol\", ResultType](arguments...)`",
     "E0171": "an exception can be printed, raised again or turned into text with `str(...)`, not kept in `{name}`: it lives only while its handler runs",
+    "E0173": "`external_call`: there is no C function `{symbol}` in this process (it finds the C library, the math library and Python's C API)",
     "E0172": "format spec {spec!r}: {problem}",
     "E0170": "`external_call` passes and returns numbers, Bools, pointers and string literals, not `{type}`",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",

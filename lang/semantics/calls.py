@@ -291,7 +291,7 @@ class CallChecks:
         except CtError as exc:
             self.diags.error("E0219", exc.span, detail=exc.detail)
             return TConst(e.span, T.NONE, None)
-        if not holds and not getattr(self, "constraint_failed", False):
+        if not holds and not self.constraint_failed:
             self.constraint_failed = True  # the first failed constraint of an instance says enough
             # Reported at the outermost call that led here (where the parameters were chosen),
             # with the constraint and the calls in between as notes.
@@ -316,6 +316,10 @@ class CallChecks:
         result = self.resolve_type(func.items[1])
         args = [self.value(self.expr(a)) for a in e.args]
         if result == ERROR or any(a.type == ERROR for a in args):
+            return TConst(e.span, ERROR, None)
+        symbol = func.items[0].value
+        if not symbol.startswith("__pyx_") and not _in_process(symbol):
+            self.diags.error("E0173", func.items[0].span, symbol=symbol)
             return TConst(e.span, ERROR, None)
         for t, span in [(result, func.items[1].span)] + [(a.type, a.span) for a in args]:
             if not (isinstance(t, (ScalarType, T.PtrType)) or t == T.STRING_LITERAL or (t == T.NONE and span is
@@ -509,6 +513,17 @@ class CallChecks:
     def _no_keywords(self, name: str, e: ast.Call) -> None:
         for kw in e.keywords:
             self.diags.error("E0207", kw.span, func=name, name=kw.name)
+
+
+def _in_process(symbol: str) -> bool:
+    """Whether a C function of this name is loaded in this process (libc, libm, Python's C API):
+    calling one that is not would crash the program instead of failing to link."""
+    import ctypes
+
+    try:
+        return hasattr(ctypes.CDLL(None), symbol)
+    except OSError:
+        return True  # no way to look here: let the linker decide
 
 
 def _instance_name(instance) -> str:

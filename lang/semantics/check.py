@@ -60,6 +60,7 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         self.reported_unbound: set[LocalVar] = set()
         self.moved_at: dict[LocalVar, Span] = {}  # variables given up with `x^`, and where
         self.try_depth = 0  # inside a try body with handlers: raising there is handled
+        self.constraint_failed = False  # this instance reported a failed `constrained[...]` already
         self.handler_depth = 0  # inside an except block: a bare `raise` re-raises
         self.next_id = 0
         self.infer_return = instance.decl.returns is None and instance.decl.kind == "def"
@@ -221,7 +222,7 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         try:
             v = self.ct_value(s.value)
         except CtError:
-            return None  # not a simple expression of parameters: evaluated as a module constant is
+            return None  # not a simple expression of parameters: the caller evaluates it as a module constant
         if isinstance(v, bool):
             return TConst(s.span, T.BOOL, v)
         if isinstance(v, int):
