@@ -18,7 +18,7 @@ from .. import types as T
 from ..types import ERROR, Type
 from ..semantics.check import FunctionChecker
 from ..semantics.module import resolve_fields, resolve_type
-from ..semantics.imports import ModuleLoader
+from ..semantics.imports import ModuleLoader, is_stdlib_file
 from ..semantics.scope import ComptimeSymbol, ModuleSymbols
 from ..semantics.typed import FunctionInstance, TConst
 
@@ -186,17 +186,20 @@ class Instantiator:
 
     def run(self) -> Program:
         """Every module's concrete functions, struct methods and constants are checked, used or not,
-        so their errors show up; generic ones as their uses instantiate them."""
+        so their errors show up; generic ones as their uses instantiate them. The standard library
+        is the exception: only what a program uses of it is compiled (a module using a List must
+        not pay for all of String)."""
         program = Program(self.symbols.name)
         program.dependencies = self.loader.dependencies
         for module in self.modules:
+            lazy = self._is_stdlib(module)
             for decl in self._own(module, module.functions):
-                if not decl.is_generic:
+                if not decl.is_generic and not lazy:
                     self.instantiate(decl, tuple(self.resolve_type(p.annotation, None, module) for p in decl.params),
                                      None)
             for sym in self._own(module, module.structs):
                 resolve_fields(sym, module, self.diags, module.lookup_constant)
-                if sym.generic or sym.state != "done":
+                if sym.generic or sym.state != "done" or lazy:
                     continue
                 for method in sym.methods.values():
                     if not method.is_generic:
@@ -218,6 +221,10 @@ class Instantiator:
                 self.diags.error("E0110", main.name_span)
         return program
 
+
+    def _is_stdlib(self, module: ModuleSymbols) -> bool:
+        own = self._own(module, module.functions) + [sym.decl for sym in self._own(module, module.structs)]
+        return bool(own) and is_stdlib_file(own[0].span.file.name)
 
     def _own(self, module: ModuleSymbols, table: dict) -> list:
         """The entries of a module's table it declared itself (not those it imported)."""
