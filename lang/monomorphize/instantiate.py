@@ -54,6 +54,7 @@ def mangle(module: str, decl: ast.FnDef, param_types: tuple[Type, ...], owner: T
 class Instantiator:
     def __init__(self, symbols: ModuleSymbols, diags: DiagnosticBag, loader: ModuleLoader):
         self.symbols = symbols  # the main module
+        self.whole_stdlib = False  # check every concrete stdlib function too (the stdlib's own test)
         self.diags = diags
         self.loader = loader
         self.modules = loader.modules
@@ -192,7 +193,7 @@ class Instantiator:
         program = Program(self.symbols.name)
         program.dependencies = self.loader.dependencies
         for module in self.modules:
-            lazy = self._is_stdlib(module)
+            lazy = self._is_stdlib(module) and not self.whole_stdlib
             for decl in self._own(module, module.functions):
                 if not decl.is_generic and not lazy:
                     self.instantiate(decl, tuple(self.resolve_type(p.annotation, None, module) for p in decl.params),
