@@ -137,9 +137,9 @@ def is_span_of_scalars(t) -> bool:
 
 def is_string(t) -> bool:
     """The standard library's String: a Python str in, a str out (its bytes copied each way)."""
-    from .semantics.imports import is_stdlib_struct
+    from .semantics.imports import is_string as stdlib_string
 
-    return is_stdlib_struct(t, "String")
+    return stdlib_string(t)
 
 
 def is_python_object(t) -> bool:

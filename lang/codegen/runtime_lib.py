@@ -275,15 +275,16 @@ class RuntimeLib:
         return fn
 
     def _define_format_i64(self):
-        fn, b = self._function("__pyx_format_i64", I64, [I64, CHARP])
-        snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
-        b.ret(b.sext(b.call(snprintf, [fn.args[1], I64(24), self.cstr(b, "%lld"), fn.args[0]]), I64))
-        return fn
+        return self._define_format_int("i64", "%lld")
 
     def _define_format_u64(self):
-        fn, b = self._function("__pyx_format_u64", I64, [I64, CHARP])
+        return self._define_format_int("u64", "%llu")
+
+    def _define_format_int(self, suffix: str, fmt: str):
+        """`i64 __pyx_format_i64(i64 x, char out[24])` (and u64): the decimal text, its length returned."""
+        fn, b = self._function("__pyx_format_" + suffix, I64, [I64, CHARP])
         snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
-        b.ret(b.sext(b.call(snprintf, [fn.args[1], I64(24), self.cstr(b, "%llu"), fn.args[0]]), I64))
+        b.ret(b.sext(b.call(snprintf, [fn.args[1], I64(24), self.cstr(b, fmt), fn.args[0]]), I64))
         return fn
 
     def _define_format_fixed(self):

@@ -10,7 +10,7 @@ from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
 from .typed import (FieldTarget, LocalVar, Reference, TBuiltin, TCall, TConst, TConvert, TExpr, TField, TFieldRef, TVector,
                     TLocal, TRef)
-from .imports import is_stdlib_file
+from .imports import is_stdlib_file, is_string
 from .rules import FUTURE_NAMES, _TypeParam, _is_float, _is_num, _unify, signature
 
 
@@ -198,7 +198,6 @@ class CallChecks:
         if any(b.type == ERROR for b in bound) or (receiver is not None and receiver.type == ERROR):
             return TConst(span, ERROR, None)
         if decl.name == "format" and owner is None and len(bound) == 2 and is_stdlib_file(decl.span.file.name):
-            from .check import is_string
             from .format_spec import spec_problem
 
             spec = bound[1]

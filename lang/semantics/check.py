@@ -17,7 +17,7 @@ from .. import types as T
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
 from . import fold
 from .scope import BlockScopes, ComptimeSymbol, ModuleSymbols
-from .imports import is_stdlib_struct
+from .imports import is_stdlib_struct, is_string
 from .gpu import GPUChecks, GPU_NAMES
 from .mathlib import MathChecks
 from .pointers import PointerChecks
@@ -1228,11 +1228,6 @@ def _element_type(values: list[TExpr]) -> Type:
     if any(x.type == T.FLOAT_LITERAL for x in values):
         return T.FLOAT64
     return default_type(values[0].type)
-
-
-def is_string(t: Type) -> bool:
-    """The standard library's String (stdlib/string.px)."""
-    return is_stdlib_struct(t, "String")
 
 
 def printable_container(t: Type) -> bool:

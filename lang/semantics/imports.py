@@ -98,6 +98,11 @@ def is_stdlib_struct(t, base: str) -> bool:
             and is_stdlib_file(t.symbol.decl.span.file.name))
 
 
+def is_string(t) -> bool:
+    """The standard library's String (stdlib/string.px), Python's str."""
+    return is_stdlib_struct(t, "String")
+
+
 def is_stdlib_file(path: str) -> bool:
     """Whether a source file is part of the standard library: its frames stay out of tracebacks,
     as a Python builtin's do (an IndexError names the user's `xs[i]` line, not List's insides)."""

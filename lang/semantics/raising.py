@@ -8,11 +8,7 @@ from ..types import ERROR
 from .exceptions import PARENT, covered
 from .typed import LocalVar, TConst, THandler, TRaise, TTry
 from .rules import _merge, _source_text
-from .imports import is_stdlib_struct
-
-
-def is_string(t) -> bool:
-    return is_stdlib_struct(t, "String")
+from .imports import is_string
 
 
 class ExceptionChecks:

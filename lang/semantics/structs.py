@@ -9,7 +9,7 @@ from ..types import ERROR, StructType, Type, default_type
 from .typed import (FieldTarget, LocalVar, Reference, TAssign, TBlock, TConst, TDictLit, TExpr, TExprStmt, TField,
                     TListLit, TLocal, TPtrOp, TReturn, TUnary, TWhile)
 from .module import dotted_name
-from .imports import is_stdlib_struct
+from .imports import is_string
 from .rules import COMPARE_METHODS, _field_span, _unify
 
 
@@ -42,7 +42,7 @@ class StructChecks:
 
     def struct_call(self, sym, e: ast.Call, t: Type | None = None) -> TExpr:
         init = sym.methods.get("__init__")
-        if is_stdlib_struct(sym.type, "String") and len(e.args) == 1 and not e.keywords:
+        if is_string(sym.type) and len(e.args) == 1 and not e.keywords:
             value = self.expr(e.args[0])
             other = self.struct_of(value.type)
             if other is not None and other is not sym and "__str__" in other.methods:
