@@ -4,6 +4,8 @@ One object per type (interned), so `is` and `==` agree and types can key dicts.
 """
 from __future__ import annotations
 
+import math
+import struct
 from dataclasses import dataclass, field
 
 
@@ -122,6 +124,9 @@ UINT16 = ScalarType("UInt16", "uint", 16)
 UINT32 = ScalarType("UInt32", "uint", 32)
 UINT64 = ScalarType("UInt64", "uint", 64)
 FLOAT16 = ScalarType("Float16", "float", 16)
+# Float32's range with 8 significant bits. Stored as its 16 bits: arithmetic happens in Float32
+# (ir.bfloat16 rewrites it so before code generation).
+BFLOAT16 = ScalarType("BFloat16", "float", 16)
 FLOAT32 = ScalarType("Float32", "float", 32)
 FLOAT64 = ScalarType("Float64", "float", 64)
 
@@ -135,7 +140,7 @@ NONE = OtherType("None")
 ERROR = OtherType("<error>")
 
 SCALARS = {t.name: t for t in (BOOL, INT, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
-                               FLOAT16, FLOAT32, FLOAT64)}
+                               FLOAT16, BFLOAT16, FLOAT32, FLOAT64)}
 # Python's spellings, so annotated Python code is pyx code.
 TYPE_NAMES: dict[str, Type] = {**SCALARS, "int": INT, "float": FLOAT64, "bool": BOOL,
                                "str": STRING_LITERAL, "StringLiteral": STRING_LITERAL, "None": NONE}
@@ -154,7 +159,7 @@ DTYPE = OtherType("DType")
 DTYPES = {name: DTypeValue(name, t) for name, t in (
     ("bool", BOOL), ("int8", INT8), ("int16", INT16), ("int32", INT32), ("int64", INT64), ("index", INT),
     ("uint8", UINT8), ("uint16", UINT16), ("uint32", UINT32), ("uint64", UINT64),
-    ("float16", FLOAT16), ("float32", FLOAT32), ("float64", FLOAT64))}
+    ("float16", FLOAT16), ("bfloat16", BFLOAT16), ("float32", FLOAT32), ("float64", FLOAT64))}
 MAX_SIMD_WIDTH = 1024
 
 
@@ -172,3 +177,25 @@ def simd(elem: ScalarType, width: int) -> SIMDType:
 def elem_type(t: Type) -> Type:
     """The scalar a SIMD type is made of; a scalar is its own element."""
     return t.elem if isinstance(t, SIMDType) else t
+
+
+def bfloat16_round(value: float) -> float:
+    """The BFloat16 nearest to value (ties to even), as a float; beyond the range, infinity."""
+    if value != value or value in (math.inf, -math.inf) or value == 0.0:
+        return value
+    # Spacing of BFloat16s near value: 8 significant bits, and no finer than the subnormals' 2**-133.
+    exponent = max(math.frexp(value)[1], -125)
+    step = math.ldexp(1.0, exponent - 8)
+    rounded = math.copysign(round(abs(value) / step) * step, value)  # exact: scaling by powers of two
+    return rounded if abs(rounded) < 2.0 ** 128 else math.copysign(math.inf, value)
+
+
+def bfloat16_bits(value: float) -> int:
+    """The 16 bits of the BFloat16 nearest to value: the top half of that Float32's bits."""
+    if value != value:
+        return 0x7FC0
+    return struct.unpack("<I", struct.pack("<f", bfloat16_round(value)))[0] >> 16
+
+
+def bfloat16_from_bits(bits: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]

@@ -24,7 +24,7 @@ _SCALARS = {
 }
 _NUMPY_DTYPES = {"Int": "int64", "Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64",
                  "UInt8": "uint8", "UInt16": "uint16", "UInt32": "uint32", "UInt64": "uint64",
-                 "Float16": "float16", "Float32": "float32", "Float64": "float64", "Bool": "bool"}
+                 "Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32", "Float64": "float64", "Bool": "bool"}
 _EXCEPTIONS = {"ZeroDivisionError", "ValueError", "IndexError", "OverflowError", "AssertionError", "MemoryError",
                "KeyError", "TypeError", "RuntimeError"}
 
@@ -165,6 +165,10 @@ class Converter:
         if cls == "float":
             if isinstance(value, (str, bytes)) or not hasattr(value, "__float__"):
                 raise TypeError(f"{func}() argument '{param}' must be {self.name} (a float), not {_what(value)}")
+            if self.name == "BFloat16":
+                from ..types import bfloat16_bits
+
+                return bfloat16_bits(float(value))
             if bits == 16:
                 import struct as _struct
 
@@ -245,6 +249,10 @@ class Converter:
         if kind == "scalar":
             if self.desc["class"] == "bool":
                 return bool(raw)
+            if self.name == "BFloat16":
+                from ..types import bfloat16_from_bits
+
+                return bfloat16_from_bits(int(raw))
             if self.desc["class"] == "float" and self.desc["bits"] == 16:
                 import struct as _struct
 

@@ -14,7 +14,7 @@ from llvmlite import ir as ll
 from ..ir import nodes as ir
 from .. import types as T
 from ..types import ScalarType, Type
-from .halfconv import double_to_half
+from .halfconv import double_to_half, from_bfloat16, to_bfloat16
 from .runtime_lib import CHARP, I1, I32, MSG, TEXTS, TYPE, RuntimeLib
 from .target import Target
 from ..semantics.imports import is_stdlib_file
@@ -74,6 +74,8 @@ def llvm_type(t: Type) -> ll.Type:
     if isinstance(t, ScalarType):
         if t.is_bool:
             return I1
+        if t == T.BFLOAT16:
+            return ll.IntType(16)  # its bits: ir.bfloat16 leaves only moves and two casts
         if t.is_float:
             return {16: ll.HalfType(), 32: ll.FloatType(), 64: ll.DoubleType()}[t.bits]
         return ll.IntType(t.bits)
@@ -324,10 +326,11 @@ class FunctionCodegen:
             return ll.Constant(llvm_type(v.type), ll.Undefined)
         if v.type == T.STRING_LITERAL:
             return self.mg.rt.cstr(self.b, v.value)
+        value = T.bfloat16_bits(v.value) if T.elem_type(v.type) == T.BFLOAT16 else v.value
         if isinstance(v.type, T.SIMDType):
-            lane = ll.Constant(llvm_type(v.type.elem), v.value)
+            lane = ll.Constant(llvm_type(v.type.elem), value)
             return ll.Constant(llvm_type(v.type), [lane] * v.type.width)
-        return ll.Constant(llvm_type(v.type), v.value)
+        return ll.Constant(llvm_type(v.type), value)
 
     def define(self, result: ir.Temp | None, value: ll.Value) -> None:
         if result is not None:
@@ -374,6 +377,12 @@ class FunctionCodegen:
         to = llvm_type(i.result.type)
         if i.kind == "bitcast":
             self.define(i.result, self.b.bitcast(a, to) if isinstance(i.a.type, T.PtrType) else a)
+            return
+        if T.elem_type(i.result.type) == T.BFLOAT16:  # from Float32 or Float64 (ir.bfloat16)
+            self.define(i.result, to_bfloat16(self.b, a))
+            return
+        if T.elem_type(i.a.type) == T.BFLOAT16:  # to Float32
+            self.define(i.result, from_bfloat16(self.b, a))
             return
         if i.kind == "fptrunc" and self.mg.target.host and _is_double_to_half(a.type, to):
             self.define(i.result, double_to_half(self.b, a))

@@ -42,7 +42,9 @@ def buffer_formats(t: T.ScalarType) -> list[str]:
 
 
 def _fast_pointer(t) -> bool:
-    return isinstance(t, T.PtrType) and t.address_space == 0 and isinstance(t.pointee, T.ScalarType)
+    # BFloat16 has no buffer-protocol format of its own (Float16's "e" would pass for it).
+    return isinstance(t, T.PtrType) and t.address_space == 0 and isinstance(t.pointee, T.ScalarType) \
+        and t.pointee != T.BFLOAT16
 
 
 def eligible(f: ir.Function) -> bool:

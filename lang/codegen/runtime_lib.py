@@ -16,7 +16,7 @@ VOID = ll.VoidType()
 MAX_FRAMES = 64
 FLOAT_TEXT = 40  # bytes a formatted float may take, its NUL included
 # Runtime helpers pyx source may call through `external_call["__pyx_NAME", ...]`.
-SOURCE_HELPERS = {"format_i64", "format_u64", "format_f64", "format_f32", "format_f16", "format_fixed",
+SOURCE_HELPERS = {"format_i64", "format_u64", "format_f64", "format_f32", "format_f16", "format_bf16", "format_fixed",
                   "print_bytes"}
 # The pending exception of one thread: class, message, and the traceback frames pushed while
 # it propagates (function, file, line), innermost first.
@@ -265,6 +265,9 @@ class RuntimeLib:
     def _define_print_f16(self):
         return self._define_print_float("f16", F16)
 
+    def _define_print_bf16(self):
+        return self._define_print_float("bf16", ll.IntType(16))
+
     def _define_print_float(self, suffix: str, fty):
         fn, b = self._function("__pyx_print_" + suffix, VOID, [fty])
         buf = b.alloca(ll.ArrayType(I8, FLOAT_TEXT))
@@ -364,12 +367,20 @@ class RuntimeLib:
     def _define_format_f16(self):
         return self._define_format_float("__pyx_format_f16", F16, 5)
 
-    def _define_format_float(self, name: str, fty, max_digits: int):
+    def _define_format_bf16(self):
+        return self._define_format_float("__pyx_format_bf16", F32, 4, bfloat16=True)
+
+    def _define_format_float(self, name: str, fty, max_digits: int, bfloat16: bool = False):
         """`i64 format(float x, char out[FLOAT_TEXT])`: Python's float repr, its length returned:
         the fewest significant digits that read back to the same value, fixed notation for
-        exponents in [-4, 16), scientific otherwise, and `.0` on integers."""
-        fn, b = self._function(name, I64, [fty, CHARP])
+        exponents in [-4, 16), scientific otherwise, and `.0` on integers. A BFloat16 comes as its
+        16 bits and is compared as the Float32 it is exactly."""
+        from .halfconv import from_bfloat16, to_bfloat16
+
+        fn, b = self._function(name, I64, [ll.IntType(16) if bfloat16 else fty, CHARP])
         x, out = fn.args
+        if bfloat16:
+            x = from_bfloat16(b, x)
         snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
         strtod = self.libc("strtod", F64, [CHARP, CHARP.as_pointer()])
         strtof = self.libc("strtof", F32, [CHARP, CHARP.as_pointer()])
@@ -383,6 +394,8 @@ class RuntimeLib:
             from .halfconv import double_to_half
 
             null = ll.Constant(CHARP.as_pointer(), None)
+            if bfloat16:
+                return from_bfloat16(b, to_bfloat16(b, b.call(strtod, [bufp, null])))
             if fty == F32:
                 return b.call(strtof, [bufp, null])
             value = b.call(strtod, [bufp, null])

@@ -494,7 +494,7 @@ class FunctionLowering(OwnershipLowering):
         elif vt == T.BOOL:
             self.intrinsic("print_bool", [v], None, span)
         elif vt.is_float:
-            self.intrinsic(f"print_f{vt.bits}", [v], None, span)
+            self.intrinsic("print_bf16" if vt == T.BFLOAT16 else f"print_f{vt.bits}", [v], None, span)
         elif vt.is_signed:
             if vt.bits < 64:
                 v = self.emit(ir.Cast(span, self.temp(T.INT64), "sext", v))

@@ -83,7 +83,9 @@ def drop_dead_handlers(module: ir.Module) -> ir.Module:
     return remove_unreachable_blocks(module)
 
 
-PASSES = [remove_unreachable_blocks, infer_raises, drop_dead_handlers]
+from .bfloat16 import legalize_bfloat16  # noqa: E402
+
+PASSES = [remove_unreachable_blocks, infer_raises, drop_dead_handlers, legalize_bfloat16]
 
 
 def device_functions(module: ir.Module) -> ir.Module:

@@ -453,7 +453,7 @@ class CallChecks:
         if vector is not None:
             if (name == "abs" and len(args) != 1) or (name != "abs" and len(args) < 2):
                 self.diags.error("E0204", e.span, func=name, expected=1 if name == "abs" else "at least 2",
-                                 s="", found=len(args))
+                                 s="" if name == "abs" else "s", found=len(args))
                 return TConst(e.span, ERROR, None)
             args = [self.broadcast(a, vector) for a in args]
             if any(a.type == ERROR for a in args) or vector.elem.is_bool:

@@ -9,7 +9,7 @@ import math
 import operator
 import struct
 
-from ..types import FLOAT_LITERAL, INT_LITERAL, LiteralType, ScalarType, Type
+from ..types import BFLOAT16, FLOAT_LITERAL, INT_LITERAL, LiteralType, ScalarType, Type, bfloat16_round
 
 # Folding `2 ** 10**9` would hang the compiler; past this the operation runs at run time.
 MAX_FOLD_BITS = 4096
@@ -29,6 +29,8 @@ def wrap(value: int, t: ScalarType) -> int:
 
 def round_float(value: float, t: Type) -> float:
     """Round to the type's precision; too large becomes infinity, as the hardware conversion does."""
+    if t == BFLOAT16:
+        return bfloat16_round(value)
     code = {32: "f", 16: "e"}.get(t.bits) if isinstance(t, ScalarType) else None
     if code is None:
         return value

@@ -14,7 +14,7 @@ BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "boo
 
 FUTURE_NAMES = {
     "UnsafePointer",
-    "DeviceBuffer", "Tuple", "simd_width_of", "parallel_for", "parallelize", "vectorize", "BFloat16",
+    "DeviceBuffer", "Tuple", "simd_width_of", "parallel_for", "parallelize", "vectorize",
 }
 
 

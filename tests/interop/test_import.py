@@ -303,7 +303,8 @@ def test_launching_kernels_from_python(tmp_path, monkeypatch):
 
 
 def test_less_common_types_cross_the_boundary(tmp_path, monkeypatch):
-    """Float16 (raw bits: C and ctypes pass it differently), bool lanes (one byte each: LLVM packs
+    """Float16 (raw bits: C and ctypes pass it differently), BFloat16 (a Python float rounded to its
+    8 bits; NumPy has no array type for it, so a Ptr[BFloat16] refuses float16 and uint16), bool lanes (one byte each: LLVM packs
     <N x i1>), nested structs (embedded by value), UInt64 extremes, pointer results."""
     import shutil
 
@@ -311,6 +312,12 @@ def test_less_common_types_cross_the_boundary(tmp_path, monkeypatch):
     monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
     m = pyx.import_module("edge", path=[str(tmp_path)])
     assert m.half(3.0) == 1.5
+    assert m.brain(0.1, 3.0) == 0.30078125  # 0.1 is 0.10009765625 in BFloat16; times 3, rounded again
+    assert m.brain(1e39, 1.0) == float("inf")
+    assert m.brain_lanes((0.1, 0.2, 256.0, -1.0)) == (1.1015625, 1.203125, 256.0, 0.0)
+    for wrong in (np.zeros(2, np.float16), np.zeros(2, np.uint16)):
+        with pytest.raises(TypeError, match="expected an array of bfloat16, got"):
+            m.brain_total(wrong, 2)
     assert m.biggest() == 2**64 - 1
     assert m.mask([0.5, 1.5, 2.0, -1.0]) == (False, True, True, False)
     outer = m.nest(-3, 2.5)

@@ -70,3 +70,18 @@ def test_raising_is_inferred_through_calls():
     module = pipeline.lower(src).ir
     raises = {f.name: f.raises for f in module.functions}
     assert raises == {"leaf": False, "div": True, "outer": True}
+
+
+def test_bfloat16_arithmetic_is_rewritten_to_float32():
+    """After the passes no instruction computes on BFloat16: only moves and the two casts remain,
+    which the code generator does with integer instructions."""
+    from helpers import ROOT
+    from pyx.ir.bfloat16 import computes_on_bfloat16, is_bfloat16
+
+    module = pipeline.lower(SourceFile.read(ROOT / "tests" / "golden" / "bfloat16.px"),
+                            CompileOptions(verify_ir=True)).ir
+    instrs = [i for f in module.functions for b in f.blocks for i in b.instrs]
+    assert not [i for i in instrs if computes_on_bfloat16(i)]
+    casts = [i for i in instrs if isinstance(i, ir.Cast) and (is_bfloat16(i.a.type) or is_bfloat16(i.result.type))]
+    assert casts and all((i.kind, T.elem_type(i.a.type if i.kind == "fptrunc" else i.result.type))
+                         in (("fpext", T.FLOAT32), ("fptrunc", T.FLOAT32), ("fptrunc", T.FLOAT64)) for i in casts)
