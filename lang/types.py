@@ -113,6 +113,25 @@ class StructType(Type):
         return None
 
 
+@dataclass(frozen=True)
+class TypeParamType(StructType):
+    """A type parameter inside its generic body while that body is checked before any
+    instantiation: a type with exactly what its trait bound requires, and nothing else."""
+
+    bound: str = field(default="", compare=False)
+
+
+def mentions_type_param(value) -> bool:
+    """Whether a type (or compile-time value) is or contains a TypeParamType."""
+    if isinstance(value, TypeParamType):
+        return True
+    if isinstance(value, PtrType):
+        return mentions_type_param(value.pointee)
+    if isinstance(value, StructType):
+        return any(mentions_type_param(v) for v in value.ct_env.values())
+    return False
+
+
 BOOL = ScalarType("Bool", "bool", 1)
 INT8 = ScalarType("Int8", "int", 8)
 INT16 = ScalarType("Int16", "int", 16)

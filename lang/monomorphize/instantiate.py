@@ -51,6 +51,11 @@ def mangle(module: str, decl: ast.FnDef, param_types: tuple[Type, ...], owner: T
     return name
 
 
+def method_env(decl: ast.FnDef, owner: Type | None, ct_args: tuple) -> dict:
+    """The names a signature sees: its struct's parameters and `Self`, then its own parameters."""
+    return {**getattr(owner, "ct_env", {}), **({"Self": owner} if owner is not None else {}), **ct_env(decl, ct_args)}
+
+
 class Instantiator:
     def __init__(self, symbols: ModuleSymbols, diags: DiagnosticBag, loader: ModuleLoader):
         self.symbols = symbols  # the main module
@@ -64,6 +69,9 @@ class Instantiator:
         self.per_def: dict[str, int] = {}
         self.worklist: deque[FunctionInstance] = deque()
         self.depth = 0
+        from .generic_check import GenericBodies
+
+        self.generic_bodies = GenericBodies(self)
 
     def home(self, node: ast.Node) -> ModuleSymbols:
         """The module a declaration was written in: its names are the ones its body sees."""
@@ -78,6 +86,14 @@ class Instantiator:
         (a callee's parameter types are written there)."""
         return lambda expr, env=None, decl=None: self.resolve_type(expr, env,
                                                                    self.home(decl) if decl is not None else module)
+
+    def declared_return_type(self, decl: ast.FnDef, owner: Type | None, env: dict, home: ModuleSymbols) -> Type | None:
+        """What a call returns, from the signature; None for a `def` whose body must say."""
+        if decl.self_convention == "out":
+            return owner  # a constructor returns the value it built
+        if decl.returns is not None:
+            return self.resolve_type(decl.returns, env, home)
+        return T.NONE if decl.kind == "fn" else None
 
     def _constant_lookup(self, module: ModuleSymbols):
         def lookup_constant(name: str, span: Span):
@@ -103,14 +119,7 @@ class Instantiator:
             instance = FunctionInstance(decl, home.name, param_types,
                                         mangle(home.name, decl, param_types, owner, ct_args), owner=owner,
                                         ct_args=ct_args)
-            if decl.self_convention == "out":
-                instance.return_type = owner  # a constructor returns the value it built
-            elif decl.returns is not None:
-                env = {**getattr(owner, "ct_env", {}), **({"Self": owner} if owner is not None else {}),
-                       **ct_env(decl, ct_args)}
-                instance.return_type = self.resolve_type(decl.returns, env, home)
-            elif decl.kind == "fn":
-                instance.return_type = T.NONE
+            instance.return_type = self.declared_return_type(decl, owner, method_env(decl, owner, ct_args), home)
             self.instances[key] = instance
             self.worklist.append(instance)
         if instance.return_type is None and not instance.checked and not instance.in_progress:
@@ -123,6 +132,11 @@ class Instantiator:
 
     def check(self, instance: FunctionInstance) -> None:
         if instance.checked or instance.in_progress:
+            return
+        if id(instance.decl) in self.generic_bodies.failed:
+            # Its errors were reported once, at the generic's source: no copy per instance.
+            instance.checked = True
+            instance.return_type = instance.return_type or ERROR
             return
         instance.in_progress = True
         self.depth += 1
@@ -192,6 +206,11 @@ class Instantiator:
         not pay for all of String)."""
         program = Program(self.symbols.name)
         program.dependencies = self.loader.dependencies
+        for module in self.modules:
+            if not self._is_stdlib(module):
+                for sym in self._own(module, module.structs):
+                    resolve_fields(sym, module, self.diags, module.lookup_constant)
+                self.generic_bodies.check_module(module)
         for module in self.modules:
             lazy = self._is_stdlib(module) and not self.whole_stdlib
             for decl in self._own(module, module.functions):
