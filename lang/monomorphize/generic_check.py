@@ -37,8 +37,8 @@ def type_param(p: ast.CtParam, owner: str, module: ModuleSymbols) -> T.TypeParam
     """The stand-in for `p` (`T: Shape`) inside its generic's body."""
     bound = p.annotation
     methods: dict[str, ast.FnDef] = {}
-    for trait in sorted(trait_ancestry(bound.id, module)):
-        for method in module.traits[trait].methods:
+    for _, (trait, _) in sorted(trait_ancestry(bound.id, module).items()):
+        for method in trait.methods:
             methods.setdefault(method.name, method)
     decl = ast.StructDef(p.span, p.name, p.span, (), (bound,), (), tuple(methods.values()))
     sym = StructSymbol(decl, None, methods=methods, state="done", home=module)

@@ -270,7 +270,7 @@ class CallChecks:
         self.fn.references.append(Reference(name_span, "function", decl.name, instance.return_type,
                                             decl.name_span, signature(instance)))
         if decl.raises:
-            self.check_may_raise(f"through `{decl.name}`, which is declared `raises`", span)
+            self.check_may_raise(f"through `{decl.name}` (a `raises` function)", span)
         ret = instance.return_type
         if ret is None:
             self.diags.error("E0221", span, func=decl.name)

@@ -62,7 +62,9 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
 # Standard library names every module sees without an import (Mojo's prelude): name -> stdlib module.
 PRELUDE = {"List": "collections", "Span": "collections", "Dict": "collections", "Buffer": "buffer", "String": "string",
            "Python": "python", "PythonObject": "python", "Optional": "optional",
-           "format": "string", "repr": "string"}
+           "format": "string", "repr": "string", "Stringable": "string",
+           "EqualityComparable": "traits", "Comparable": "traits", "Hashable": "traits", "KeyElement": "traits",
+           "Sized": "traits"}
 
 
 def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag, loader) -> None:
@@ -157,6 +159,8 @@ def _bind_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: Di
                         name=local)
         else:
             getattr(symbols, table)[local] = getattr(other, table)[name]
+            if table == "traits":
+                symbols.trait_homes[local] = other.trait_homes.get(name, other)
             seen[local] = item
 
 
@@ -395,19 +399,40 @@ def conforms_kind(p: ast.CtParam, value, symbols, diags, span, owner: str) -> bo
     return True
 
 
-def trait_ancestry(name: str, symbols: ModuleSymbols) -> set[str]:
-    seen, stack = set(), [name]
+def trait_ancestry(name: str, symbols: ModuleSymbols) -> dict[str, tuple[ast.TraitDef, ModuleSymbols]]:
+    """The trait `name` and every trait it refines, each with the module it was declared in (a
+    parent is named in the module of the trait that names it)."""
+    found: dict[str, tuple[ast.TraitDef, ModuleSymbols]] = {}
+    stack = [(name, symbols)]
     while stack:
-        current = stack.pop()
-        if current in seen or current not in symbols.traits:
+        current, where = stack.pop()
+        if current in found or current not in where.traits:
             continue
-        seen.add(current)
-        stack.extend(p.id for p in symbols.traits[current].parents if isinstance(p, ast.Name))
-    return seen
+        home = where.trait_homes.get(current, where)
+        found[current] = (where.traits[current], home)
+        stack.extend((p.id, home) for p in where.traits[current].parents if isinstance(p, ast.Name))
+    return found
+
+
+# The standard library's traits (stdlib/traits.px, Stringable in string.px) that builtin types
+# conform to without declaring it.
+_NUMBER_TRAITS = {"EqualityComparable", "Comparable", "Stringable"}
+_INTEGER_TRAITS = _NUMBER_TRAITS | {"Hashable", "KeyElement"}
+
+
+def _builtin_conforms(t: Type, trait: str) -> bool:
+    if not isinstance(t, T.ScalarType):
+        return False
+    return trait in (_INTEGER_TRAITS if t.is_int or t.is_bool else _NUMBER_TRAITS)
 
 
 def type_conforms(t: Type, trait: str, symbols: ModuleSymbols) -> bool:
-    """Conformance is declared, as in Mojo: `struct Rect(Shape)` (or a trait that refines Shape)."""
+    """Conformance is declared, as in Mojo: `struct Rect(Shape)` (or a trait that refines Shape).
+    The scalar types conform to the standard library's traits that fit them."""
+    from .imports import is_stdlib_file
+
+    if trait in symbols.traits and is_stdlib_file(symbols.traits[trait].span.file.name) and _builtin_conforms(t, trait):
+        return True
     if not isinstance(t, T.StructType):
         return False
     sym = t.symbol if t.symbol is not None else symbols.structs.get(t.base or t.name)
@@ -417,7 +442,7 @@ def type_conforms(t: Type, trait: str, symbols: ModuleSymbols) -> bool:
     declared = set()
     for base in sym.decl.traits:
         if isinstance(base, ast.Name):
-            declared |= trait_ancestry(base.id, home)
+            declared |= set(trait_ancestry(base.id, home))
     return trait in declared
 
 
@@ -457,15 +482,15 @@ def check_conformance(sym: StructSymbol, t: Type, symbols: ModuleSymbols, diags:
         if base.id not in symbols.traits:
             diags.error("E0142", base.span, name=base.id)
             continue
-        for trait_name in sorted(trait_ancestry(base.id, symbols)):
-            trait = symbols.traits[trait_name]
+        for trait_name, (trait, home) in sorted(trait_ancestry(base.id, symbols).items()):
             for required in trait.methods:
                 method = sym.methods.get(required.name)
                 if method is None:
                     diags.error("E0138", sym.decl.name_span, (Note("required here", required.name_span),),
                                 struct=t, method=required.name, trait=trait_name)
                     continue
-                want = _signature_text(required, {"Self": t}, symbols, lookup)
+                # The trait's types are written in its module, the struct's in the struct's.
+                want = _signature_text(required, {"Self": t}, home, home.lookup_constant or lookup)
                 have = _signature_text(method, {**t.ct_env, "Self": t}, symbols, lookup)
                 if want != have:
                     diags.error("E0139", method.name_span, (Note("required here", required.name_span),),

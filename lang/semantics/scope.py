@@ -46,6 +46,9 @@ class ModuleSymbols:
     px_modules: dict[str, "ModuleSymbols"] = field(default_factory=dict, repr=False)
     # Names whose import failed (already reported): their uses are not reported again.
     unresolved: set[str] = field(default_factory=set)
+    # An imported trait's own module, where the names in its declaration (its parents, the types
+    # in its methods) resolve; a trait declared here is absent.
+    trait_homes: dict[str, "ModuleSymbols"] = field(default_factory=dict, repr=False)
     # Set by the instantiator: compile-time constants by name, looked up in this module.
     lookup_constant: object = field(default=None, repr=False)
 
