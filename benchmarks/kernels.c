@@ -106,6 +106,20 @@ float total_omp(const float *x, long n) {
     return s;
 }
 
+/* BFloat16 is the top half of a float's bits; GCC before 13 has no arithmetic type for it. */
+static inline float bf16_to_float(uint16_t bits) {
+    uint32_t wide = (uint32_t)bits << 16;
+    float f;
+    __builtin_memcpy(&f, &wide, sizeof f);
+    return f;
+}
+
+float dot_bf16(const uint16_t *a, const uint16_t *b, long n) {
+    float s = 0.0f;
+    for (long i = 0; i < n; i++) s += bf16_to_float(a[i]) * bf16_to_float(b[i]);
+    return s;
+}
+
 static inline void softmax_row(const float *x, float *out, long r, long cols) {
     const float *row = x + r * cols;
     float *dst = out + r * cols;

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
+import math
 import os
 import platform
 import shutil
@@ -69,6 +70,8 @@ def build_c(tmp: Path):
         getattr(c, name).restype, getattr(c, name).argtypes = ctypes.c_float, [f32p, i64]
     for name in ("softmax_rows", "softmax_rows_omp"):
         getattr(c, name).restype, getattr(c, name).argtypes = None, [f32p, f32p, i64, i64]
+    u16p = ctypes.POINTER(ctypes.c_uint16)
+    c.dot_bf16.restype, c.dot_bf16.argtypes = ctypes.c_float, [u16p, u16p, i64]
     c.nbody.restype, c.nbody.argtypes = ctypes.c_double, [i64, f64p]
     for name in ("matmul", "matmul_omp"):
         getattr(c, name).restype, getattr(c, name).argtypes = None, [f32p, f32p, f32p, i64, i64, i64]
@@ -155,6 +158,22 @@ def numba_kernels():
                 aip = a[i, p]
                 for j in range(b.shape[1]):
                     c[i, j] += aip * b[p, j]
+
+    @njit
+    def dot_bf16(a, b):
+        # Numba has no bfloat16 and no scalar bit cast: widen a block at a time into a reused
+        # uint32 buffer and read it back as float32 (no whole-array temporaries).
+        wa, wb = np.empty(4096, np.uint32), np.empty(4096, np.uint32)
+        fa, fb = wa.view(np.float32), wb.view(np.float32)
+        s = np.float32(0.0)
+        for start in range(0, a.shape[0], 4096):
+            m = min(4096, a.shape[0] - start)
+            for j in range(m):
+                wa[j] = np.uint32(a[start + j]) << np.uint32(16)
+                wb[j] = np.uint32(b[start + j]) << np.uint32(16)
+            for j in range(m):
+                s += fa[j] * fb[j]
+        return s
 
     @njit
     def add3(a, b, c):
@@ -250,7 +269,7 @@ def numba_kernels():
         return total
 
     return {"mandelbrot": mandelbrot, "triad": triad, "total": total, "softmax_rows": softmax_rows,
-            "collatz_longest": collatz_longest, "word_count": word_count,
+            "dot_bf16": dot_bf16, "collatz_longest": collatz_longest, "word_count": word_count,
             "nbody": nbody, "add3": add3, "matmul": matmul, "mandelbrot_parallel": mandelbrot_parallel,
             "triad_parallel": triad_parallel, "total_parallel": total_parallel,
             "softmax_rows_parallel": softmax_rows_parallel, "matmul_parallel": matmul_parallel}
@@ -363,6 +382,19 @@ def run_kernels(args, px, c, nb) -> list[dict]:
         c and (lambda: c.total(as_f32(b), n)), check=near)
     row(summed, True, lambda: streams.total(b, n), lambda: float(b.sum()),
         nb and (lambda: nb["total_parallel"](b)), c and (lambda: c.total_omp(as_f32(b), n)), check=near)
+
+    # BFloat16 in NumPy is uint16 bits: widening them to float32 is part of NumPy's and Numba's work.
+    half_a = (rng.standard_normal(n, np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    half_b = (rng.standard_normal(n, np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+    def widened(bits):
+        return (bits.astype(np.uint32) << 16).view(np.float32)
+
+    u16 = ctypes.POINTER(ctypes.c_uint16)
+    near_dot = (lambda x, y: abs(x - y) <= 1e-3 * math.sqrt(n))  # sums of n products of about unit size
+    row(f"dot of 2^{n.bit_length() - 1} bfloat16 pairs (float32 sums)", False, lambda: px.dot_bf16(half_a, half_b, n),
+        lambda: float(np.dot(widened(half_a), widened(half_b))), nb and (lambda: nb["dot_bf16"](half_a, half_b)),
+        c and (lambda: c.dot_bf16(half_a.ctypes.data_as(u16), half_b.ctypes.data_as(u16), n)), check=near_dot)
 
     rows_n = 64 if args.smoke else (1024 if args.quick else 4096)
     x = rng.standard_normal((rows_n, rows_n), np.float32)
