@@ -290,7 +290,8 @@ class CallChecks:
         except CtError as exc:
             self.diags.error("E0219", exc.span, detail=exc.detail)
             return TConst(e.span, T.NONE, None)
-        if not holds and not self.constraint_failed:
+        if not holds and not self.constraint_failed and not self.fn.is_abstract:
+            # (For a body checked with stand-ins for its types, the constraint is decided per instance.)
             self.constraint_failed = True  # the first failed constraint of an instance says enough
             # Reported at the outermost call that led here (where the parameters were chosen),
             # with the constraint and the calls in between as notes.

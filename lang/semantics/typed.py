@@ -6,7 +6,7 @@ from typing import Any
 
 from ..source import Span
 from ..syntax import ast
-from ..types import Type
+from ..types import Type, mentions_type_param
 
 
 @dataclass(eq=False)
@@ -58,6 +58,11 @@ class FunctionInstance:
     drops: dict = field(default_factory=dict)  # struct type with a destructor it holds -> its __del__ instance
     called_at: tuple | None = None  # (span, calling instance) of the call that first needed it
     raises_text: bool = False  # it raises with a message made at run time
+
+    @property
+    def is_abstract(self) -> bool:
+        """Checked before instantiation, with stand-ins for its type parameters (generic_check.py)."""
+        return any(mentions_type_param(v) for v in (*self.ct_args, self.owner))
 
     @property
     def is_kernel(self) -> bool:
