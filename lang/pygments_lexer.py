@@ -31,6 +31,7 @@ TYPES = (
     "UInt64", "Float16", "BFloat16", "Float32", "Float64", "SIMD", "Scalar", "DType", "Ptr",
     "UnsafePointer", "List", "String", "StringLiteral", "Dict", "Optional", "Span", "Buffer",
     "DeviceBuffer", "Tuple", "PythonObject", "Python", "Self", "NoneType",
+    "AnyType", "Copyable", "Movable", "EqualityComparable", "Comparable", "Hashable", "KeyElement", "Sized", "Stringable",
 )
 PY_TYPES = ("int", "float", "bool", "str")
 DTYPE_MEMBERS = (

@@ -42,6 +42,7 @@ syn keyword pyxSelf		self
 syn keyword pyxType		Bool Int Int8 Int16 Int32 Int64 UInt UInt8 UInt16 UInt32 UInt64
 syn keyword pyxType		Float16 BFloat16 Float32 Float64 SIMD Scalar DType Ptr UnsafePointer
 syn keyword pyxType		List String StringLiteral Dict Optional Span Buffer DeviceBuffer
+syn keyword pyxType		AnyType Copyable Movable EqualityComparable Comparable Hashable KeyElement Sized Stringable
 syn keyword pyxType		Tuple PythonObject Python Self NoneType
 
 syn keyword pyxBuiltin		print range prange len abs min max simd_width_of parallel_for normalize_index hash constrained external_call
