@@ -89,7 +89,7 @@ class GenericBodies:
         diags = self.inst.diags
         before = len(diags.items)
         FunctionChecker(module, instance, diags, self.signature_of, self.inst.resolver(module),
-                        self.inst.comptime_value).check()
+                        self.inst.comptime_value, self.inst.home).check()
         found = diags.items[before:]
         if any(d.severity == "error" for d in found):
             self.failed.add(id(decl))
@@ -114,7 +114,7 @@ class GenericBodies:
             self.signatures[key] = instance
             instance.in_progress = True
             FunctionChecker(home, instance, self.inst.diags, self.signature_of, self.inst.resolver(home),
-                            self.inst.comptime_value).check()
+                            self.inst.comptime_value, self.inst.home).check()
             instance.in_progress, instance.checked = False, True
             if instance.return_type is None:
                 instance.return_type = T.ERROR

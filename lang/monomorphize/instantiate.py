@@ -143,7 +143,7 @@ class Instantiator:
         try:
             home = self.home(instance.decl)
             FunctionChecker(home, instance, self.diags, self.instantiate, self.resolver(home),
-                            self.comptime_value).check()
+                            self.comptime_value, self.home).check()
         finally:
             self.depth -= 1
             instance.in_progress = False
@@ -163,7 +163,7 @@ class Instantiator:
                 ast.FnDef(decl.span, "fn", decl.name, decl.name_span, (), (), False, None, ()),
                 home.name, (), "<comptime>")
             checker = FunctionChecker(home, scratch, self.diags, self.instantiate, self.resolver(home),
-                                      self.comptime_value)
+                                      self.comptime_value, self.home)
             value = checker.expr(decl.value)
             if decl.annotation is not None:
                 value = checker.coerce(value, self.resolve_type(decl.annotation, None, home))

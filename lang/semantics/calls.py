@@ -107,7 +107,7 @@ class CallChecks:
             if p.name not in values:
                 self.diags.error("E0124", span, name=p.name, func=decl.name)
                 return None
-            if not conforms_kind(p, values[p.name], self.module, self.diags, span, decl.name):
+            if not conforms_kind(p, values[p.name], self.home_of(decl), self.diags, span, decl.name):
                 return None
         return values
 
@@ -445,6 +445,20 @@ class CallChecks:
         self.diags.error("E0007", e.span, construct=f"`hash` of a `{x.type}`")
         return TConst(e.span, ERROR, None)
 
+    def struct_extreme(self, name: str, args: list[TExpr], e: ast.Call, t: StructType) -> TExpr:
+        """`max(a, b, c)` of structs: the stdlib's two-argument max (a `Comparable` bound) folded
+        left to right, `max(max(a, b), c)`, which keeps the first of equal items as Python does."""
+        from .module import MAX_OF_STRUCTS, MIN_OF_STRUCTS
+
+        decl = self.module.functions.get(MAX_OF_STRUCTS if name == "max" else MIN_OF_STRUCTS)
+        if decl is None:
+            self.diags.error("E0203", e.span, op=name, operand=t)
+            return TConst(e.span, ERROR, None)
+        result = args[0]
+        for a in args[1:]:
+            result = self.finish_call(decl, [result, a], e.span, e.func.span)
+        return result
+
     def math_builtin(self, name: str, e: ast.Call) -> TExpr:
         self._no_keywords(name, e)
         args = [self.expr(a) for a in e.args]
@@ -478,6 +492,9 @@ class CallChecks:
         if len(args) < 2:
             self.diags.error("E0204", e.span, func=name, expected="at least 2", s="s", found=len(args))
             return TConst(e.span, ERROR, None)
+        text = self.string_type()
+        if text is not None and all(a.type in (text, T.STRING_LITERAL) for a in args):
+            args = [self.coerce(a, text) for a in args]  # max("pear", "apple") and max(s, "x") are str
         t = args[0].type
         for a in args[1:]:
             u = self._same_or_literal(t, a.type)
@@ -485,6 +502,8 @@ class CallChecks:
                 self.diags.error("E0214", a.span, func=name, left=t, right=a.type)
                 return TConst(e.span, ERROR, None)
             t = u
+        if isinstance(t, StructType):
+            return self.struct_extreme(name, args, e, t)
         if not (isinstance(t, LiteralType) or (isinstance(t, ScalarType))):
             self.diags.error("E0203", e.span, op=name, operand=t)
             return TConst(e.span, ERROR, None)

@@ -44,8 +44,11 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
                       GPUChecks, OwnershipChecks):
     def __init__(self, module: ModuleSymbols, instance: FunctionInstance, diags: DiagnosticBag,
                  instantiate: Instantiate, resolve_type: Callable[[ast.Expr], Type],
-                 comptime_value: Callable[[ComptimeSymbol], TConst | None]):
+                 comptime_value: Callable[[ComptimeSymbol], TConst | None],
+                 home_of: Callable[[ast.Node], ModuleSymbols] | None = None):
         self.module = module
+        # The module a callee was declared in: its bounds and names resolve there.
+        self.home_of = home_of or (lambda node: module)
         self.fn = instance
         self.diags = diags
         self.instantiate = instantiate

@@ -85,6 +85,10 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
         if wanted:
             _bind_import(ast.Import(module.span, "collections", None, wanted, True), symbols, seen, diags, loader,
                          stdlib=True)
+    if uses.names & {"max", "min"} and not loader.is_stdlib(module, "traits"):
+        # max and min of structs fold through the stdlib's (the builtins take numbers and SIMD).
+        _bind_import(ast.Import(module.span, "traits", None, (("max", MAX_OF_STRUCTS), ("min", MIN_OF_STRUCTS)), True),
+                     symbols, seen, diags, loader, stdlib=True)
     if uses.text and not loader.is_stdlib(module, "string"):
         _bind_import(ast.Import(module.span, "string", None, (("String", STRING_LITERAL),), True), symbols, seen,
                      diags, loader, stdlib=True)
@@ -123,6 +127,7 @@ class _Uses:
 
 # The names (no source can spell them) under which a module sees the stdlib's List, Dict and String.
 LIST_LITERAL, DICT_LITERAL, STRING_LITERAL = "List literal", "Dict literal", "String literal"
+MAX_OF_STRUCTS, MIN_OF_STRUCTS = "max of structs", "min of structs"
 LITERALS = (("List", LIST_LITERAL, ast.ListExpr), ("Dict", DICT_LITERAL, ast.DictExpr))
 PYTHON_GENERICS = {"list": LIST_LITERAL, "dict": DICT_LITERAL}
 
