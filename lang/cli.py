@@ -65,8 +65,9 @@ def _parser() -> argparse.ArgumentParser:
     test.add_argument("--color", choices=("auto", "always", "never"), default="auto")
 
     cache = sub.add_parser("cache", help="show or clear the cache of compiled modules",
-                           description="Entries live in __pycache__ beside each .px file, or in PYX_CACHE_DIR, or in "
-                                       "the user cache directory.")
+                           description="Entries (compiled modules, and the standard library's parsed trees) live "
+                                       "in __pycache__ beside each .px file, or in PYX_CACHE_DIR, or in the user "
+                                       "cache directory.")
     cache.add_argument("action", choices=("info", "clear"))
     cache.add_argument("dirs", nargs="*", help="directories whose __pycache__ to include (default: .)")
 

@@ -135,7 +135,10 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def entries(directory: Path) -> list[Path]:
-    return sorted(directory.glob("*.pyxc")) if directory.is_dir() else []
+    """Compiled modules (.pyxc) and parsed standard library modules (.pyxast, lang/parse_cache.py)."""
+    if not directory.is_dir():
+        return []
+    return sorted([*directory.glob("*.pyxc"), *directory.glob("*.pyxast")])
 
 
 def files_of(entry: Path) -> list[Path]:

@@ -70,7 +70,13 @@ class ModuleLoader:
             self.diags.error("E0901", span, path=str(path), reason=reason)
             return None
         self.dependencies.append((str(path.resolve()), file_digest(text)))
-        module = syntax.parse(SourceFile(str(path), text), self.diags)
+        source = SourceFile(str(path), text)
+        if path.resolve().parent == STDLIB:
+            from ..parse_cache import parse_stdlib
+
+            module = parse_stdlib(source, self.diags)
+        else:
+            module = syntax.parse(source, self.diags)
         taken = {m.name for m in self.modules}
         unique = name if name not in taken else next(f"{name}~{i}" for i in range(2, 10**6) if f"{name}~{i}" not in taken)
         return collect(module, self.diags, self, unique)
