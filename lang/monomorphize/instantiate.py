@@ -51,6 +51,26 @@ def mangle(module: str, decl: ast.FnDef, param_types: tuple[Type, ...], owner: T
     return name
 
 
+def at_user_call(diag, instance: FunctionInstance):
+    """An error inside the standard library, made by a use of it with types it does not suit
+    (`List[Rect]() == ...` with no `Rect.__eq__`), is reported at the user's line that made that
+    use, with the library's line as a note. Errors already at a user's line stay as they are."""
+    from dataclasses import replace
+
+    from ..diagnostics import Note
+
+    if diag.span is None or not is_stdlib_file(diag.span.file.name):
+        return diag
+    inst, user_call = instance, None
+    while inst is not None and inst.called_at is not None and is_stdlib_file(inst.decl.span.file.name):
+        user_call, inst = inst.called_at
+    if user_call is None or is_stdlib_file(user_call.file.name):
+        return diag
+    owner = f"{instance.owner}." if instance.owner is not None else ""
+    note = Note(f"where it fails: in the standard library's `{owner}{instance.name}`", diag.span)
+    return replace(diag, span=user_call, notes=(note, *diag.notes))
+
+
 def method_env(decl: ast.FnDef, owner: Type | None, ct_args: tuple) -> dict:
     """The names a signature sees: its struct's parameters and `Self`, then its own parameters."""
     return {**getattr(owner, "ct_env", {}), **({"Self": owner} if owner is not None else {}), **ct_env(decl, ct_args)}
@@ -140,6 +160,7 @@ class Instantiator:
             return
         instance.in_progress = True
         self.depth += 1
+        before = len(self.diags.items)
         try:
             home = self.home(instance.decl)
             FunctionChecker(home, instance, self.diags, self.instantiate, self.resolver(home),
@@ -148,6 +169,15 @@ class Instantiator:
             self.depth -= 1
             instance.in_progress = False
             instance.checked = True
+        if len(self.diags.items) > before and is_stdlib_file(instance.decl.span.file.name):
+            moved, seen = [], set()
+            for d in self.diags.items[before:]:
+                d = at_user_call(d, instance)
+                key = (d.code, d.message, d.span)
+                if key not in seen:  # two failing lines of one library function: one error at the call
+                    seen.add(key)
+                    moved.append(d)
+            self.diags.items[before:] = moved
 
     def comptime_value(self, sym: ComptimeSymbol) -> TConst | None:
         if sym.value is not None or sym.failed:

@@ -60,7 +60,7 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
 
 
 # Standard library names every module sees without an import (Mojo's prelude): name -> stdlib module.
-PRELUDE = {"List": "collections", "Span": "collections", "Dict": "collections", "Buffer": "buffer", "String": "string",
+PRELUDE = {"List": "collections", "Span": "collections", "Dict": "collections", "sorted": "collections", "Buffer": "buffer", "String": "string",
            "Python": "python", "PythonObject": "python", "Optional": "optional",
            "format": "string", "repr": "string", "Stringable": "string",
            "EqualityComparable": "traits", "Comparable": "traits", "Hashable": "traits", "KeyElement": "traits",
