@@ -376,7 +376,7 @@ class FunctionCodegen:
         a = self.value(i.a)
         to = llvm_type(i.result.type)
         if i.kind == "bitcast":
-            self.define(i.result, self.b.bitcast(a, to) if isinstance(i.a.type, T.PtrType) else a)
+            self.define(i.result, self.b.bitcast(a, to) if a.type != to else a)  # pointers, float bits
             return
         if T.elem_type(i.result.type) == T.BFLOAT16:  # from Float32 or Float64 (ir.bfloat16)
             self.define(i.result, to_bfloat16(self.b, a))

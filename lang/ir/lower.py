@@ -894,7 +894,8 @@ class FunctionLowering(OwnershipLowering):
         if e.name == "truth":
             return self.truth(self.expr(e.args[0]), e.span)
         if e.name == "hash":
-            return self.python_int_hash(self.expr(e.args[0]), e.span)
+            x = self.expr(e.args[0])
+            return self.python_float_hash(x, e.span) if x.type.is_float else self.python_int_hash(x, e.span)
         if e.name == "normalize_index":
             index, count = self.expr(e.args[0]), self.expr(e.args[1])
             wrapped = self.binop("add", index, count, e.span)
@@ -936,6 +937,43 @@ class FunctionLowering(OwnershipLowering):
         rest = self.binop("urem", magnitude, modulus, span)
         signed = self.select(negative, self.binop("sub", ir.Const(T.INT, 0), rest, span), rest, span)
         return self.select(self.cmp("eq", signed, ir.Const(T.INT, -1), span), ir.Const(T.INT, -2), signed, span)
+
+    def python_float_hash(self, x: ir.Value, span) -> ir.Value:
+        """CPython's hash of a float, so a whole float hashes as the int it equals: x is M * 2**E
+        with M a 53-bit integer, and its hash is M * 2**E modulo 2**61 - 1 (where 2**61 is 1, so
+        multiplying by 2**E is a 61-bit rotation by E mod 61), with x's sign; +-inf are +-314159,
+        and -1 becomes -2. A NaN hashes to 0 (CPython uses the NaN object's identity; either way
+        a NaN key is never found again, as NaN != NaN)."""
+        if x.type != T.FLOAT64:
+            x = self.cast_to(x, T.FLOAT64, span)
+        u = T.UINT64
+
+        def k(value):
+            return ir.Const(u, value)
+
+        bits = self.emit(ir.Cast(span, self.temp(u), "bitcast", x))
+        field = self.binop("and", self.binop("lshr", bits, k(52), span), k(0x7FF), span)
+        fraction = self.binop("and", bits, k(2**52 - 1), span)
+        normal = self.cmp("ne", field, k(0), span)
+        mantissa = self.select(normal, self.binop("or", fraction, k(2**52), span), fraction, span)
+        exponent = self.select(normal, self.binop("sub", field, k(1075), span), k(2**64 - 1074), span)
+        # The exponent is signed (as an Int); its remainder mod 61, made non-negative, is the rotation.
+        signed_exponent = self.emit(ir.Cast(span, self.temp(T.INT), "bitcast", exponent))
+        rest = self.binop("srem", signed_exponent, ir.Const(T.INT, 61), span)
+        rest = self.select(self.cmp("slt", rest, ir.Const(T.INT, 0), span),
+                           self.binop("add", rest, ir.Const(T.INT, 61), span), rest, span)
+        turn = self.emit(ir.Cast(span, self.temp(u), "bitcast", rest))
+        modulus = k(2**61 - 1)
+        rotated = self.binop("or", self.binop("and", self.binop("shl", mantissa, turn, span), modulus, span),
+                             self.binop("lshr", mantissa, self.binop("sub", k(61), turn, span), span), span)
+        magnitude = self.emit(ir.Cast(span, self.temp(T.INT), "bitcast", rotated))
+        negative = self.cmp("ne", self.binop("lshr", bits, k(63), span), k(0), span)
+        value = self.select(negative, self.binop("sub", ir.Const(T.INT, 0), magnitude, span), magnitude, span)
+        value = self.select(self.cmp("eq", value, ir.Const(T.INT, -1), span), ir.Const(T.INT, -2), value, span)
+        special = self.cmp("eq", field, k(0x7FF), span)
+        infinite = self.select(negative, ir.Const(T.INT, -314159), ir.Const(T.INT, 314159), span)
+        not_finite = self.select(self.cmp("eq", fraction, k(0), span), infinite, ir.Const(T.INT, 0), span)
+        return self.select(special, not_finite, value, span)
 
     def expr_TBinary(self, e: t.TBinary) -> ir.Value:
         a = self.expr(e.left)

@@ -133,6 +133,8 @@ def _verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str
                     pass
                 elif not isinstance(src, ScalarType) or not isinstance(dst, ScalarType):
                     _fail(f, f"cast from {src} to {dst}", after)
+                elif instr.kind == "bitcast" and src.bits != dst.bits:
+                    _fail(f, f"bitcast between {src} and {dst} of different sizes", after)
             result = getattr(instr, "result", None)
             if result is not None:
                 defined.add(result.id)

@@ -425,7 +425,7 @@ class CallChecks:
         return TBuiltin(e.span, T.INT, "normalize_index", [index, count, TConst(e.span, T.STRING_LITERAL, message)])
 
     def hash_call(self, e: ast.Call) -> TExpr:
-        """`hash(x)`: Python's value for integers and Bools; a struct's `__hash__`."""
+        """`hash(x)`: Python's value for numbers and Bools; a struct's `__hash__`."""
         self._no_keywords("hash", e)
         args = [self.expr(a) for a in e.args]
         if len(args) != 1:
@@ -440,7 +440,7 @@ class CallChecks:
                 self.diags.error("E0118", e.span, struct=x.type, name="__hash__")
                 return TConst(e.span, ERROR, None)
             return result
-        if isinstance(x.type, ScalarType) and (x.type.is_int or x.type.is_bool):
+        if isinstance(x.type, ScalarType):
             return TBuiltin(e.span, T.INT, "hash", [x])
         self.diags.error("E0007", e.span, construct=f"`hash` of a `{x.type}`")
         return TConst(e.span, ERROR, None)

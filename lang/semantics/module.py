@@ -419,16 +419,13 @@ def trait_ancestry(name: str, symbols: ModuleSymbols) -> dict[str, tuple[ast.Tra
     return found
 
 
-# The standard library's traits (stdlib/traits.px, Stringable in string.px) that builtin types
-# conform to without declaring it.
-_NUMBER_TRAITS = {"EqualityComparable", "Comparable", "Stringable"}
-_INTEGER_TRAITS = _NUMBER_TRAITS | {"Hashable", "KeyElement"}
+# The standard library's traits (stdlib/traits.px, Stringable in string.px) that the scalar types
+# conform to without declaring it (floats hash as Python's do, so they are dict keys too).
+_SCALAR_TRAITS = {"EqualityComparable", "Comparable", "Stringable", "Hashable", "KeyElement"}
 
 
 def _builtin_conforms(t: Type, trait: str) -> bool:
-    if not isinstance(t, T.ScalarType):
-        return False
-    return trait in (_INTEGER_TRAITS if t.is_int or t.is_bool else _NUMBER_TRAITS)
+    return isinstance(t, T.ScalarType) and trait in _SCALAR_TRAITS
 
 
 def type_conforms(t: Type, trait: str, symbols: ModuleSymbols) -> bool:
