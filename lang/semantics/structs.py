@@ -237,6 +237,8 @@ class StructChecks:
             self.diags.error("E0103", node.span, name=node.id)
         t, path = var.type, []
         for attr, span in reversed(names):
+            if t == ERROR:  # its mistake was reported where it was made
+                return None
             sym = self.struct_of(t)
             index = t.field_index(attr) if sym is not None else None
             if index is None:
