@@ -5,7 +5,7 @@ The program text is parsed with `ast` and rewritten before it runs:
 - every BinOp, UnaryOp and Call (and every augmented assignment, rewritten to a plain one)
   passes its value through `_pyx_check`, which raises `Discard` when an int leaves the
   64-bit range (pyx's `int` wraps there, Python's grows) or a float `**` turns complex
-  (pyx gives nan);
+  (pyx gives nan; so is Python's OverflowError for a complex result too large);
 - `/` goes through `_pyx_truediv`, which discards `int / int` with an operand beyond 2**53
   when converting both to float first (what pyx does) rounds differently;
 - every comparison becomes `_pyx_compare(lambda: a, "<", lambda: b, ...)`, which keeps
@@ -164,6 +164,9 @@ def run_cpython(source: str, step_budget: int = DEFAULT_STEP_BUDGET) -> Outcome:
     except RecursionError:
         raise Discard("recursion too deep") from None
     except Exception as exc:  # noqa: BLE001 - the program's own exception is the result
+        if isinstance(exc, OverflowError) and str(exc) == "complex exponentiation":
+            # A negative float ** fraction whose complex result overflows: pyx gives nan (documented).
+            raise Discard("complex result overflowed") from None
         frames = [(f.name, f.lineno) for f in traceback.extract_tb(exc.__traceback__)
                   if f.filename == "<generated>" and f.name not in ("<module>", "<lambda>")]
         return Outcome(out.getvalue(), type(exc).__name__, str(exc), frames)
