@@ -121,15 +121,19 @@ class TypeParamType(StructType):
     bound: str = field(default="", compare=False)
 
 
-def mentions_type_param(value) -> bool:
-    """Whether a type (or compile-time value) is or contains a TypeParamType."""
+def type_param_owners(value) -> set[str]:
+    """The generics whose stand-ins (TypeParamType) a type or compile-time value is or contains."""
     if isinstance(value, TypeParamType):
-        return True
+        return {value.module}
     if isinstance(value, PtrType):
-        return mentions_type_param(value.pointee)
+        return type_param_owners(value.pointee)
     if isinstance(value, StructType):
-        return any(mentions_type_param(v) for v in value.ct_env.values())
-    return False
+        return set().union(*(type_param_owners(v) for v in value.ct_env.values()))
+    return set()
+
+
+def mentions_type_param(value) -> bool:
+    return bool(type_param_owners(value))
 
 
 BOOL = ScalarType("Bool", "bool", 1)

@@ -170,14 +170,16 @@ class Instantiator:
             instance.in_progress = False
             instance.checked = True
         if len(self.diags.items) > before and is_stdlib_file(instance.decl.span.file.name):
-            moved, seen = [], set()
-            for d in self.diags.items[before:]:
-                d = at_user_call(d, instance)
-                key = (d.code, d.message, d.span)
-                if key not in seen:  # two failing lines of one library function: one error at the call
-                    seen.add(key)
-                    moved.append(d)
-            self.diags.items[before:] = moved
+            # Moved ones are re-added through the bag, which keeps one of each: two failing lines of
+            # one library function are one error at the user's call.
+            found = self.diags.items[before:]
+            del self.diags.items[before:]
+            for d in found:
+                moved = at_user_call(d, instance)
+                if moved is d:
+                    self.diags.items.append(d)  # already at the user's line (and counted by the bag)
+                else:
+                    self.diags.add(moved)
 
     def comptime_value(self, sym: ComptimeSymbol) -> TConst | None:
         if sym.value is not None or sym.failed:

@@ -372,7 +372,8 @@ def struct_instance(sym: StructSymbol, args: tuple, span, symbols, diags, lookup
         return found
     env = {p.name: v for p, v in zip(params, args)}
     # `List[T]` of two generics' stand-ins for T reads the same but is not the same type.
-    module = sym.type.module + "".join(sorted({f"|{a}" for a in _type_param_owners(args)}))
+    owners = set().union(*(T.type_param_owners(a) for a in args))
+    module = sym.type.module + "".join(sorted(f"|{o}" for o in owners))
     t = T.StructType(f"{sym.decl.name}[{', '.join(show(a) for a in args)}]", module, base=sym.decl.name,
                      symbol=sym,
                      ct_env=env)
@@ -382,19 +383,6 @@ def struct_instance(sym: StructSymbol, args: tuple, span, symbols, diags, lookup
     sym.states[args] = "done"
     check_conformance(sym, t, symbols, diags, lookup)
     return t
-
-
-def _type_param_owners(values) -> set[str]:
-    """The generics whose stand-in types (generic_check.py) appear in these parameter values."""
-    found = set()
-    for v in values:
-        if isinstance(v, T.TypeParamType):
-            found.add(v.module)
-        elif isinstance(v, T.PtrType):
-            found |= _type_param_owners([v.pointee])
-        elif isinstance(v, T.StructType):
-            found |= _type_param_owners(list(v.ct_env.values()))
-    return found
 
 
 def conforms_kind(p: ast.CtParam, value, symbols, diags, span, owner: str) -> bool:
