@@ -73,6 +73,7 @@ def build_c(tmp: Path):
     u16p = ctypes.POINTER(ctypes.c_uint16)
     c.dot_bf16.restype, c.dot_bf16.argtypes = ctypes.c_float, [u16p, u16p, i64]
     c.nbody.restype, c.nbody.argtypes = ctypes.c_double, [i64, f64p]
+    c.fib.restype, c.fib.argtypes = i64, [i64]
     for name in ("matmul", "matmul_omp"):
         getattr(c, name).restype, getattr(c, name).argtypes = None, [f32p, f32p, f32p, i64, i64, i64]
     return c
@@ -230,6 +231,10 @@ def numba_kernels():
                     c[i, j] += aip * b[p, j]
 
     @njit
+    def fib(n):
+        return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+    @njit
     def collatz_longest(limit):
         known = numba.typed.Dict.empty(numba.types.int64, numba.types.int64)
         best, best_start = 0, 1
@@ -270,7 +275,7 @@ def numba_kernels():
 
     return {"mandelbrot": mandelbrot, "triad": triad, "total": total, "softmax_rows": softmax_rows,
             "dot_bf16": dot_bf16, "collatz_longest": collatz_longest, "word_count": word_count,
-            "nbody": nbody, "add3": add3, "matmul": matmul, "mandelbrot_parallel": mandelbrot_parallel,
+            "nbody": nbody, "add3": add3, "fib": fib, "matmul": matmul, "mandelbrot_parallel": mandelbrot_parallel,
             "triad_parallel": triad_parallel, "total_parallel": total_parallel,
             "softmax_rows_parallel": softmax_rows_parallel, "matmul_parallel": matmul_parallel}
 
@@ -433,6 +438,10 @@ def run_kernels(args, px, c, nb) -> list[dict]:
         nb and (lambda: nb["nbody"](steps, state)),
         c and (lambda: c.nbody(steps, state.ctypes.data_as(ctypes.POINTER(ctypes.c_double)))),
         check=lambda p, q: abs(p - q) <= 1e-9 * abs(q))
+
+    depth = 20 if args.smoke else (27 if args.quick else 32)
+    row(f"fib({depth}), recursive calls", False, lambda: px.fib(depth), None,
+        nb and (lambda: nb["fib"](depth)), c and (lambda: c.fib(depth)), check=same)
 
     limit = 1000 if args.smoke else (30_000 if args.quick else 300_000)
     row(f"collatz below {limit} (Dict + List)", False, lambda: px.collatz_longest(limit), None,

@@ -183,11 +183,20 @@ def analyze(text: str, path: str = "<editor>") -> Analysis:
     from .monomorphize import instantiate_program
     from .syntax import parse
 
+    from .cancel import Cancelled
+    from .pipeline import run_deep
+
     result = Analysis(SourceFile(path, text))
     diags = DiagnosticBag()
-    try:
+
+    def front_end() -> None:
         result.module = parse(result.source, diags)
         result.program = instantiate_program(result.module, diags)
+
+    try:
+        run_deep(front_end)  # the checker recurses as deep as the code nests: give it the room
+    except Cancelled:
+        raise  # nobody wants this analysis any more (a BaseException: the handlers below let it by)
     except CompileError as exc:
         diags.items.extend(d for d in exc.diagnostics if d not in diags.items)
     except (InternalCompilerError, RecursionError, Exception) as exc:  # noqa: BLE001 - an editor must not crash

@@ -82,7 +82,11 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
     meta = {"format": FORMAT, "module": comp.ast.name, "source": source.name, "functions": functions,
             "kernels": kernels,
             "prints": prints, "timings": comp.timings, "dependencies": comp.program.dependencies,
-            "memcheck": options.memcheck}
+            "memcheck": options.memcheck,
+            # The C-API functions the code calls: loading checks that this Python exports each
+            # (bridge.check_python_api), so a missing one is an ImportError, not a call to address 0.
+            "python_api": sorted({f.name for f in comp.llvm_module.functions
+                                  if f.is_declaration and f.name.startswith(("Py", "_Py"))})}
     return meta, obj
 
 

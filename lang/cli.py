@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 101
+EXIT_INTERRUPTED = 130  # an uncaught KeyboardInterrupt (Ctrl-C): 128 + SIGINT, as a shell reports it
 EMITS = ("ast", "ir", "llvm", "asm", "obj", "ptx", "exe")
 
 
@@ -67,7 +68,8 @@ def _parser() -> argparse.ArgumentParser:
     cache = sub.add_parser("cache", help="show or clear the cache of compiled modules",
                            description="Entries (compiled modules, and the standard library's parsed trees) live "
                                        "in __pycache__ beside each .px file, or in PYX_CACHE_DIR, or in the user "
-                                       "cache directory.")
+                                       "cache directory. `clear` also removes what interrupted compiles left "
+                                       "(*.pyxtmp), and removes symlinks themselves, never their targets.")
     cache.add_argument("action", choices=("info", "clear"))
     cache.add_argument("dirs", nargs="*", help="directories whose __pycache__ to include (default: .)")
 
@@ -84,17 +86,35 @@ def main(argv: list[str] | None = None) -> int:
     from .diagnostics.render import render_all
 
     try:
-        return {"run": cmd_run, "check": cmd_check, "build": cmd_build, "lsp": cmd_lsp,
-                "cache": cmd_cache, "test": cmd_test}[args.command](args)
+        status = {"run": cmd_run, "check": cmd_check, "build": cmd_build, "lsp": cmd_lsp,
+                  "cache": cmd_cache, "test": cmd_test}[args.command](args)
     except CompileError as exc:
         print(render_all(exc.diagnostics, sys.stderr, args.color), file=sys.stderr)
         return EXIT_USER
     except InternalCompilerError as exc:
         return _internal_error(exc.stage, exc.span, exc.cause)
     except KeyboardInterrupt:
-        return 130
+        status = EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001
         return _internal_error("driver", None, exc)
+    if status == EXIT_INTERRUPTED and argv is None:  # the `pyx` command itself, not a caller in Python
+        _die_by_sigint()
+    return status
+
+
+def _die_by_sigint() -> None:
+    """End the process as CPython ends after an uncaught KeyboardInterrupt: by SIGINT with its
+    default action, so the parent sees a death by signal (a shell: status 130) and a shell
+    script running `pyx run` stops too."""
+    import signal
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)
 
 
 def _internal_error(stage: str, span, cause: BaseException) -> int:
@@ -114,13 +134,27 @@ def _internal_error(stage: str, span, cause: BaseException) -> int:
 
 def _read(path: str):
     from .diagnostics import CompileError, error
-    from .source import SourceFile
+    from .source import InvalidUtf8, SourceFile
 
     try:
         return SourceFile.read(path)
+    except InvalidUtf8 as exc:  # at the first bad byte's line and column
+        bad = exc.object[exc.start]
+        raise CompileError([error("E0901", exc.span, path=path,
+                                  reason=f"not valid UTF-8 (byte 0x{bad:02x}: {exc.reason})")]) from None
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise CompileError([error("E0901", None, path=path, reason=reason)]) from None
+
+
+def _no_main(source):
+    """E0111 at the end of the file's text (where a `fn main()` could go), so it has a line and
+    column like every diagnostic."""
+    from .diagnostics import Note, error
+
+    end = len(source.text.rstrip())
+    note = Note("`pyx run` and `pyx build` start at `fn main()`; `pyx check` checks a file without one")
+    return error("E0111", source.span(end, end), (note,), file=source.name)
 
 
 def _print_timings(comp, extra: dict[str, float] | None = None) -> None:
@@ -184,21 +218,27 @@ def cmd_cache(args) -> int:
         places.append(Path(os.environ["PYX_CACHE_DIR"]))
     places.append(cache.user_cache_dir())
     for d in args.dirs or ["."]:
-        places.extend(p for p in Path(d).rglob("__pycache__") if p.is_dir())
-    total_files, total_bytes = 0, 0
+        # rglob does not descend into symlinked folders; a symlink named __pycache__ is skipped
+        # too, so `clear` never removes files in a folder some link points at.
+        places.extend(p for p in Path(d).rglob("__pycache__") if not p.is_symlink() and p.is_dir())
+    total_files, total_leftovers, total_bytes = 0, 0, 0
     for place in dict.fromkeys(places):
         found = cache.entries(place)
         files = [f for p in found for f in cache.files_of(p)]
-        size = sum(f.stat().st_size for f in files)
+        leftovers = cache.leftovers(place)  # temporary files of compiles that were killed
+        size = sum(cache.size_of(f) for f in files + leftovers)
         total_files += len(found)
+        total_leftovers += len(leftovers)
         total_bytes += size
         if args.action == "clear":
-            for f in files:
-                f.unlink(missing_ok=True)
-        elif found:
-            print(f"{place}: {len(found)} entries, {size / 1024:.1f} KiB")
+            for f in files + leftovers:
+                cache.remove(f)  # a symlink is removed itself, its target never touched
+        elif found or leftovers:
+            more = f", {len(leftovers)} leftovers of interrupted compiles" if leftovers else ""
+            print(f"{place}: {len(found)} entries, {size / 1024:.1f} KiB{more}")
     verb = "removed" if args.action == "clear" else "total"
-    print(f"{verb}: {total_files} entries, {total_bytes / 1024:.1f} KiB")
+    more = f", {total_leftovers} leftovers" if total_leftovers else ""
+    print(f"{verb}: {total_files} entries, {total_bytes / 1024:.1f} KiB{more}")
     return EXIT_OK
 
 
@@ -239,10 +279,14 @@ def cmd_run(args) -> int:
         host = pipeline.target_of(options)
         host_key = host.cache_key
         native.remember_host(llvmlite.__version__, host_key)
-    key = cache.cache_key(source.text, __version__, llvmlite.__version__, host_key, repr(options), "run")
-    entry = cache.entry_path(Path(args.file).resolve(), key)
+    # The path is part of the key: the same text in another folder imports that folder's modules,
+    # and the name as given is the one its tracebacks print.
+    resolved = Path(args.file).resolve()
+    key = cache.cache_key(str(resolved), source.name, source.text, __version__, llvmlite.__version__, host_key,
+                          repr(options), "run")
+    entry = cache.entry_path(resolved, key)
     library = entry.with_suffix(".so")
-    found = None if os.environ.get("PYX_NO_CACHE") else cache.load(entry)
+    found = None if os.environ.get("PYX_NO_CACHE") else cache.load(entry, key)
     timings: dict[str, float] = {}
     program = None
     if found is not None:
@@ -253,7 +297,7 @@ def cmd_run(args) -> int:
         host = host or pipeline.target_of(options)
         comp = pipeline.optimize(source, options, entry=True)
         if comp.program.main is None:
-            raise CompileError([error("E0111", None, file=source.name)])
+            raise CompileError([_no_main(source)])
         timings.update(comp.timings)
         start = time.perf_counter()
         obj = host.target_machine(opt=args.opt).emit_object(comp.llvm_module)
@@ -264,7 +308,7 @@ def cmd_run(args) -> int:
             timings["link"] = time.perf_counter() - start
             try:
                 cache.store(entry, {"format": 1, "kind": "run", "source": source.name,
-                                    "dependencies": comp.program.dependencies, "shared": shared}, obj)
+                                    "dependencies": comp.program.dependencies, "shared": shared}, obj, key)
             except OSError:
                 pass  # an unwritable cache costs speed, not correctness
     start = time.perf_counter()
@@ -277,15 +321,20 @@ def cmd_run(args) -> int:
     on_device = None
     if args.target != "cpu":
         start = time.perf_counter()
-        on_device = _on_device(args, source, entry, program)
+        on_device = _on_device(args, source, entry, program, key)
         if on_device is False:
             return 1
         timings["gpu"] = time.perf_counter() - start
     start = time.perf_counter()
     sys.stdout.flush()
+    from .runtime import interrupt
+
+    interrupt.attach(program)  # Ctrl-C raises KeyboardInterrupt in the program (exit status 130)
+    interrupt.standalone(True)
     try:
         status = program.run_entry(ENTRY_SYMBOL)
     finally:
+        interrupt.standalone(False)
         if on_device is not None:
             on_device.detach()
     timings["run"] = time.perf_counter() - start
@@ -295,7 +344,7 @@ def cmd_run(args) -> int:
     return status
 
 
-def _on_device(args, source, entry: Path, program):
+def _on_device(args, source, entry: Path, program, key: str):
     """Point the program's launches and allocations at the GPU (`--target=cuda`, or `auto` where
     there is one): None to stay on the CPU, False after reporting why the GPU cannot be used."""
     from . import pipeline
@@ -315,16 +364,13 @@ def _on_device(args, source, entry: Path, program):
         print(f"pyx: error: {str(exc).removeprefix('pyx: ')}", file=sys.stderr)
         return False
     ptx_path = entry.with_suffix(f".{device.arch}.ptx")  # beside the host program's cache entry
-    try:
-        ptx = None if os.environ.get("PYX_NO_CACHE") else ptx_path.read_text(encoding="utf-8")
-    except OSError:
-        ptx = None
+    ptx = None if os.environ.get("PYX_NO_CACHE") else cache.load_ptx(ptx_path, key, device.arch)
     if ptx is None:
         options = CompileOptions(opt_level=args.opt, target="cuda", gpu_arch=device.arch)
         comp = pipeline.optimize(source, options, entry=False)
         ptx = pipeline.target_of(options).target_machine(opt=args.opt).emit_assembly(comp.llvm_module)
         if not os.environ.get("PYX_NO_CACHE"):
-            cache.store_text(ptx_path, ptx)
+            cache.store_ptx(ptx_path, key, device.arch, ptx, comp.program.dependencies)
     try:
         return cuda_program.ProgramOnDevice(program, device, ptx, key=f"{entry}:{device.arch}")
     except cuda.CudaError as exc:
@@ -383,7 +429,7 @@ def _link_exe(args, comp, obj: bytes) -> int:
     from .diagnostics import CompileError, error
 
     if comp.program.main is None:
-        raise CompileError([error("E0111", None, file=comp.source.name)])
+        raise CompileError([_no_main(comp.source)])
     tried = [c for c in (os.environ.get("CC"), "cc", "gcc", "clang") if c]
     cc = next((shutil.which(c) for c in tried if shutil.which(c)), None)
     if cc is None:

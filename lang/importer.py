@@ -48,10 +48,13 @@ def load_compiled(path: Path, target: str = "auto", opt_level: int = 3, memcheck
         host_key = host.cache_key
         native.remember_host(llvmlite.__version__, host_key)
     text = path.read_text(encoding="utf-8")
-    key = cache.cache_key(text, __version__, llvmlite.__version__, host_key, repr(options))
+    # The path is part of the key: the same text in another folder imports that folder's modules,
+    # and the name as given is the one its tracebacks print.
+    key = cache.cache_key(str(path.resolve()), str(path), text, __version__, llvmlite.__version__, host_key,
+                          repr(options))
     entry = cache.entry_path(path, key)
     library = entry.with_suffix(".so")
-    found = cache.load(entry)
+    found = cache.load(entry, key)
     if found is None:
         from .build import build_module
         from .source import SourceFile
@@ -60,7 +63,7 @@ def load_compiled(path: Path, target: str = "auto", opt_level: int = 3, memcheck
         meta["key"] = key
         meta["shared"] = native.link_shared(obj, library)
         try:
-            cache.store(entry, meta, obj)
+            cache.store(entry, meta, obj, key)
         except OSError:
             pass  # an unwritable cache costs speed, not correctness
     else:
@@ -101,18 +104,16 @@ def _use_gpu(module, meta: dict, source: Path, device) -> None:
     from .source import SourceFile
 
     text = source.read_text(encoding="utf-8")
-    # The PTX is cached beside the module's entry (same key: source, compiler, options).
+    # The PTX is cached beside the module's entry (same key: path, source, compiler, options),
+    # sealed and checked like the entry itself.
     cached = cache.entry_path(source, meta["key"]).with_suffix(f".{device.arch}.ptx") if "key" in meta else None
-    try:
-        ptx = cached.read_text(encoding="utf-8") if cached is not None else None
-    except OSError:
-        ptx = None
+    ptx = cache.load_ptx(cached, meta["key"], device.arch) if cached is not None else None
     if ptx is None:
         options = CompileOptions(opt_level=3, target="cuda", gpu_arch=device.arch)
         comp = pipeline.optimize(SourceFile(str(source), text), options, entry=False)
         ptx = pipeline.target_of(options).target_machine(opt=3).emit_assembly(comp.llvm_module)
         if cached is not None:
-            cache.store_text(cached, ptx)
+            cache.store_ptx(cached, meta["key"], device.arch, ptx, comp.program.dependencies)
     key = f"{source}:{device.arch}:{cache.file_digest(text)}"
     handle = device.load(ptx, key=key)
     for kmeta in meta["kernels"]:

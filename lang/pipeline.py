@@ -5,8 +5,10 @@
 """
 from __future__ import annotations
 
+import contextvars
 import os
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -14,8 +16,71 @@ from .diagnostics import CompileError, DiagnosticBag, InternalCompilerError, err
 from .options import CompileOptions
 from .source import SourceFile
 
-# Recursive passes are bounded by syntax.validate.MAX_NESTING; this leaves them room.
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+# The passes after parsing recurse over the tree, whose depth syntax.validate bounds
+# (MAX_NESTING levels, up to ~10 Python frames each). That needs more frames than Python's
+# default limit of 1000 and more C stack than a default thread has, and importing or using pyx
+# must not change the host's recursion limit for good. So each stage runs on a thread of its own
+# with a large stack, and the limit is raised only while such a thread runs, then put back.
+STAGE_STACK_BYTES = 512 << 20  # address space reserved, not memory used: pages are touched as needed
+STAGE_RECURSION_LIMIT = 30_000
+_deep = threading.local()
+_limit_lock = threading.Lock()
+_stack_lock = threading.Lock()
+_limit_users = 0
+_limit_saved = 0
+
+
+def _raise_limit() -> None:
+    global _limit_users, _limit_saved
+    with _limit_lock:
+        if _limit_users == 0:
+            _limit_saved = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_limit_saved, STAGE_RECURSION_LIMIT))
+        _limit_users += 1
+
+
+def _restore_limit() -> None:
+    global _limit_users
+    with _limit_lock:
+        _limit_users -= 1
+        if _limit_users == 0:  # the last deep thread out puts back what the first one found
+            sys.setrecursionlimit(_limit_saved)
+
+
+def run_deep(fn, *args):
+    """`fn(*args)` on a thread with a large stack and room for deep recursion, as if called here:
+    its result is returned and its exception raised in the caller. Nested calls run inline."""
+    if getattr(_deep, "active", False):
+        return fn(*args)
+    box: dict = {}
+    context = contextvars.copy_context()
+
+    def body():
+        _deep.active = True
+        _raise_limit()
+        try:
+            box["result"] = context.run(fn, *args)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, which raises it
+            box["error"] = exc
+        finally:
+            _restore_limit()
+
+    worker = threading.Thread(target=body, name="pyx-compile", daemon=True)
+    with _stack_lock:  # threading.stack_size is process-wide: set it for this one thread only
+        previous = threading.stack_size()
+        try:
+            threading.stack_size(STAGE_STACK_BYTES)
+            worker.start()
+        except (RuntimeError, ValueError, MemoryError):
+            worker = None  # no thread to be had (a tight address-space limit): run here instead
+        finally:
+            threading.stack_size(previous)
+    if worker is None:
+        return fn(*args)
+    worker.join()
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
 
 
 @dataclass
@@ -40,7 +105,7 @@ def _stage(comp: Compilation, name: str, fn, *args):
     start = time.perf_counter()
     PROGRESS.span = None
     try:
-        return fn(*args)
+        return run_deep(fn, *args)
     except CompileError:
         raise
     except LibdeviceNotFound as exc:
@@ -85,13 +150,20 @@ def lower(source: SourceFile, options: CompileOptions = CompileOptions()) -> Com
             ir.verify_module(module, "lower")
         passes = list(ir.PASSES)
         if options.target == "cuda":
+            from .ir.interrupts import strip_interrupt_polls
             from .ir.passes import device_functions
 
-            passes.insert(0, device_functions)
+            passes[0:0] = [device_functions, strip_interrupt_polls]
         elif options.memcheck:
             from .ir.memcheck import insert_memory_checks
 
             passes.insert(0, insert_memory_checks)  # before infer_raises: a checked access may raise
+        if options.target != "cuda":
+            from .ir.passes import infer_raises
+            from .ir.recursion import guard_recursion
+
+            # Before infer_raises: a recursive function's entry may raise RecursionError.
+            passes.insert(passes.index(infer_raises), guard_recursion)
         for p in passes:
             module = p(module)
             if verify:
@@ -203,9 +275,12 @@ def codegen(source: SourceFile, options: CompileOptions = CompileOptions(), entr
         # Printing needs Python's stdout flushed around the call, which the ctypes path does.
         fast = [] if uses_print else [s for s in symbols if eligible(comp.ir.function(s))]
     comp.python_entries = fast
-    module = _stage(comp, "codegen", generate, comp.ir, target, entry and target.host, c_main and target.host,
-                    None, symbols, fast, kernels)
-    comp.llvm_ir = str(module)
+    def generate_text(*args) -> str:
+        # Printing the module is part of the stage: it recurses as deep as the program's types nest.
+        return str(generate(*args))
+
+    comp.llvm_ir = _stage(comp, "codegen", generate_text, comp.ir, target, entry and target.host,
+                          c_main and target.host, None, symbols, fast, kernels)
     return comp
 
 

@@ -12,9 +12,12 @@ import builtins
 import ctypes
 import inspect
 import operator
+import re
 import sys
 import types
 import weakref
+
+from . import interrupt
 
 _SCALARS = {
     ("int", 8): ctypes.c_int8, ("int", 16): ctypes.c_int16, ("int", 32): ctypes.c_int32, ("int", 64): ctypes.c_int64,
@@ -26,7 +29,9 @@ _NUMPY_DTYPES = {"Int": "int64", "Int8": "int8", "Int16": "int16", "Int32": "int
                  "UInt8": "uint8", "UInt16": "uint16", "UInt32": "uint32", "UInt64": "uint64",
                  "Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32", "Float64": "float64", "Bool": "bool"}
 _EXCEPTIONS = {"ZeroDivisionError", "ValueError", "IndexError", "OverflowError", "AssertionError", "MemoryError",
-               "KeyError", "TypeError", "RuntimeError"}
+               "KeyError", "TypeError", "RuntimeError", "RecursionError", "KeyboardInterrupt", "OSError",
+               "ConnectionError", "BrokenPipeError"}
+_ERRNO_MESSAGE = re.compile(r"\[Errno (\d+)\] (.*)", re.S)
 
 
 class PyxStruct:
@@ -163,17 +168,25 @@ class Converter:
                 raise TypeError(f"{func}() argument '{param}' must be Bool (a bool), not {_what(value)}")
             return 1 if value else 0
         if cls == "float":
-            if isinstance(value, (str, bytes)) or not hasattr(value, "__float__"):
+            # An array has __float__ too (NumPy converts one of size 1, and says "only
+            # 0-dimensional arrays ..." for others, naming no parameter): only numbers are floats.
+            # A NumPy complex has __float__ too, and drops the imaginary part (Python's float() refuses).
+            if isinstance(value, (str, bytes, complex)) or not hasattr(value, "__float__") or getattr(value, "ndim", 0) \
+                    or getattr(getattr(value, "dtype", None), "kind", "") == "c":
                 raise TypeError(f"{func}() argument '{param}' must be {self.name} (a float), not {_what(value)}")
-            if self.name == "BFloat16":
-                from ..types import bfloat16_bits
+            try:
+                number = float(value)
+                if self.name == "BFloat16":
+                    from ..types import bfloat16_bits
 
-                return bfloat16_bits(float(value))
-            if bits == 16:
-                import struct as _struct
+                    return bfloat16_bits(number)
+                if bits == 16:
+                    import struct as _struct
 
-                return int.from_bytes(_struct.pack("<e", float(value)), "little")
-            return float(value)
+                    return int.from_bytes(_struct.pack("<e", number), "little")
+                return number
+            except (TypeError, ValueError, OverflowError) as exc:  # float(10**400), Float16 of 1e6
+                raise type(exc)(f"{func}() argument '{param}' must be {self.name}: {exc}") from None
         try:
             number = operator.index(value)
         except TypeError:
@@ -225,18 +238,30 @@ class Converter:
                            "Python cannot know who owns its memory; return a List for new data")
 
     def _array_of_dtype(self, value, func: str, param: str):
-        array = _as_array(value)
+        """The NumPy array a Ptr, Span or Buffer parameter shows: one the function may write.
+
+        Not None (no null pointer from Python: pyx code indexes what it is given), not a scalar
+        or 0-dimensional array (a NumPy number is one through the buffer protocol, and a function
+        reading `n` elements from it reads past it), and not read-only: pyx has no read-only
+        Ptr, Span or Buffer, so any of them may be written through, and writing into `bytes` or
+        an `np.frombuffer` view changed immutable Python objects (interned constants included)."""
+        array = _as_array(value) if value is not None else None
         if array is None:
             raise TypeError(f"{func}() argument '{param}' must be {self.name} (a NumPy array or buffer of "
                             f"{self.dtype}), not {_what(value)}")
+        if array.ndim == 0:
+            raise TypeError(f"{func}() argument '{param}' must be {self.name}: expected an array, got a "
+                            f"0-dimensional {_what(value)}")
         if self.dtype is None or str(array.dtype) != self.dtype:
             raise TypeError(f"{func}() argument '{param}' must be {self.name}: expected an array of {self.dtype}, "
                             f"got {array.dtype}")
+        if not array.flags.writeable:
+            raise TypeError(f"{func}() argument '{param}' must be {self.name}: the {_what(value)} is read-only and "
+                            f"pyx may write through a {self.kind.capitalize()} (pass a writable copy, e.g. "
+                            "numpy.array(x))")
         return array
 
     def _pointer(self, value, func: str, param: str, keep: list):
-        if value is None:
-            return None
         array = self._array_of_dtype(value, func, param)
         if not array.flags.c_contiguous:
             raise TypeError(f"{func}() argument '{param}' must be {self.name}: the array is not contiguous "
@@ -376,7 +401,7 @@ def _as_array(value):
     if hasattr(value, "__dlpack__"):
         try:
             return np.from_dlpack(value)
-        except (TypeError, RuntimeError, BufferError):
+        except (TypeError, RuntimeError, BufferError, ValueError, AttributeError):
             pass
     try:
         return np.asarray(memoryview(value))
@@ -454,6 +479,7 @@ class PyxFunction:
             c_args.append(ctypes.byref(out))
         if self._prints:
             sys.stdout.flush()
+        _FLAG[0] = 0  # a Ctrl-C from before this call is not this call's (interrupt.clear)
         if self._live is None:
             status = self._cfunc(*c_args)
         else:
@@ -506,6 +532,7 @@ class PyxKernel:
             c_args = [conv.to_c(v, self.__name__, name, keep) for (name, conv), v in zip(self._params, args)]
             arrays = self._live.enter(keep) if self._live is not None else []
             try:
+                _FLAG[0] = 0  # a Ctrl-C from before this launch is not its own
                 status = self._cfunc(*c_args, *grid, *block, shared)
             finally:
                 if arrays:
@@ -516,6 +543,10 @@ class PyxKernel:
         return launch
 
 
+_MAX_GRID = (2**31 - 1, 65535, 65535)  # as lang/ir/lower.py's MAX_GRID (not imported: cached code runs without the compiler)
+_MAX_SHARED_BYTES = 48 * 1024  # as lang/semantics/gpu.py's MAX_STATIC_SHARED_BYTES
+
+
 def launch_config(kernel: str, config) -> tuple:
     """`k[grid, block]`, `k[grid, block, shared_bytes]` or `k[grid, block, shared_bytes, stream]`:
     (grid, block, shared_bytes, stream or None), checked."""
@@ -523,11 +554,18 @@ def launch_config(kernel: str, config) -> tuple:
     if not 2 <= len(config) <= 4:
         raise TypeError(f"{kernel}[...] takes grid, block, and optionally shared_bytes and stream")
     grid, block = _dims(kernel, "grid", config[0]), _dims(kernel, "block", config[1])
+    # The GPU's limits, as the `launch` statement checks them: beyond them the CPU emulation
+    # was handed sizes that do not fit its Int64s (or a per-block allocation it cannot make).
+    if any(g > most for g, most in zip(grid, _MAX_GRID)):
+        raise ValueError(f"{kernel}[...]: a grid has at most {_MAX_GRID} blocks in each dimension, not {grid}")
     if block[0] * block[1] * block[2] > 1024:
         raise ValueError(f"{kernel}[...]: a block has at most 1024 threads, not {block}")
     shared = config[2] if len(config) > 2 else 0
     if type(shared) is not int or shared < 0:
         raise TypeError(f"{kernel}[...]: shared_bytes must be a non-negative int, not {shared!r}")
+    if shared > _MAX_SHARED_BYTES:
+        raise ValueError(f"{kernel}[...]: shared_bytes must be at most {_MAX_SHARED_BYTES} (48 KiB a block, "
+                         f"its shared arrays included), not {shared}")
     return grid, block, shared, config[3] if len(config) > 3 else None
 
 
@@ -543,6 +581,7 @@ class NativeLibrary:
 
     def __init__(self, jit):
         self.jit = jit
+        interrupt.attach(jit)  # Ctrl-C stops a call with KeyboardInterrupt
         char_pp = ctypes.POINTER(ctypes.c_char_p)
         self._get = ctypes.CFUNCTYPE(ctypes.c_int32, char_pp, char_pp)(jit.address("__pyx_exc_get"))
         self._frame = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, char_pp, char_pp)(
@@ -570,8 +609,32 @@ class NativeLibrary:
             frames.append(((file.value or b"?").decode(), line, (func.value or b"?").decode()))
         self._clear()  # copied: the module frees messages it made at run time
         cls = getattr(builtins, name) if name in _EXCEPTIONS else RuntimeError
-        exc = cls(message) if message else cls()
+        errno = _ERRNO_MESSAGE.fullmatch(message) if issubclass(cls, OSError) else None
+        if errno is not None:  # OSError(32, "Broken pipe"): its errno set, printed as "[Errno 32] Broken pipe"
+            exc = cls(int(errno.group(1)), errno.group(2))
+        else:
+            exc = cls(message) if message else cls()
+        if cls is KeyboardInterrupt:
+            exc = _interrupted(exc)
         return _with_px_traceback(exc, frames)
+
+
+_FLAG = interrupt._FLAG
+_check_signals = ctypes.pythonapi.PyErr_CheckSignals
+_check_signals.restype, _check_signals.argtypes = ctypes.c_int, []
+
+
+def _interrupted(exc: KeyboardInterrupt) -> BaseException:
+    """The exception a call that Ctrl-C stopped raises. The SIGINT that stopped it also reached
+    Python's own handler (pyx's handler passes it on), whose KeyboardInterrupt is still pending:
+    run it now, so that it is this exception rather than a second one raised later, inside
+    whatever `except KeyboardInterrupt:` the caller has. A handler the program installed with
+    signal.signal() runs too; if it raises, that is what the call raises."""
+    try:
+        _check_signals()
+    except KeyboardInterrupt:
+        pass  # Python's default handler: the same exception as ours
+    return exc
 
 
 def _with_px_traceback(exc: BaseException, frames: list) -> BaseException:
@@ -615,10 +678,27 @@ def _fast_function(fn: "PyxFunction", address: int, library: "NativeLibrary", ke
 
     definition = _MethodDef(name, address, _METH_FASTCALL_KEYWORDS, doc)
     keep.extend([definition, name, doc])
-    return _new_cfunction(ctypes.byref(definition), (fn, raise_pending, None, True, False), None)
+    # The sixth: what the entry converts to a float itself; anything else (a NumPy complex or
+    # array, which also have __float__) goes to the checked path, which names the parameter.
+    numpy = sys.modules.get("numpy")
+    floats = (float, int) + ((numpy.floating, numpy.integer) if numpy is not None else (float, int))  # REAL_TYPES
+    return _new_cfunction(ctypes.byref(definition), (fn, raise_pending, None, True, False, floats), None)
+
+
+def check_python_api(name: str, symbols) -> None:
+    """ImportError naming the first C-API function the module calls that this Python does not
+    export (PyObject_Vectorcall before 3.11): linked anyway, the call would jump to address 0."""
+    for symbol in symbols:
+        try:
+            getattr(ctypes.pythonapi, symbol)
+        except AttributeError:
+            raise ImportError(f"pyx module {name!r} needs the C-API function {symbol}, which this Python "
+                              f"({sys.version.split()[0]}) does not export; pyx needs Python 3.11 or newer",
+                              name=name) from None
 
 
 def make_module(name: str, meta: dict, jit, file: str) -> types.ModuleType:
+    check_python_api(name, meta.get("python_api", ()))  # before any of its code can run
     module = types.ModuleType(name, f"pyx module compiled from {file}")
     module.__file__ = file
     library = NativeLibrary(jit)

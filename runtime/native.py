@@ -6,6 +6,13 @@ object code. Here the host's identity is remembered in a small file keyed by wha
 operating system says about the CPU, and a program's object code is linked once into a
 shared library (when a C compiler is there to link it) that `ctypes` loads directly.
 Anything missing or unexpected falls back to the LLVM path, which stays correct.
+
+Both files go through the cache's trusted reads (runtime/cache.py). The library is opened once
+(O_NOFOLLOW, owner and mode checked on the descriptor), its bytes hashed, and that same open
+file is what `dlopen` maps, through /proc/self/fd/N: no one can swap the file between the check
+and the load. Linking happens in a private 0700 folder under a random name (`*.pyxtmp`), so
+nothing planted at a predictable path is written through, and a killed link leaves a leftover
+that `pyx cache clear` recognises.
 """
 from __future__ import annotations
 
@@ -16,6 +23,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from . import cache
 from .cache import user_cache_dir, write_atomic
 
 
@@ -47,9 +55,10 @@ def remembered_host(llvmlite_version: str) -> str | None:
     fingerprint = _machine_fingerprint(llvmlite_version)
     if fingerprint is None:
         return None
+    data = cache.read_trusted(_memo_path(fingerprint))
     try:
-        text = _memo_path(fingerprint).read_text(encoding="utf-8").strip()
-    except OSError:
+        text = data.decode("utf-8").strip() if data is not None else ""
+    except UnicodeDecodeError:
         return None
     return text or None
 
@@ -64,54 +73,82 @@ def remember_host(llvmlite_version: str, host_key: str) -> None:
         pass  # no memo: the next start asks LLVM again
 
 
-def file_sha256(path: Path) -> str | None:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-
-
 def link_shared(obj: bytes, dest: Path) -> str | None:
     """Link object code into the shared library `dest` (atomically); its SHA-256, or None."""
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if cc is None or shutil.which(cc) is None:
         return None
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    stem = dest.with_suffix(f".{os.getpid()}")
-    obj_path, tmp = stem.with_suffix(stem.suffix + ".o"), stem.with_suffix(stem.suffix + ".so")
+    dir_fd = cache.open_dir(dest.parent, create=True)
+    if dir_fd is None:
+        return None  # not a trusted cache directory (said why with PYX_DEBUG): no library
+    work = f"{dest.name}.{os.urandom(6).hex()}{cache.TMP_SUFFIX}"
     try:
-        obj_path.write_bytes(obj)
-        done = subprocess.run([cc, "-shared", "-o", str(tmp), str(obj_path), "-lm", "-lpthread"],
-                              capture_output=True)
+        os.mkdir(work, 0o700, dir_fd=dir_fd)  # fails if anything is there: never someone else's folder
+    except OSError:
+        os.close(dir_fd)
+        return None
+    obj_name, lib_name = f"{work}/object.o", f"{work}/library.so"
+    try:
+        fd = os.open(obj_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
+                     dir_fd=dir_fd)
+        with open(fd, "wb") as f:
+            f.write(obj)
+        folder = dest.parent / work
+        done = subprocess.run([cc, "-shared", "-o", str(folder / "library.so"), str(folder / "object.o"), "-lm",
+                               "-lpthread"], capture_output=True)
         if done.returncode != 0:
             return None
-        digest = file_sha256(tmp)
-        os.replace(tmp, dest)
+        fd = os.open(lib_name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+        try:
+            os.fchmod(fd, 0o700)  # the linker made it 0777 & ~umask: a group-writable file would be refused
+            digest = hashlib.sha256(cache.read_fd(fd)).hexdigest()
+        finally:
+            os.close(fd)
+        os.replace(lib_name, dest.name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         return digest
     except OSError:
         return None
     finally:
-        for leftover in (obj_path, tmp):
+        for leftover in (obj_name, lib_name):
             try:
-                leftover.unlink()
+                os.unlink(leftover, dir_fd=dir_fd)
             except OSError:
                 pass
+        try:
+            os.rmdir(work, dir_fd=dir_fd)
+        except OSError:
+            pass
+        os.close(dir_fd)
 
 
 class SharedProgram:
     """A program's shared library, loaded only if it is the one the cache entry describes."""
 
-    def __init__(self, library: ctypes.CDLL):
+    def __init__(self, library: ctypes.CDLL, fd: int):
         self.library = library
+        # Kept open while the library is loaded (that is, for good: ctypes never unloads it):
+        # glibc finds an already loaded library by the name it was opened under, so a closed and
+        # reused /proc/self/fd/N would hand a later load this library instead of its own.
+        self.fd = fd
 
     @classmethod
     def load(cls, path: Path, digest: str) -> "SharedProgram | None":
-        if not digest or file_sha256(path) != digest:
-            return None  # missing, truncated or replaced: the LLVM path instead
+        """The library at `path` if its bytes are those of the SHA-256 `digest` (recorded in the
+        sealed cache entry), loaded from the very file that was hashed."""
+        if not digest:
+            return None
+        opened = cache.open_trusted(path)
+        if opened is None:
+            return None  # missing, or not ours alone (said why with PYX_DEBUG): the LLVM path instead
+        fd, data = opened
+        if hashlib.sha256(data).hexdigest() != digest:
+            os.close(fd)
+            return None  # truncated or replaced: the LLVM path instead
         try:
-            return cls(ctypes.CDLL(str(path)))
+            return cls(ctypes.CDLL(f"/proc/self/fd/{fd}"), fd)
         except OSError:
-            return None  # e.g. a cache on a noexec mount
+            os.close(fd)
+            return None  # e.g. a cache on a noexec mount, or no /proc
 
     def address(self, symbol: str) -> int:
         try:

@@ -60,3 +60,43 @@ def test_cache_clear_removes_the_trees(cache, tmp_path):
     assert list(cache.glob("*.pyxast"))
     assert run_cli("cache", "clear", str(tmp_path)).status == 0
     assert not list(cache.glob("*.pyxast"))
+
+
+# The format (docs/security.md): JSON that can only describe a syntax tree, never run code.
+
+def stdlib_sources():
+    from pyx.semantics.imports import STDLIB
+
+    return [SourceFile(str(p), p.read_text(encoding="utf-8")) for p in sorted(STDLIB.glob("*.px"))]
+
+
+def test_every_stdlib_tree_comes_back_exactly_with_its_spans_in_the_file_compiled():
+    from pyx.diagnostics import DiagnosticBag
+    from pyx.syntax import parse
+
+    for source in stdlib_sources():
+        tree = parse(source, DiagnosticBag())
+        again = parse_cache.decode(parse_cache.encode(tree), source)
+        assert again == tree, source.name
+        assert again.span.file is source and again.body[0].span.file is source
+
+
+def test_an_entry_can_name_only_the_syntax_trees_classes_with_their_own_fields():
+    source = SourceFile("x.px", "pass\n")
+    good = b'[["Module",["span","name","body"]],["Pass",["span"]]]\n{"n":0,"f":[[0,5],"x",[{"n":1,"f":[[0,4]]}]]}'
+    assert parse_cache.decode(good, source).body[0].span.end == 4
+    for table in (b'[["SourceFile",["name","text"]]]', b'[["Path",["span"]]]', b'[["__builtins__",["span"]]]',
+                  b'[["children",["span"]]]'):
+        with pytest.raises(KeyError):
+            parse_cache.decode(table + b'\n{"n":0,"f":[[0,1]]}', source)
+    with pytest.raises(ValueError):  # a field the class does not have
+        parse_cache.decode(b'[["Pass",["span","__class__"]]]\n{"n":0,"f":[[0,4],"x"]}', source)
+    with pytest.raises(ValueError):  # a value short
+        parse_cache.decode(b'[["Module",["span","name","body"]]]\n{"n":0,"f":[[0,5],"x"]}', source)
+
+
+def test_every_span_field_of_the_tree_is_decoded_as_a_span():
+    from dataclasses import fields
+
+    spans = {f.name for cls in parse_cache._CLASSES.values() for f in fields(cls) if "Span" in str(f.type)}
+    assert spans and spans <= set(parse_cache._SPANS)

@@ -35,6 +35,14 @@ LLVM_MATH = {"sqrt": "sqrt", "exp": "exp", "exp2": "exp2", "log": "log", "log2":
 NVPTX_NATIVE = {"sqrt", "fabs", "floor", "ceil", "trunc", "copysign", "fma"}
 
 
+# What recursion.guard_recursion's entries keep in their frame: a jmp_buf (glibc's is 200 bytes
+# on x86-64, 312 on aarch64), the stack limit, and where the recursion ran out (function, file,
+# line) for the traceback.
+GUARD = ll.LiteralStructType([ll.ArrayType(ll.IntType(64), 48), ll.IntType(64), CHARP, CHARP, I32])
+RECURSION_MESSAGE = "maximum recursion depth exceeded"
+I8, I64 = ll.IntType(8), ll.IntType(64)
+
+
 class UnsupportedOnTarget(Exception):
     def __init__(self, what: str, span):
         super().__init__(what)
@@ -110,7 +118,7 @@ class ModuleCodegen:
         self.thunks: dict[str, ll.Function] = {}
         self._gpu_cpu = None
         self._pool = None
-        self.shared_offsets, self.static_shared_bytes = _shared_layout(module)
+        self.shared_offsets, self.static_shared_bytes = _shared_layout(module, lambda: data_layout or target.data_layout)
         self.shared_globals: dict[str, ll.GlobalVariable] = {}
         self.memcheck = None
         if target.host and any(isinstance(i, ir.Intrinsic) and i.name == "memcheck"
@@ -280,6 +288,20 @@ class ModuleCodegen:
         self.functions[f.symbol] = fn
 
 
+def local_name(name: str) -> str:
+    """The name of a variable's slot or argument. LLVM cuts local names at 1024 bytes when it reads
+    IR text, so two long names that differ only after that would become one ("multiple definition"):
+    a long name keeps its start and gets a digest of the whole, unique and the same every run."""
+    if len(name.encode("utf-8")) <= _MAX_LOCAL_NAME:
+        return name
+    import hashlib
+
+    return f"{name[:64]}.{hashlib.sha256(name.encode('utf-8')).hexdigest()[:16]}"
+
+
+_MAX_LOCAL_NAME = 256
+
+
 class FunctionCodegen:
     def __init__(self, mg: ModuleCodegen, f: ir.Function):
         self.mg = mg
@@ -289,7 +311,7 @@ class FunctionCodegen:
         self.slots: dict[ir.Var, ll.Value] = {}
         self.blocks: dict[ir.Block, ll.Block] = {}
         self.has_out = f.raises and f.return_type != T.NONE
-        self.hidden = is_stdlib_file(f.file)  # no traceback frames of its own
+        self.hidden = is_stdlib_file(f.file) or f.frameless  # no traceback frames of its own
 
     def generate(self) -> None:
         entry = self.fn.append_basic_block("alloca")
@@ -299,9 +321,9 @@ class FunctionCodegen:
         args = list(self.fn.args[1:] if self.has_out else self.fn.args)
         for var in self.f.params + [v for v in self.f.vars if v not in self.f.params]:
             if not var.by_ref:
-                self.slots[var] = self.b.alloca(llvm_type(var.type), name=var.name)
+                self.slots[var] = self.b.alloca(llvm_type(var.type), name=local_name(var.name))
         for var, arg in zip(self.f.params, args):
-            arg.name = var.name
+            arg.name = local_name(var.name)
             if var.by_ref:
                 # `mut`: the caller's variable is the slot; LLVM sees no alias between two of them
                 # because the checker refuses one variable passed to two `mut` parameters.
@@ -416,15 +438,37 @@ class FunctionCodegen:
     def instr_Alloc(self, i: ir.Alloc):
         if not self.mg.target.host:
             raise UnsupportedOnTarget("Ptr.alloc", i.span)
+        i64 = ll.IntType(64)
         pty = llvm_type(i.result.type)
-        size = self.b.ptrtoint(self.b.gep(ll.Constant(pty, None), [I32(1)]), ll.IntType(64))
-        nbytes = self.b.mul(size, self.value(i.count))
-        malloc = self.mg.rt.libc("malloc", CHARP, [ll.IntType(64)])
-        raw = hooks.device_or_cpu(self.b, self.mg.module, ALLOC_HOOK, hooks.ALLOC,
-                                  lambda alloc: self.b.call(alloc, [nbytes]),
-                                  lambda: self.b.call(malloc, [nbytes]))
-        if self.mg.memcheck is not None:
-            self.b.call(self.mg.memcheck.register, [raw, nbytes])
+        size = self.b.ptrtoint(self.b.gep(ll.Constant(pty, None), [I32(1)]), i64)
+        # count * sizeof(T) must not wrap: alloc(2**61 + 1) of Int would get 8 bytes and the
+        # writes after it would run off the heap. The lowering has already refused count < 0, so
+        # an unsigned overflow is the only way the product can be wrong; it yields the null
+        # pointer, which the lowering turns into MemoryError (what CPython raises for `[0] * 2**62`).
+        umul = self.mg.intrinsic("llvm.umul.with.overflow", [i64],
+                                 ll.FunctionType(ll.LiteralStructType([i64, I1]), [i64, i64]))
+        product = self.b.call(umul, [size, self.value(i.count)])
+        nbytes, overflow = self.b.extract_value(product, 0), self.b.extract_value(product, 1)
+        # At least one byte: malloc(0) may return NULL (C allows it), which would read as
+        # MemoryError for `[]` or alloc(0).
+        request = self.b.select(self.b.icmp_unsigned("==", nbytes, ll.Constant(i64, 0)), ll.Constant(i64, 1), nbytes)
+        malloc = self.mg.rt.libc("malloc", CHARP, [i64])
+        with self.b.if_else(overflow, likely=False) as (too_big, fits):
+            with too_big:
+                too_big_end = self.b.block
+            with fits:
+                allocated = hooks.device_or_cpu(self.b, self.mg.module, ALLOC_HOOK, hooks.ALLOC,
+                                                lambda alloc: self.b.call(alloc, [request]),
+                                                lambda: self.b.call(malloc, [request]))
+                if self.mg.memcheck is not None:
+                    # Only memory that exists: a null pointer registered as [0, n) would make
+                    # every low address look valid once a MemoryError has been caught.
+                    with self.b.if_then(self.b.icmp_unsigned("!=", allocated, ll.Constant(CHARP, None))):
+                        self.b.call(self.mg.memcheck.register, [allocated, nbytes])
+                fits_end = self.b.block
+        raw = self.b.phi(CHARP)
+        raw.add_incoming(ll.Constant(CHARP, None), too_big_end)
+        raw.add_incoming(allocated, fits_end)
         self.define(i.result, self.b.bitcast(raw, pty))
 
     def instr_Free(self, i: ir.Free):
@@ -540,6 +584,19 @@ class FunctionCodegen:
         if i.name.startswith("extern."):
             self.external_call(i, args)
             return
+        if i.name.startswith("recursion_"):
+            self.recursion(i, args)
+            return
+        if i.name in ("stdout_failed", "interrupt_poll"):
+            if not self.mg.target.host:
+                raise UnsupportedOnTarget("print" if i.name == "stdout_failed" else "interrupt_poll", i.span)
+            rt, line = self.mg.rt, i.span.line if i.span is not None and not self.hidden else -1
+            frame = [rt.cstr(self.b, self.f.name), rt.cstr(self.b, self.f.file), I32(line)]
+            if i.name == "stdout_failed":
+                self.define(i.result, self.b.call(rt.stdout_check(), frame))
+            else:
+                self.define(i.result, rt.interrupt_poll(self.b, *frame))
+            return
         if i.name == "print_exception":
             if not self.mg.target.host:
                 raise UnsupportedOnTarget("print", i.span)
@@ -551,6 +608,69 @@ class FunctionCodegen:
             self.b.call(self.mg.rt.print_fn(i.name), args)
             return
         raise AssertionError(f"unknown intrinsic {i.name}")
+
+    def frame_address(self) -> ll.Value:
+        """The stack pointer, to compare with the stack limit: read where it is compared, so it
+        occupies no register across calls. (Not the address of a local: a local whose address is
+        taken keeps LLVM from turning a recursive call into a loop.)"""
+        stacksave = self.mg.module.globals.get("llvm.stacksave.p0") or ll.Function(
+            self.mg.module, ll.FunctionType(CHARP, []), "llvm.stacksave.p0")
+        return self.b.ptrtoint(self.b.call(stacksave, []), I64)
+
+    def recursion(self, i: ir.Intrinsic, args) -> None:
+        """The stack guard of ir/recursion.py: `guard` is a RecursionGuard in the entry's frame."""
+        if not self.mg.target.host:
+            raise UnsupportedOnTarget(i.name, i.span)
+        rt = self.mg.rt
+        guard = self.b.bitcast(args[0], GUARD.as_pointer()) if args else None
+
+        def site(line: int):
+            for k, value in ((2, rt.cstr(self.b, self.f.name)), (3, rt.cstr(self.b, self.f.file)), (4, I32(line))):
+                self.b.store(value, self.b.gep(guard, [I32(0), I32(k)]))
+
+        line = i.span.line if i.span is not None and not self.hidden else -1
+        if i.name == "recursion_guard":
+            with self.b.goto_entry_block():
+                slot = self.b.alloca(GUARD, name="recursion.guard")
+                slot.align = 16
+            self.b.store(self.b.call(rt.stack_limit(), []), self.b.gep(slot, [I32(0), I32(1)]))
+            self.define(i.result, self.b.bitcast(slot, CHARP))
+        elif i.name == "recursion_enter":
+            limit = self.b.load(self.b.gep(guard, [I32(0), I32(1)]))
+            here = self.b.block
+            ran_out, setjmp_bb, after = (self.fn.append_basic_block(n) for n in ("stack.full", "setjmp", "entered"))
+            self.b.cbranch(self.b.icmp_unsigned("<", self.frame_address(), limit), ran_out, setjmp_bb)
+            self.b.position_at_end(ran_out)  # a cycle through entries (a prange body calling f): no frame here
+            site(-1)
+            self.b.branch(after)
+            self.b.position_at_end(setjmp_bb)
+            buffer = self.b.bitcast(self.b.gep(guard, [I32(0), I32(0)]), CHARP)
+            setjmp = rt.libc("_setjmp", I32, [CHARP])
+            setjmp.attributes.add("returns_twice")
+            jumped = self.b.icmp_signed("!=", self.b.call(setjmp, [buffer]), I32(0))
+            self.b.branch(after)
+            self.b.position_at_end(after)
+            over = self.b.phi(I1)
+            over.add_incoming(ll.Constant(I1, 1), ran_out)
+            over.add_incoming(jumped, setjmp_bb)
+            del here
+            self.define(i.result, over)
+        elif i.name == "recursion_raise":
+            func, file, at = (self.b.load(self.b.gep(guard, [I32(0), I32(k)])) for k in (2, 3, 4))
+            self.b.call(rt.raise_, [rt.cstr(self.b, "RecursionError"), rt.cstr(self.b, RECURSION_MESSAGE), func,
+                                    file, at])
+        elif i.name == "recursion_check":
+            # Loaded at each check (from the caller's frame, in cache): one register fewer to keep
+            # across the recursive calls than a limit loaded once.
+            limit = self.b.load(self.b.gep(guard, [I32(0), I32(1)]))
+            ran_out = self.b.icmp_unsigned("<", self.frame_address(), limit)
+            with self.b.if_then(ran_out, likely=False):
+                site(line)
+                longjmp = rt.libc("longjmp", ll.VoidType(), [CHARP, I32])
+                longjmp.attributes.add("noreturn")
+                self.b.call(longjmp, [self.b.bitcast(self.b.gep(guard, [I32(0), I32(0)]), CHARP), I32(1)])
+        else:
+            raise AssertionError(f"unknown intrinsic {i.name}")
 
     def external_call(self, i: ir.Intrinsic, args) -> None:
         """A C function by name: libc and libm resolve in the process; the runtime's own helpers
@@ -759,9 +879,9 @@ def generate(module: ir.Module, target: Target, entry: bool = False, c_main: boo
                                                               python_entries=python_entries, kernels=kernels)
 
 
-def _shared_layout(module: ir.Module) -> tuple[dict, int]:
+def _shared_layout(module: ir.Module, data_layout) -> tuple[dict, int]:
     """Where each shared_array lives in a block's shared memory (CPU): offsets aligned to 16."""
-    offsets, total = {}, 0
+    offsets, total, target_data = {}, 0, None
     for f in module.functions:
         for block in f.blocks:
             for i in block.instrs:
@@ -769,6 +889,14 @@ def _shared_layout(module: ir.Module) -> tuple[dict, int]:
                     _, _, site, count = i.name.split(".")
                     if site in offsets:
                         continue
+                    if target_data is None:
+                        import llvmlite.binding as llvm
+
+                        target_data = llvm.create_target_data(data_layout())  # only for shared arrays
+                    # The element's real size (a struct of three Float64 is 24 bytes): its
+                    # alignment, used before, undercounted structs and SIMD values, so the
+                    # block's buffer was too small for them.
+                    size = llvm_type(i.result.type.pointee).get_abi_size(target_data)
                     offsets[site] = total
-                    total += (int(count) * _align(i.result.type.pointee) + 15) // 16 * 16
+                    total += (int(count) * size + 15) // 16 * 16
     return offsets, total

@@ -94,6 +94,11 @@ class ThreadPool:
     def _copy_state(self, b, dest, src):
         b.call(self.memcpy, [b.bitcast(dest, CHARP), b.bitcast(src, CHARP), self._state_bytes(b)])
 
+    def _is_interrupt(self, b, kind):
+        """Whether the exception class `kind` (a C string) is KeyboardInterrupt."""
+        strcmp = self.rt.libc("strcmp", I32, [CHARP, CHARP])
+        return b.icmp_signed("==", b.call(strcmp, [kind, self.rt.cstr(b, "KeyboardInterrupt")]), I32(0))
+
     @staticmethod
     def _bounds(b, count, chunks, c):
         """Piece c of `chunks` nearly equal pieces of [0, count): [c*q + min(c, r), ... + q + (c < r))."""
@@ -124,6 +129,10 @@ class ThreadPool:
             self._copy_state(b, self.error, state)
             self._store(b, c, self.best)
         b.call(self.unlock, [self._ptr(b, self.mutex)])
+        # A Ctrl-C is taken by the piece that raised KeyboardInterrupt for it: set it again, so the
+        # other threads stop in their pieces too (parallel_for takes it when the loop is over).
+        with b.if_then(self._is_interrupt(b, b.load(self.rt.field(b, state, TYPE)))):
+            b.store_atomic(I32(1), b.load(self.rt.interrupt_flag), "monotonic", 4)
         b.store(ll.Constant(CHARP, None), self.rt.field(b, state, TYPE))
         b.store(I32(0), self.rt.field(b, state, DEPTH))
         self._store(b, I32(1), self.stop, 4)
@@ -324,6 +333,8 @@ class ThreadPool:
         failed = b.icmp_unsigned("!=", self._load(b, self.best), I64(NONE_RAISED))
         with b.if_then(failed):
             self._copy_state(b, rt.state(b), self.error)
+            with b.if_then(self._is_interrupt(b, b.load(rt.field(b, self.error, TYPE)))):
+                b.store_atomic(I32(0), b.load(rt.interrupt_flag), "monotonic", 4)  # taken: see run_pieces
         self._store(b, I32(0), self.busy, 4)
         b.ret(b.zext(failed, I32))
 

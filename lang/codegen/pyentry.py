@@ -2,15 +2,16 @@
 and whose result is a scalar also gets `PyObject *__pyx_py.f(self, args, nargs, kwnames)`
 (METH_FASTCALL | METH_KEYWORDS), which converts its arguments with the C API, releases
 the GIL around the call and converts the result back: a call costs about what a C
-extension's does. A `Ptr[T]` argument is any C-contiguous buffer (a NumPy array, a
-memoryview) whose format is T's, held with `PyObject_GetBuffer` for the call.
+extension's does. A `Ptr[T]` argument is any writable C-contiguous buffer of at least one
+dimension (a NumPy array, a memoryview) whose format is T's, held with `PyObject_GetBuffer`
+for the call.
 
 Anything off the fast path (keywords, defaults, a value of another type, an int out
 of range) is handed to the checked Python path (`self[0]`), so every error message is
 the same as before. A pyx exception is raised by calling `self[1]`, which builds the
 Python exception from the pending pyx one. `self` is the tuple
-(fallback, raiser, None, True, False): the objects this code needs, without reaching
-for interpreter data symbols.
+(fallback, raiser, None, True, False, real number types): the objects this code needs,
+without reaching for interpreter data symbols.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from .halfconv import double_to_half
 from .runtime_lib import F32, I1, I64
 
 PYENTRY_PREFIX = "__pyx_py."
+REAL_TYPES = 4  # self[5]: the types a float parameter takes here (float, int, NumPy's floating, integer)
 PTR = ll.IntType(8).as_pointer()
 F64 = ll.DoubleType()
 
@@ -29,7 +31,9 @@ F64 = ll.DoubleType()
 # Py_buffer (stable since Python 3.11): buf, obj, len, itemsize, readonly, ndim, format, shape,
 # strides, suboffsets, internal.
 PY_BUFFER = ll.LiteralStructType([PTR, PTR, I64, I64, ll.IntType(32), ll.IntType(32), PTR, PTR, PTR, PTR, PTR])
-PYBUF_C_CONTIGUOUS_FORMAT = 0x0038 | 0x0004
+# PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE: pyx may write through any Ptr, so a
+# read-only buffer (bytes, a read-only NumPy array) takes the checked path, which refuses it.
+PYBUF_C_CONTIGUOUS_FORMAT = 0x0038 | 0x0004 | 0x0001
 # struct-module format characters of each element type, as NumPy and memoryview give them.
 _FORMATS = {("int", 8): "b", ("int", 16): "h", ("int", 32): "i", ("int", 64): "lq",
             ("uint", 8): "B", ("uint", 16): "H", ("uint", 32): "I", ("uint", 64): "LQ",
@@ -111,6 +115,9 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
                 same = b.icmp_signed("==", b.call(strcmp, [fmt, b.bitcast(g, PTR)]), ll.IntType(32)(0))
                 match = b.or_(match, same)
             match = b.and_(match, b.icmp_unsigned("!=", fmt, ll.Constant(PTR, None)))
+            # A 0-dimensional buffer (a NumPy scalar, a 0-d array) is not an array: the checked path says so.
+            ndim = b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(5)]))
+            match = b.and_(match, b.icmp_signed(">", ndim, ll.IntType(32)(0)))
             b.cbranch(match, cont_bb, fail_bb)
             b.position_at_end(fail_bb)
             b.call(err_clear, [])
@@ -124,6 +131,30 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
             ok = b.or_(is_true, b.icmp_unsigned("==", obj, false_obj))
             values.append(is_true)
         elif t.is_float:
+            # Only a float, an int or a NumPy real number (self[5]) here: a NumPy complex or array
+            # has __float__ as well, and would lose its imaginary part or be read as one number.
+            # (PyType_IsSubtype walks the type's MRO; PyObject_IsInstance also looks up __class__
+            # after each miss, 40 ns more a call with a NumPy float32.)
+            floats = b.call(get_item, [self_obj, I64(5)])
+            kind = b.call(api("PyObject_Type", PTR, [PTR]), [obj])
+            b.call(api("Py_DecRef", ll.VoidType(), [PTR]), [kind])  # obj keeps its type alive
+            subtype = api("PyType_IsSubtype", ll.IntType(32), [PTR, PTR])
+            real_bb, not_real_bb = entry.append_basic_block(f"real{i}"), entry.append_basic_block(f"notreal{i}")
+            for k in range(REAL_TYPES):  # a float itself first, then each type and its subclasses
+                cls = b.call(get_item, [floats, I64(k)])
+                if k == 0:
+                    maybe_bb = entry.append_basic_block(f"subtype{i}")
+                    b.cbranch(b.icmp_unsigned("==", kind, cls), real_bb, maybe_bb)
+                    b.position_at_end(maybe_bb)
+                found = b.icmp_signed("!=", b.call(subtype, [kind, cls]), ll.IntType(32)(0))
+                next_bb = not_real_bb if k == REAL_TYPES - 1 else entry.append_basic_block(f"subtype{i}.{k}")
+                b.cbranch(found, real_bb, next_bb)
+                if next_bb is not not_real_bb:
+                    b.position_at_end(next_bb)
+            b.position_at_end(not_real_bb)
+            b.call(err_clear, [])
+            b.branch(fallback_bb)
+            b.position_at_end(real_bb)
             d = b.call(api("PyFloat_AsDouble", F64, [PTR]), [obj])
             failed = b.and_(b.fcmp_ordered("==", d, ll.Constant(F64, -1.0)),
                             b.icmp_unsigned("!=", b.call(err_occurred, []), ll.Constant(PTR, None)))
@@ -149,6 +180,9 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
         b.call(err_clear, [])
         b.branch(fallback_bb)
         b.position_at_end(next_bb)
+    flag = module.globals.get("__pyx_interrupt_flag")  # a Ctrl-C from before this call is not its own
+    if flag is not None:
+        b.store_atomic(ll.IntType(32)(0), b.load(flag), "monotonic", 4)
     save = b.call(api("PyEval_SaveThread", PTR, []), [])
     has_result = f.return_type != T.NONE
     if f.raises:

@@ -7,6 +7,8 @@
 """
 from __future__ import annotations
 
+import sys
+
 from llvmlite import ir as ll
 
 I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
@@ -17,15 +19,26 @@ MAX_FRAMES = 64
 FLOAT_TEXT = 40  # bytes a formatted float may take, its NUL included
 # Runtime helpers pyx source may call through `external_call["__pyx_NAME", ...]`.
 SOURCE_HELPERS = {"format_i64", "format_u64", "format_f64", "format_f32", "format_f16", "format_bf16", "format_fixed",
-                  "print_bytes"}
+                  "print_bytes", "strtod"}
+# newlocale's LC_ALL_MASK, by C library: the "C" locale object that float formatting and parsing
+# run under (snprintf and strtod follow the thread's LC_NUMERIC, which a host may have set to
+# one with a decimal comma).
+LC_ALL_MASK = {"darwin": 0x3F}.get(sys.platform, 0x1FBF)  # glibc: every category bit but LC_ALL's
+EPIPE, SIGINT, SIGPIPE = 32, 2, 13
+# struct sigaction as glibc lays it out on x86-64 and aarch64: the handler, a 128-byte sa_mask,
+# int sa_flags, sa_restorer.
+SIGACTION_BYTES, SA_FLAGS_OFFSET = 152, 136
+SA_SIGINFO, SA_ONSTACK, SA_RESTART = 4, 0x08000000, 0x10000000
+STACK_MARGIN = 256 << 10  # bytes a recursion leaves free (a quarter of a smaller stack)
 # The pending exception of one thread: class, message, and the traceback frames pushed while
 # it propagates (function, file, line), innermost first.
 # TEXTS heads this thread's list of messages made at run time (`raise ValueError("bad " + s)`):
 # each block is the next block's address, then the NUL-terminated text. A `try` frees the ones
 # made inside it when it completes; it is last, so copying a state up to it leaves it behind.
+# STACK, after it, is this thread's stack limit for recursive code (0 until found).
 EXC_STATE = ll.LiteralStructType([CHARP, CHARP, I32, ll.ArrayType(CHARP, MAX_FRAMES),
-                                  ll.ArrayType(CHARP, MAX_FRAMES), ll.ArrayType(I32, MAX_FRAMES), CHARP])
-TYPE, MSG, DEPTH, FUNCS, FILES, LINES, TEXTS = range(7)
+                                  ll.ArrayType(CHARP, MAX_FRAMES), ll.ArrayType(I32, MAX_FRAMES), CHARP, I64])
+TYPE, MSG, DEPTH, FUNCS, FILES, LINES, TEXTS, STACK = range(8)
 
 
 def counted_loop(b: ll.IRBuilder, start, count, body, stride: int = 1) -> None:
@@ -58,7 +71,10 @@ class RuntimeLib:
         self.host = host
         self.strings: dict[str, ll.GlobalVariable] = {}
         self._functions: dict[str, ll.Function] = {}
+        self.interrupt_flag = None
         self._define_exception_state()
+        if host:  # every host module can install the SIGINT handler: whichever a loader loads first does
+            self.sigint_install()
 
     # ---- helpers ----
     def cstr(self, builder: ll.IRBuilder, text: str) -> ll.Value:
@@ -293,7 +309,7 @@ class RuntimeLib:
     def _define_format_fixed(self):
         """`i64 __pyx_format_fixed(double x, i64 precision, i64 code, char *out)`: printf's `%.*f`
         (or e, g, F, E, G: `code` is the letter) into out, its length returned."""
-        fn, b = self._function("__pyx_format_fixed", I64, [F64, I64, I64, CHARP])
+        fn, b = self._function("__pyx_format_fixed.any_locale", I64, [F64, I64, I64, CHARP])
         x, precision, code, out = fn.args
         snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
         fmt = b.alloca(ll.ArrayType(I8, 5))
@@ -304,6 +320,40 @@ class RuntimeLib:
         size = b.add(precision, I64(320))
         written = b.call(snprintf, [out, size, b.gep(fmt, [I32(0), I32(0)]), b.trunc(precision, I32), x])
         b.ret(b.sext(written, I64))
+        return self._under_c_locale("__pyx_format_fixed", fn)
+
+    def _define_strtod(self):
+        """`double __pyx_strtod(char *text, char **end)`: C's strtod in the "C" locale, as Python's
+        float() reads: `2.5` and never a locale's `2,5`."""
+        fn, b = self._function("__pyx_strtod.any_locale", F64, [CHARP, CHARP.as_pointer()])
+        b.ret(b.call(self.libc("strtod", F64, [CHARP, CHARP.as_pointer()]), list(fn.args)))
+        return self._under_c_locale("__pyx_strtod", fn)
+
+    def _c_locale(self) -> ll.Function:
+        """`locale_t __pyx_c_locale()`: the "C" locale object, made on first use and kept (for
+        LC_ALL_MASK and "C", glibc's newlocale hands out its static C locale without allocating)."""
+        if "__pyx_c_locale" in self._functions:
+            return self._functions["__pyx_c_locale"]
+        cache = self._global("__pyx_c_locale_obj", CHARP, ll.Constant(CHARP, None))
+        fn, b = self._function("__pyx_c_locale", CHARP, [])
+        null = ll.Constant(CHARP, None)
+        with b.if_then(b.icmp_unsigned("==", b.load_atomic(cache, "acquire", 8), null), likely=False):
+            made = b.call(self.libc("newlocale", CHARP, [I32, CHARP, CHARP]),
+                          [I32(LC_ALL_MASK), self.cstr(b, "C"), null])
+            b.store_atomic(made, cache, "release", 8)  # two threads racing here store equal objects
+        b.ret(b.load_atomic(cache, "acquire", 8))
+        return fn
+
+    def _under_c_locale(self, name: str, impl: ll.Function) -> ll.Function:
+        """`name`: `impl` run with this thread switched to the "C" locale (uselocale is per thread
+        and cheap), so a host's `setlocale(LC_ALL, "de_DE.UTF-8")` cannot turn `1.5` into `1,5`."""
+        fty = impl.function_type
+        fn, b = self._function(name, fty.return_type, list(fty.args))
+        uselocale = self.libc("uselocale", CHARP, [CHARP])
+        previous = b.call(uselocale, [b.call(self._c_locale(), [])])  # a null object changes nothing
+        result = b.call(impl, list(fn.args))
+        b.call(uselocale, [previous])
+        b.ret(result)
         return fn
 
     def _define_print_bytes(self):
@@ -377,7 +427,7 @@ class RuntimeLib:
         16 bits and is compared as the Float32 it is exactly."""
         from .halfconv import from_bfloat16, to_bfloat16
 
-        fn, b = self._function(name, I64, [ll.IntType(16) if bfloat16 else fty, CHARP])
+        fn, b = self._function(name + ".any_locale", I64, [ll.IntType(16) if bfloat16 else fty, CHARP])
         x, out = fn.args
         if bfloat16:
             x = from_bfloat16(b, x)
@@ -460,7 +510,7 @@ class RuntimeLib:
         b.call(snprintf, [bufp, I64(40), self.cstr(b, "%.*f"), decimals, shown])
         suffix = b.select(b.icmp_signed("==", decimals, I32(0)), self.cstr(b, ".0"), self.cstr(b, ""))
         b.ret(b.sext(b.call(snprintf, [out, I64(FLOAT_TEXT), self.cstr(b, "%s%s"), bufp, suffix]), I64))
-        return fn
+        return self._under_c_locale(name, fn)
 
     def _bump_digits(self) -> ll.Function:
         """`bool bump(char *buf, bool up)`: add or subtract one unit in the last mantissa digit of a
@@ -503,28 +553,266 @@ class RuntimeLib:
         b.ret(ll.Constant(I1, 0))
         return fn
 
+    # ---- Ctrl-C (host) ----
+    def _interrupt_globals(self) -> None:
+        """`__pyx_interrupt_flag`: where this module's code looks for a pending Ctrl-C, [0] the
+        flag and [1] "standalone" (see the handler). It points at this module's own pair until a
+        loader points it at the process's (runtime/interrupt.py), so that one SIGINT handler
+        reaches every module loaded into a Python process."""
+        if self.interrupt_flag is not None:
+            return
+        pair = ll.ArrayType(I32, 2)
+        own = self._global("__pyx_interrupt_own", pair, ll.Constant(pair, None))
+        flag = ll.GlobalVariable(self.module, I32.as_pointer(), "__pyx_interrupt_flag")
+        flag.initializer = own.gep([I32(0), I32(0)])
+        self.interrupt_flag = flag
+
+    def clear_interrupt(self, b: ll.IRBuilder) -> None:
+        """At an entry from outside: a SIGINT that came before this call is not this call's."""
+        if not self.host:
+            return
+        self._interrupt_globals()
+        b.store_atomic(I32(0), b.load(self.interrupt_flag), "monotonic", 4)
+
+    def interrupt_poll(self, b: ll.IRBuilder, func, file, line) -> ll.Value:
+        """At a loop back-edge: one load of the flag (its pointer is loop-invariant); when a
+        SIGINT has set it, raise KeyboardInterrupt at this frame. True if it did."""
+        self._interrupt_globals()
+        pending = b.icmp_signed("!=", b.load_atomic(b.load(self.interrupt_flag), "monotonic", 4), I32(0))
+        here, cold, after = b.block, b.function.append_basic_block("interrupt"), \
+            b.function.append_basic_block("polled")
+        b.cbranch(pending, cold, after).set_weights([1, 1 << 20])
+        b.position_at_end(cold)
+        b.call(self.interrupt_raise(), [func, file, line])
+        b.branch(after)
+        b.position_at_end(after)
+        raised = b.phi(I1)
+        raised.add_incoming(ll.Constant(I1, 0), here)
+        raised.add_incoming(ll.Constant(I1, 1), cold)
+        return raised
+
+    def interrupt_raise(self) -> ll.Function:
+        """`void __pyx_interrupt_raise(func, file, line)`: take the pending Ctrl-C (one SIGINT,
+        one KeyboardInterrupt, as in Python) and raise KeyboardInterrupt."""
+        if "__pyx_interrupt_raise" in self._functions:
+            return self._functions["__pyx_interrupt_raise"]
+        self._interrupt_globals()
+        fn, b = self._function("__pyx_interrupt_raise", VOID, [CHARP, CHARP, I32])
+        for attribute in ("noinline", "cold"):
+            fn.attributes.add(attribute)
+        b.store_atomic(I32(0), b.load(self.interrupt_flag), "monotonic", 4)
+        b.call(self.raise_, [self.cstr(b, "KeyboardInterrupt"), self.cstr(b, ""), *fn.args])
+        b.ret_void()
+        return fn
+
+    def sigint_install(self) -> ll.Function:
+        """`int __pyx_sigint_install()`: put this module's SIGINT handler in front of the one there
+        is (Python's, in a Python process), which it calls after setting the flag. 1 when ours is
+        installed (now or already), 0 when SIGINT is ignored (a background job: left so).
+        `void __pyx_sigint_uninstall()` puts the previous one back if ours is still there."""
+        if "__pyx_sigint_install" in self._functions:
+            return self._functions["__pyx_sigint_install"]
+        self._interrupt_globals()
+        action = ll.ArrayType(I64, SIGACTION_BYTES // 8)
+        prev = self._global("__pyx_sigint_prev", action, ll.Constant(action, None))
+        handler_type = ll.FunctionType(VOID, [I32, CHARP, CHARP])
+        plain_type = ll.FunctionType(VOID, [I32])
+        sigaction = self.libc("sigaction", I32, [I32, CHARP, CHARP])
+        null = ll.Constant(CHARP, None)
+
+        handler, b = self._function("__pyx_sigint_handler", VOID, [I32, CHARP, CHARP])
+        sig, info, ctx = handler.args
+        flag = b.load(self.interrupt_flag)
+        before = b.atomic_rmw("xchg", flag, I32(1), "seq_cst")
+        standalone = b.load_atomic(b.gep(flag, [I32(1)]), "monotonic", 4)
+        # A second SIGINT while the first is still pending (the program reached no loop to poll:
+        # blocked, or in a recursion without loops) ends a standalone program (`pyx run`, an
+        # executable) at once, as SIGINT's default action would.
+        again = b.and_(b.icmp_signed("!=", before, I32(0)), b.icmp_signed("!=", standalone, I32(0)))
+        kill, chain = handler.append_basic_block("kill"), handler.append_basic_block("chain")
+        b.cbranch(again, kill, chain)
+        b = ll.IRBuilder(kill)
+        signal = self.libc("signal", plain_type.as_pointer(), [I32, plain_type.as_pointer()])
+        b.call(signal, [I32(SIGINT), ll.Constant(plain_type.as_pointer(), None)])  # SIG_DFL
+        b.call(self.libc("raise", I32, [I32]), [I32(SIGINT)])  # delivered when this handler returns
+        b.ret_void()
+        b = ll.IRBuilder(chain)
+        prev_bytes = b.bitcast(prev, CHARP)
+        previous = b.load(b.bitcast(prev_bytes, CHARP.as_pointer()))
+        flags = b.load(b.bitcast(b.gep(prev_bytes, [I32(SA_FLAGS_OFFSET)]), I32.as_pointer()))
+        # Python's handler hears of it too, unless the program is the whole process (`pyx run`):
+        # there the program's own KeyboardInterrupt (caught or not) is the whole story.
+        real = b.and_(b.icmp_unsigned(">", b.ptrtoint(previous, I64), I64(1)),  # not SIG_DFL (0) or SIG_IGN (1)
+                      b.icmp_signed("==", standalone, I32(0)))
+        with b.if_then(real):
+            with b.if_else(b.icmp_signed("!=", b.and_(flags, I32(SA_SIGINFO)), I32(0))) as (siginfo, plain):
+                with siginfo:
+                    b.call(b.bitcast(previous, handler_type.as_pointer()), [sig, info, ctx])
+                with plain:
+                    b.call(b.bitcast(previous, plain_type.as_pointer()), [sig])
+        b.ret_void()
+
+        install = ll.Function(self.module, ll.FunctionType(I32, []), "__pyx_sigint_install")
+        b = ll.IRBuilder(install.append_basic_block("entry"))
+        self._functions["__pyx_sigint_install"] = install
+        if not sys.platform.startswith("linux"):  # struct sigaction's layout is glibc's below
+            b.ret(I32(0))
+            return install
+        current = b.alloca(action)
+        current_bytes = b.bitcast(current, CHARP)
+        b.call(sigaction, [I32(SIGINT), null, current_bytes])
+        there = b.ptrtoint(b.load(b.bitcast(current_bytes, CHARP.as_pointer())), I64)
+        ignored, check, ours, fresh = (install.append_basic_block(x) for x in ("ignored", "check", "ours", "fresh"))
+        b.cbranch(b.icmp_unsigned("==", there, I64(1)), ignored, check)
+        ll.IRBuilder(ignored).ret(I32(0))
+        b = ll.IRBuilder(check)
+        b.cbranch(b.icmp_unsigned("==", there, b.ptrtoint(handler, I64)), ours, fresh)
+        ll.IRBuilder(ours).ret(I32(1))
+        b = ll.IRBuilder(fresh)
+        b.store(b.load(current), prev)
+        new = b.alloca(action)
+        b.store(ll.Constant(action, None), new)
+        new_bytes = b.bitcast(new, CHARP)
+        b.store(b.bitcast(handler, CHARP), b.bitcast(new_bytes, CHARP.as_pointer()))
+        old_flags = b.load(b.bitcast(b.gep(current_bytes, [I32(SA_FLAGS_OFFSET)]), I32.as_pointer()))
+        b.store(b.or_(I32(SA_SIGINFO | SA_ONSTACK), b.and_(old_flags, I32(SA_RESTART))),
+                b.bitcast(b.gep(new_bytes, [I32(SA_FLAGS_OFFSET)]), I32.as_pointer()))
+        b.call(sigaction, [I32(SIGINT), new_bytes, null])
+        b.ret(I32(1))
+
+        uninstall = ll.Function(self.module, ll.FunctionType(VOID, []), "__pyx_sigint_uninstall")
+        b = ll.IRBuilder(uninstall.append_basic_block("entry"))
+        current = b.alloca(action)
+        current_bytes = b.bitcast(current, CHARP)
+        b.call(sigaction, [I32(SIGINT), null, current_bytes])
+        there = b.load(b.bitcast(current_bytes, CHARP.as_pointer()))
+        with b.if_then(b.icmp_unsigned("==", b.ptrtoint(there, I64), b.ptrtoint(handler, I64))):
+            b.call(sigaction, [I32(SIGINT), b.bitcast(prev, CHARP), null])
+        b.ret_void()
+        return install
+
+    # ---- the stack (host) ----
+    def stack_limit(self) -> ll.Function:
+        """`i64 __pyx_stack_limit()`: the lowest address this thread's stack may reach before a
+        recursion raises RecursionError: the stack's low end plus a margin for the calls the
+        recursive code makes that are not recursive (and for raising). Found once per thread
+        (pthread_getattr_np) and kept in its ExcState; 1 (no limit) where it cannot be known."""
+        if "__pyx_stack_limit" in self._functions:
+            return self._functions["__pyx_stack_limit"]
+        fn, b = self._function("__pyx_stack_limit", I64, [])
+        st = self.state(b)
+        slot = self.field(b, st, STACK)
+        known = b.load(slot)
+        found, compute = fn.append_basic_block("found"), fn.append_basic_block("compute")
+        b.cbranch(b.icmp_unsigned("!=", known, I64(0)), found, compute)
+        ll.IRBuilder(found).ret(known)
+        b = ll.IRBuilder(compute)
+        attr = b.alloca(ll.ArrayType(I64, 16))  # pthread_attr_t: 56 bytes on x86-64, 64 on aarch64
+        attr_p = b.bitcast(attr, CHARP)
+        low, size = b.alloca(CHARP), b.alloca(I64)
+        b.store(ll.Constant(CHARP, None), low)
+        b.store(I64(0), size)
+        got = b.call(self.libc("pthread_getattr_np", I32, [I64, CHARP]),
+                     [b.call(self.libc("pthread_self", I64, []), []), attr_p])
+        with b.if_then(b.icmp_signed("==", got, I32(0))):
+            b.call(self.libc("pthread_attr_getstack", I32, [CHARP, CHARP.as_pointer(), I64.as_pointer()]),
+                   [attr_p, low, size])
+            b.call(self.libc("pthread_attr_destroy", I32, [CHARP]), [attr_p])
+        base, extent = b.ptrtoint(b.load(low), I64), b.load(size)
+        quarter = b.udiv(extent, I64(4))
+        margin = b.select(b.icmp_unsigned("<", quarter, I64(STACK_MARGIN)), quarter, I64(STACK_MARGIN))
+        limit = b.select(b.icmp_unsigned("==", base, I64(0)), I64(1), b.add(base, margin))
+        # The shared state (no pthread key) is every thread's: keep nothing there.
+        with b.if_then(b.icmp_unsigned("!=", b.ptrtoint(st, I64), b.ptrtoint(self.main_state, I64))):
+            b.store(limit, slot)
+        b.ret(limit)
+        return fn
+
+    # ---- output errors (host) ----
+    def _stdout(self, b: ll.IRBuilder) -> ll.Value:
+        """C's `stdout` (a FILE *)."""
+        name = "__stdoutp" if sys.platform == "darwin" else "stdout"
+        g = self.module.globals.get(name)
+        if g is None:
+            g = ll.GlobalVariable(self.module, CHARP, name)  # defined by the C library
+        return b.load(g)
+
+    def stdout_check(self) -> ll.Function:
+        """`bool __pyx_stdout_check(func, file, line)`, after each print: false while stdout is
+        fine; when a write failed, raise what Python's print raises (BrokenPipeError for a closed
+        pipe, OSError otherwise, with errno and its text) at this frame, drop what is still
+        buffered (Python's print discards it too) and return true."""
+        if "__pyx_stdout_check" in self._functions:
+            return self._functions["__pyx_stdout_check"]
+        fn, b = self._function("__pyx_stdout_check", I1, [CHARP, CHARP, I32])
+        func, file, line = fn.args
+        out = self._stdout(b)
+        failed = b.icmp_signed("!=", b.call(self.libc("ferror", I32, [CHARP]), [out]), I32(0))
+        bad, good = fn.append_basic_block("failed"), fn.append_basic_block("fine")
+        b.cbranch(failed, bad, good)
+        ll.IRBuilder(good).ret(ll.Constant(I1, 0))
+        b = ll.IRBuilder(bad)
+        errno_at = self.libc("__error" if sys.platform == "darwin" else "__errno_location", I32.as_pointer(), [])
+        code = b.load(b.call(errno_at, []))
+        b.call(self.libc("__fpurge", VOID, [CHARP]), [out])
+        b.call(self.libc("clearerr", VOID, [CHARP]), [out])
+        pipe, other = fn.append_basic_block("epipe"), fn.append_basic_block("other")
+        b.cbranch(b.icmp_signed("==", code, I32(EPIPE)), pipe, other)
+        b = ll.IRBuilder(pipe)
+        b.call(self.raise_, [self.cstr(b, "BrokenPipeError"), self.cstr(b, f"[Errno {EPIPE}] Broken pipe"),
+                             func, file, line])
+        b.ret(ll.Constant(I1, 1))
+        b = ll.IRBuilder(other)
+        text = b.alloca(ll.ArrayType(I8, 160))
+        textp = b.gep(text, [I32(0), I32(0)])
+        reason = b.call(self.libc("strerror", CHARP, [I32]), [code])
+        size = b.call(self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True),
+                      [textp, I64(160), self.cstr(b, "[Errno %d] %s"), code, reason])
+        size = b.select(b.icmp_signed(">", size, I32(159)), I32(159), size)
+        b.call(self.raise_text, [self.cstr(b, "OSError"), textp, b.sext(size, I64), func, file, line])
+        b.ret(ll.Constant(I1, 1))
+        for attribute in ("noinline", "cold"):
+            fn.attributes.add(attribute)
+        return fn
+
+    def _flush_at_exit(self, b: ll.IRBuilder, status) -> ll.Value:
+        """Flush stdout as Python does when it exits: if that fails (a pipe closed early), say
+        what CPython says and make the status 120, CPython's."""
+        b.call(self.libc("fflush", I32, [CHARP]), [ll.Constant(CHARP, None)])
+        failed = b.icmp_signed("!=", b.call(self.libc("ferror", I32, [CHARP]), [self._stdout(b)]), I32(0))
+        with b.if_then(failed, likely=False):
+            text = ("Exception ignored in: <_io.TextIOWrapper name='<stdout>' mode='w' encoding='utf-8'>\n"
+                    f"BrokenPipeError: [Errno {EPIPE}] Broken pipe\n")
+            b.call(self.libc("dprintf", I32, [I32, CHARP], var_arg=True), [I32(2), self.cstr(b, "%s"),
+                                                                          self.cstr(b, text)])
+        return b.select(failed, I32(120), status)
+
     # ---- the program's entry (host) ----
     def define_entry(self, name: str, main: ll.Function, main_raises: bool) -> ll.Function:
-        """`int entry(void)`: run main, print an uncaught exception like Python, flush, exit status."""
+        """`int entry(void)`: run main, print an uncaught exception like Python, flush, exit status:
+        0, 1 after an uncaught exception, 130 after an uncaught KeyboardInterrupt (the caller then
+        ends the process by SIGINT, as CPython does), 120 when stdout could not be flushed."""
         fn = ll.Function(self.module, ll.FunctionType(I32, []), name)
         b = ll.IRBuilder(fn.append_basic_block("entry"))
         fflush = self.libc("fflush", I32, [CHARP])
+        self.clear_interrupt(b)  # a Ctrl-C from before the program started is not its own
         # No reset of the exception state: a raise sets every field the report reads.
         if not main_raises:
             b.call(main, [])
-            b.call(fflush, [ll.Constant(CHARP, None)])
-            b.ret(I32(0))
+            b.ret(self._flush_at_exit(b, I32(0)))
             return fn
         failed = b.call(main, [])
         ok_bb, err_bb = fn.append_basic_block("ok"), fn.append_basic_block("uncaught")
         b.cbranch(failed, err_bb, ok_bb)
         b.position_at_end(ok_bb)
-        b.call(fflush, [ll.Constant(CHARP, None)])
-        b.ret(I32(0))
+        b.ret(self._flush_at_exit(b, I32(0)))
         b.position_at_end(err_bb)
         b.call(fflush, [ll.Constant(CHARP, None)])
         self._report(b)
-        b.ret(I32(1))
+        kind = b.load(self.exc_field(b, TYPE))
+        interrupted = b.icmp_signed("==", b.call(self.libc("strcmp", I32, [CHARP, CHARP]),
+                                                 [kind, self.cstr(b, "KeyboardInterrupt")]), I32(0))
+        b.ret(self._flush_at_exit(b, b.select(interrupted, I32(130), I32(1))))
         return fn
 
     def _report(self, b: ll.IRBuilder) -> None:
@@ -556,6 +844,19 @@ class RuntimeLib:
         b.call(dprintf, [I32(2), self.cstr(b, "%s%s%s\n"), b.load(self.field(b, st, TYPE)), sep, msg])
 
     def define_c_main(self, entry: ll.Function) -> None:
+        """An executable's `main`, set up as CPython sets up a script: SIGPIPE ignored (a write to a
+        closed pipe is BrokenPipeError, not death by signal), SIGINT raising KeyboardInterrupt, and
+        an uncaught KeyboardInterrupt ending the process by SIGINT (status 130 in a shell)."""
         fn = ll.Function(self.module, ll.FunctionType(I32, [I32, CHARP.as_pointer()]), "main")
         b = ll.IRBuilder(fn.append_basic_block("entry"))
-        b.ret(b.call(entry, []))
+        handler_type = ll.FunctionType(VOID, [I32]).as_pointer()
+        signal = self.libc("signal", handler_type, [I32, handler_type])
+        b.call(signal, [I32(SIGPIPE), b.inttoptr(I64(1), handler_type)])  # SIG_IGN
+        self._interrupt_globals()
+        b.store(I32(1), b.gep(b.load(self.interrupt_flag), [I32(1)]))  # standalone: see the handler
+        b.call(self.sigint_install(), [])
+        status = b.call(entry, [])
+        with b.if_then(b.icmp_signed("==", status, I32(130))):
+            b.call(signal, [I32(SIGINT), ll.Constant(handler_type, None)])  # SIG_DFL
+            b.call(self.libc("raise", I32, [I32]), [I32(SIGINT)])
+        b.ret(status)

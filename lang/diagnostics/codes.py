@@ -14,6 +14,8 @@ MESSAGES: dict[str, str] = {
     "E0005": "inconsistent indentation",
     "E0006": "top-level statements are not allowed; put them in `fn main()`",
     "E0007": "{construct} is not supported yet",
+    "E0008": "integer constant too large: pyx's integers have at most 64 bits, and constants are computed with at most {limit}",
+    "E0009": "lone surrogate `{escape}` in a string literal: it cannot be encoded as UTF-8, so it cannot be printed; {hint}",
     # E01xx: names and declarations
     "E0101": "name `{name}` is not defined",
     "E0102": "`{name}` is already defined in this scope",
@@ -65,6 +67,7 @@ MESSAGES: dict[str, str] = {
     "E0149": "`launch` needs a kernel (a `@kernel fn`), not `{name}`",
     "E0150": "`{name}` in a launch must be an `Int` or a tuple of 1 to 3 `Int`s",
     "E0151": "`shared_array` needs a type and a size known at compile time, e.g. `shared_array[Float32, 256]()`",
+    "E0180": "`@kernel fn {func}` needs {used} bytes of static shared memory (its `shared_array`s and those of the functions it calls); a block has at most {limit} (48 KiB)",
     "E0152": "a kernel cannot launch another (`launch` in `@kernel fn {func}`); launch it from the host",
     "E0154": "cannot assign `{name}` inside a `prange` loop: its iterations run at the same time. Bind a new variable with `var` inside the loop, write through a `Ptr`, or accumulate with `{name} += ...` (a reduction)",
     "E0155": "`{what}` cannot leave a `prange` loop: its iterations run at the same time on several threads",
@@ -87,6 +90,7 @@ MESSAGES: dict[str, str] = {
     "E0172": "format spec {spec!r}: {problem}",
     "E0170": "`external_call` passes and returns numbers, Bools, pointers and string literals, not `{type}`",
     "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
+    "E0174": "`comptime for` unrolls too much: the loops of a program may make {copies} copies of their bodies in all, holding {nodes} syntax nodes, and nested loops multiply; use a run-time `for` loop, or unroll less",
     # E02xx: types
     "E0201": "mismatched types: expected `{expected}`, found `{found}`",
     "E0202": "operator `{op}` is not defined for `{left}` and `{right}`",
@@ -114,6 +118,7 @@ MESSAGES: dict[str, str] = {
     "E0224": "`{func}` cannot be called with compile-time parameters",
     "E0225": "compile-time parameters are not supported on `{func}` yet",
     "E0226": "`{func}` is not available on the `{target}` target",
+    "E0227": "too many function instances: a program may have {limit} in all (one per function, and one per distinct binding of a generic function or `def`); this one makes more",
     # E09xx: tools and environment
     "E0901": "cannot read `{path}`: {reason}",
     "E0902": "no C compiler found to link an executable (tried {tried}); install gcc or clang, or set CC",
@@ -123,6 +128,7 @@ MESSAGES: dict[str, str] = {
 
 WARNINGS: dict[str, str] = {
     "W0001": "unreachable code",
+    "W0002": "file too large for live checking ({size} characters; the editor checks files up to {limit}); run `pyx check` on it",
 }
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 from . import Diagnostic
@@ -39,11 +40,25 @@ def render(diag: Diagnostic, color: bool = False) -> str:
     return "\n".join(lines)
 
 
+# A source line longer than this is shown as a window around the span, marked with `...`: a
+# generated file can have a line of megabytes, and each diagnostic would print all of it.
+MAX_EXCERPT = 200
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def _excerpt(span, color, paint) -> list[str]:
     line, col = span.file.line_col(span.start)
     end_line, end_col = span.file.line_col(max(span.start, span.end - 1))
-    text = span.file.line_text(line).expandtabs(1)
+    # Control characters would move the cursor or vanish on a terminal: each shows as one `?`.
+    text = _CONTROL.sub("?", span.file.line_text(line).expandtabs(1))
     width = max(1, (end_col - col + 1) if end_line == line else len(text) - col + 1)
+    if len(text) > MAX_EXCERPT:
+        first = max(0, col - 1 - MAX_EXCERPT // 4)  # a quarter of the window before the span
+        last = min(len(text), first + MAX_EXCERPT)
+        before = "..." if first > 0 else ""
+        text = before + text[first:last] + ("..." if last < len(text) else "")
+        width = max(1, min(width, last - (col - 1)))
+        col = col - first + len(before)
     gutter = f"{line:>4} | "
     source = _highlight(text) if color else text
     marker = "^" + "~" * (width - 1)

@@ -9,10 +9,13 @@ from .. import types as T
 from ..types import LiteralType, ScalarType, SIMDType, Type, default_type, elem_type
 from . import nodes as ir
 from .builtins import ipow_function, ipow_symbol
+from ..codegen.abi import ptx_name
+from ..semantics.gpu import MAX_STATIC_SHARED_BYTES, static_shared_bytes
 from .ownership import OwnershipLowering
 from ..semantics.ownership import owning
 
 MAX_BLOCK_THREADS = 1024  # as on every CUDA GPU since compute capability 2.0
+MAX_GRID = (2**31 - 1, 65535, 65535)  # blocks in x, y, z on every CUDA GPU since compute capability 3.0
 
 _ARITH = {("+", "int"): "add", ("-", "int"): "sub", ("*", "int"): "mul", ("&", "int"): "and",
           ("|", "int"): "or", ("^", "int"): "xor",
@@ -22,6 +25,8 @@ _FLOAT_CMP = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=
 
 
 TEXT_MARK = T.ptr(T.UINT8)  # where this thread's list of run-time messages started
+# Iterations of a call-free counted loop between two polls for Ctrl-C (see stmt_TForRange).
+POLL_EVERY = 1 << 16
 
 
 def lower_program(program: Program, bounds_check: bool = True) -> ir.Module:
@@ -171,6 +176,20 @@ class FunctionLowering(OwnershipLowering):
     def handler(self) -> ir.Block | None:
         return self.handlers[-1] if self.handlers else None
 
+    def poll_interrupt(self, span: Span | None) -> None:
+        """A loop back-edge: a pending Ctrl-C (SIGINT) raises KeyboardInterrupt here, inside
+        whatever try the loop is in, as Python raises it between two bytecodes."""
+        raised = self.intrinsic("interrupt_poll", [], T.BOOL, span)
+        stop, go_on = self.new_block("interrupted"), self.new_block("polled")
+        self.block.term = ir.Branch(span, raised, stop, go_on)
+        stop.term = ir.Reraise(span, self.handler())
+        self.block = go_on
+
+    def calls_since(self, first_block: int) -> bool:
+        """Whether the blocks made since `first_block` call a function (whose running time the
+        loop around them cannot bound: a loop-free recursion polls nothing)."""
+        return any(isinstance(i, (ir.Call, ir.Launch)) for b in self.fn.blocks[first_block:] for i in b.instrs)
+
     # ---- functions ----
     def lower(self) -> ir.Function:
         for p in self.instance.params:
@@ -248,6 +267,7 @@ class FunctionLowering(OwnershipLowering):
     def stmt_TWhile(self, s: t.TWhile) -> None:
         head, body, done = self.new_block("while"), self.new_block("body"), self.new_block("endwhile")
         self.goto(head)
+        self.poll_interrupt(s.span)  # head is where `continue` goes too: every iteration polls
         cond = self.expr(s.test)
         self.block.term = ir.Branch(s.span, cond, body, done)
         self.block = body
@@ -285,10 +305,16 @@ class FunctionLowering(OwnershipLowering):
                        "range() arg 3 must not be zero", s.span)
         head, body, latch, done = (self.new_block("for"), self.new_block("body"), self.new_block("next"),
                                    self.new_block("endfor"))
-        self.goto(head)
+        # Ctrl-C: a loop over a type of at most 16 bits ends within 65536 iterations. Other loops
+        # with a constant step run in chunks of POLL_EVERY iterations and poll between chunks:
+        # the loop inside a chunk keeps a trip count LLVM can compute, so it still vectorizes.
+        quiet = itype.bits <= 16
+        chunked = not quiet and direction is not None and abs(step.value) * POLL_EVERY <= itype.max
+        lt = ("slt" if signed else "ult")
+        outer = self.new_block("for.chunk") if chunked else head
+        self.goto(outer)
         current = self.emit(ir.Load(s.span, self.temp(itype), counter))
         limit = self.emit(ir.Load(s.span, self.temp(itype), stop_var))
-        lt = ("slt" if signed else "ult")
         if direction is True:
             cond = self.cmp(lt, current, limit, s.span)
         elif direction is False:
@@ -298,14 +324,35 @@ class FunctionLowering(OwnershipLowering):
             up = self.cmp("sgt", st, ir.Const(itype, 0), s.span)
             cond = self.select(up, self.cmp(lt, current, limit, s.span),
                                self.cmp("sgt", current, limit, s.span), s.span)
-        self.block.term = ir.Branch(s.span, cond, body, done)
+        if chunked:
+            chunk_end = self.hidden("chunk", itype)
+            refill = self.new_block("for.refill")
+            self.block.term = ir.Branch(s.span, cond, refill, done)
+            self.block = refill
+            self.poll_interrupt(s.span)
+            # The chunk ends POLL_EVERY steps on, or at stop: `room`, the distance to stop, is
+            # positive here and exact as an unsigned number of the type's width.
+            room = self.binop("sub", limit, current, s.span) if direction else self.binop("sub", current, limit, s.span)
+            most = ir.Const(itype, abs(step.value) * POLL_EVERY)
+            take = self.select(self.cmp("ult", room, most, s.span), room, most, s.span)
+            self.emit(ir.Store(s.span, chunk_end, self.binop("add" if direction else "sub", current, take, s.span)))
+            self.goto(head)
+            current = self.emit(ir.Load(s.span, self.temp(itype), counter))
+            end = self.emit(ir.Load(s.span, self.temp(itype), chunk_end))
+            cond = self.cmp(lt, current, end, s.span) if direction else self.cmp("sgt", current, end, s.span)
+            self.block.term = ir.Branch(s.span, cond, body, outer)
+        else:
+            self.block.term = ir.Branch(s.span, cond, body, done)
         self.block = body
         value = self.emit(ir.Load(s.span, self.temp(itype), counter))
         self.emit(ir.Store(s.span, self.var(s.var), value))
         self.loops.append((latch, done))
+        first_body_block = len(self.fn.blocks)
         self.stmts(s.body)
         self.loops.pop()
         self.goto(latch)
+        if self.calls_since(first_body_block) or not (chunked or quiet):
+            self.poll_interrupt(s.span)  # `continue` comes here too
         current = self.emit(ir.Load(s.span, self.temp(itype), counter))
         if direction is None:
             step = self.emit(ir.Load(s.span, self.temp(itype), step_var))
@@ -460,6 +507,13 @@ class FunctionLowering(OwnershipLowering):
                 self.print_str(s.sep, s.span)
             self.print_value(value, s.span)
         self.print_str(s.end, s.span)
+        # A write that failed (stdout a closed pipe, a full disk) raises here, as Python's print
+        # does (BrokenPipeError, OSError): `pyx run prog.px | head -1` stops instead of running on.
+        failed = self.intrinsic("stdout_failed", [], T.BOOL, s.span)
+        raised, ok = self.new_block("print.failed"), self.new_block("printed")
+        self.block.term = ir.Branch(s.span, failed, raised, ok)
+        raised.term = ir.Reraise(s.span, self.handler())
+        self.block = ok
 
     def print_str(self, text: str, span) -> None:
         if text:
@@ -814,15 +868,36 @@ class FunctionLowering(OwnershipLowering):
         for dim in grid + block:
             self.guard(self.cmp("slt", dim, ir.Const(T.INT, 1), s.span), "ValueError",
                        "launch dimensions must be at least 1", s.span)
+        # Each dimension within the GPU's limits first, so the products below cannot wrap around
+        # (a block of (2**62 + 1, 4) threads counted 4; a grid of (2**62, 2) blocks, none).
+        for dim, most in zip(grid, MAX_GRID):
+            self.guard(self.cmp("sgt", dim, ir.Const(T.INT, most), s.span), "ValueError",
+                       f"a grid has at most {MAX_GRID} blocks in each dimension", s.span)
+        for dim in block:
+            self.guard(self.cmp("sgt", dim, ir.Const(T.INT, MAX_BLOCK_THREADS), s.span), "ValueError",
+                       f"a block has at most {MAX_BLOCK_THREADS} threads", s.span)
         threads = self.binop("mul", self.binop("mul", block[0], block[1], s.span), block[2], s.span)
         self.guard(self.cmp("sgt", threads, ir.Const(T.INT, MAX_BLOCK_THREADS), s.span), "ValueError",
                    f"a block has at most {MAX_BLOCK_THREADS} threads", s.span)
+        # Dynamic shared memory shares the block's 48 KiB with the kernel's shared arrays; the CPU
+        # allocates it per block (a negative or huge size crashed there, and fails on a GPU).
+        most = MAX_STATIC_SHARED_BYTES - static_shared_bytes(s.call.callee)[0]
+        outside = self.binop("or", self.cmp("slt", shared, ir.Const(T.INT, 0), s.span),
+                             self.cmp("sgt", shared, ir.Const(T.INT, most), s.span), s.span)
+        self.guard(outside, "ValueError", f"shared_bytes must be from 0 to {most} for this kernel "
+                   f"({MAX_STATIC_SHARED_BYTES} bytes a block, less its shared arrays)", s.span)
         self.emit(ir.Launch(s.span, s.call.callee.symbol, args, grid, block, shared, stream, self.handler()))
 
     def expr_TGpu(self, e: t.TGpu) -> ir.Value:
         args = [self.expr(a) for a in e.args]
         result = e.type if e.type != T.NONE else None
-        name = f"gpu.{e.op}" if e.op != "shared_array" else f"gpu.shared_array.{e.site}.{e.count}"
+        name = f"gpu.{e.op}"
+        if e.op == "shared_array":
+            # One array per declaration *and instance*: a generic `shared_array[T, N]` at one source
+            # offset is a different size for each T and N, and another file may have a declaration
+            # at the same offset; sharing one slot let the larger instance write past it.
+            # ptx_name never writes `$`, so the two parts cannot run together.
+            name = f"gpu.shared_array.{e.site}${ptx_name(self.instance.symbol)}.{e.count}"
         value = self.intrinsic(name, args, result, e.span)
         return value if value is not None else ir.Const(T.NONE, None)
 

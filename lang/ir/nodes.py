@@ -332,6 +332,7 @@ class Function:
     kernel: bool = False  # a @kernel: a GPU entry point
     fastmath: bool = False  # @fastmath: float operations may be reassociated and follow IEEE
     noalias: bool = False  # @noalias: the programmer promises its Ptr arguments do not overlap
+    frameless: bool = False  # adds no traceback frame of its own (recursion.guard_recursion's entries)
 
 
 @dataclass(eq=False)

@@ -18,6 +18,7 @@ from ..types import ScalarType, SIMDType, elem_type
 from . import nodes as ir
 
 MAX_PIECES = 256
+POLL_EVERY = 1 << 16  # as lower.POLL_EVERY
 
 _COMBINE = {("+", "int"): "add", ("*", "int"): "mul", ("+", "float"): "fadd", ("*", "float"): "fmul",
             ("&", "int"): "and", ("|", "int"): "or", ("^", "int"): "xor"}
@@ -169,17 +170,35 @@ def _outlined_loop(inner, s: t.TForRange, lo, hi, piece, start, step, itype) -> 
     k = inner.hidden("k", T.INT)
     inner.emit(ir.Store(span, k, inner.emit(ir.Load(span, inner.temp(T.INT), lo))))
     head, body, latch, done = (inner.new_block(n) for n in ("prange", "prange.body", "prange.next", "prange.done"))
-    inner.goto(head)
+    # Ctrl-C: the piece runs in chunks of POLL_EVERY iterations with a poll between two, so every
+    # worker stops soon after a SIGINT while the loop inside a chunk still vectorizes (as the
+    # serial `for` does, lower.stmt_TForRange).
+    outer, refill, chunk_end = inner.new_block("prange.chunk"), inner.new_block("prange.refill"), \
+        inner.hidden("chunk", T.INT)
+    inner.goto(outer)
     current = inner.emit(ir.Load(span, inner.temp(T.INT), k))
     limit = inner.emit(ir.Load(span, inner.temp(T.INT), hi))
-    inner.block.term = ir.Branch(span, inner.cmp("slt", current, limit, span), body, done)
+    inner.block.term = ir.Branch(span, inner.cmp("slt", current, limit, span), refill, done)
+    inner.block = refill
+    inner.poll_interrupt(span)
+    most = ir.Const(T.INT, POLL_EVERY)
+    room = inner.binop("sub", limit, current, span)
+    take = inner.select(inner.cmp("slt", room, most, span), room, most, span)
+    inner.emit(ir.Store(span, chunk_end, inner.binop("add", current, take, span)))
+    inner.goto(head)
+    current = inner.emit(ir.Load(span, inner.temp(T.INT), k))
+    end = inner.emit(ir.Load(span, inner.temp(T.INT), chunk_end))
+    inner.block.term = ir.Branch(span, inner.cmp("slt", current, end, span), body, outer)
     inner.block = body
     value = inner.binop("add", start, inner.binop("mul", current, step, span), span)
     inner.emit(ir.Store(span, inner.var(s.var), _from_int(inner, value, itype, span)))
     inner.loops.append((latch, done))
+    first_body_block = len(inner.fn.blocks)
     inner.stmts(s.body)
     inner.loops.pop()
     inner.goto(latch)
+    if inner.calls_since(first_body_block):
+        inner.poll_interrupt(span)  # a call may run long without a loop of its own to poll
     current = inner.emit(ir.Load(span, inner.temp(T.INT), k))
     inner.emit(ir.Store(span, k, inner.binop("add", current, ir.Const(T.INT, 1), span)))
     inner.goto(head)

@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from .. import cancel
 from ..diagnostics import DiagnosticBag
 from ..source import Span
 from ..syntax import ast
 from .. import types as T
 from ..types import ERROR, Type
 from ..semantics.check import FunctionChecker
+from ..semantics.gpu import check_shared_memory
 from ..semantics.module import resolve_fields, resolve_type
 from ..semantics.imports import ModuleLoader, is_stdlib_file
 from ..semantics.scope import ComptimeSymbol, ModuleSymbols
@@ -24,6 +26,9 @@ from ..semantics.typed import FunctionInstance, TConst
 
 MAX_INSTANCES_PER_DEF = 256
 MAX_INFERENCE_DEPTH = 48
+# A program's instances in all: each declaration may have MAX_INSTANCES_PER_DEF, but many
+# generic declarations instantiating each other could still ask for millions.
+MAX_INSTANCES = 8192
 
 
 @dataclass
@@ -86,7 +91,8 @@ class Instantiator:
         for module in self.modules:
             module.lookup_constant = self._constant_lookup(module)
         self.instances: dict[tuple[str, tuple[Type, ...]], FunctionInstance] = {}
-        self.per_def: dict[str, int] = {}
+        self.per_def: dict[int, int] = {}  # instances made of each declaration (by id)
+        self.too_many_instances = False
         self.worklist: deque[FunctionInstance] = deque()
         self.depth = 0
         from .generic_check import GenericBodies
@@ -130,11 +136,17 @@ class Instantiator:
         key = (home.name, owner.name if owner is not None else "", decl.name, param_types, ct_args)
         instance = self.instances.get(key)
         if instance is None:
-            count = self.per_def.get((home.name, decl.name), 0) + 1
-            self.per_def[(home.name, decl.name)] = count
+            # Counted per declaration (not per name: every struct's `__init__` is called `__init__`).
+            count = self.per_def.get(id(decl), 0) + 1
+            self.per_def[id(decl)] = count
             if count > MAX_INSTANCES_PER_DEF:
                 if count == MAX_INSTANCES_PER_DEF + 1:
                     self.diags.error("E0222", span or decl.name_span, func=decl.name, limit=MAX_INSTANCES_PER_DEF)
+                return None
+            if len(self.instances) >= MAX_INSTANCES:
+                if not self.too_many_instances:  # reported once, where the first one was refused
+                    self.too_many_instances = True
+                    self.diags.error("E0227", span or decl.name_span, limit=MAX_INSTANCES)
                 return None
             instance = FunctionInstance(decl, home.name, param_types,
                                         mangle(home.name, decl, param_types, owner, ct_args), owner=owner,
@@ -262,9 +274,11 @@ class Instantiator:
             for sym in self._own(module, module.comptimes):
                 self.comptime_value(sym)
         while self.worklist:
+            cancel.check()  # an editor's analysis of text that has changed since stops here
             self.check(self.worklist.popleft())
         program.instances = [i for i in self.instances.values() if i.checked]
         self.check_host_code()
+        check_shared_memory(program.instances, self.diags)
         main = self.symbols.functions.get("main")
         if main is not None and not main.is_generic:
             program.main = self.instances.get((self.symbols.name, "", "main",
@@ -284,8 +298,11 @@ class Instantiator:
 
 
 def instantiate_program(module: ast.Module, diags: DiagnosticBag, vector_bits: int = 128) -> Program:
-    loader = ModuleLoader(diags)
-    symbols = loader.collect_program(module)
-    for each in loader.modules:
-        each.vector_bits = vector_bits
-    return Instantiator(symbols, diags, loader).run()
+    from ..semantics.comptime import work_budget
+
+    with work_budget():  # one budget of compile-time work for the whole program
+        loader = ModuleLoader(diags)
+        symbols = loader.collect_program(module)
+        for each in loader.modules:
+            each.vector_bits = vector_bits
+        return Instantiator(symbols, diags, loader).run()

@@ -558,7 +558,7 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         return TBlock(s.span, self.block(chosen))
 
     def stmt_ComptimeFor(self, s: ast.ComptimeFor):
-        from .comptime import CtError
+        from .comptime import MAX_UNROLLED_COPIES, MAX_UNROLLED_NODES, CtError, current_budget
 
         it = s.iter
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
@@ -580,6 +580,9 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
             return None
         if len(indices) > MAX_UNROLL:
             self.diags.error("E0144", it.span, detail=f"at most {MAX_UNROLL} iterations are unrolled")
+            return None
+        if not current_budget().unroll(len(indices), s.body):  # the program's total, nested loops included
+            self.diags.error("E0174", it.span, copies=MAX_UNROLLED_COPIES, nodes=MAX_UNROLLED_NODES)
             return None
         body: list = []
         for index in indices:
@@ -949,6 +952,9 @@ class FunctionChecker(VectorizeChecks, CallChecks, StructChecks, ExceptionChecks
         if isinstance(left, TConst) and isinstance(right, TConst):
             try:
                 return TConst(span, result_type, fold.binary(op, left.value, right.value, operand_type))
+            except fold.TooBig:  # exact only at compile time, and too big for that: never wrap it
+                self.diags.error("E0008", span, limit=f"{fold.MAX_FOLD_BITS} bits")
+                return TConst(span, ERROR, None)
             except fold.NoFold:
                 pass
         if isinstance(operand_type, LiteralType):

@@ -2,11 +2,17 @@
 from __future__ import annotations
 
 PARENT = {
-    "Exception": None, "Error": "Exception",
+    # KeyboardInterrupt (Ctrl-C, polled at loop back-edges) is no Exception, as in Python:
+    # `except Exception:` lets it through; a bare `except:` or `except BaseException:` catches it.
+    "BaseException": None, "KeyboardInterrupt": "BaseException",
+    "Exception": "BaseException", "Error": "Exception",
     "ArithmeticError": "Exception", "ZeroDivisionError": "ArithmeticError", "OverflowError": "ArithmeticError",
     "LookupError": "Exception", "IndexError": "LookupError", "KeyError": "LookupError",
     "ValueError": "Exception", "TypeError": "Exception", "AssertionError": "Exception",
     "MemoryError": "Exception", "RuntimeError": "Exception", "NotImplementedError": "RuntimeError",
+    "RecursionError": "RuntimeError",  # recursion deeper than the thread's stack allows
+    # print() to a closed pipe or a full disk
+    "OSError": "Exception", "ConnectionError": "OSError", "BrokenPipeError": "ConnectionError",
 }
 
 

@@ -19,6 +19,12 @@ class NoFold(Exception):
     """The operation cannot be done at compile time (it raises, or is too big)."""
 
 
+class TooBig(NoFold):
+    """An operation on untyped integer constants whose exact result would pass MAX_FOLD_BITS. It
+    cannot be left for run time as the others are: there it would be computed in `Int` and wrap
+    (`2 ** 7990` would print 0), where Python gives the exact value. The checker reports it."""
+
+
 def wrap(value: int, t: ScalarType) -> int:
     mask = (1 << t.bits) - 1
     value &= mask
@@ -69,8 +75,10 @@ def binary(op: str, a, b, t: Type):
         elif op == "**":
             if is_int and b < 0:
                 raise NoFold
-            if is_int and b * max(a.bit_length(), 1) > MAX_FOLD_BITS and isinstance(t, LiteralType):
-                raise NoFold
+            # |a| ** b has about b * log2|a| bits (1 ** n, 0 ** n and (-1) ** n are small for any n);
+            # the exact size is checked on the result below.
+            if is_int and isinstance(t, LiteralType) and abs(a) > 1 and b * math.log2(abs(a)) > MAX_FOLD_BITS + 1:
+                raise TooBig
             result = pow(a, b, 1 << 64) if is_int and isinstance(t, ScalarType) else a ** b
             if isinstance(result, complex):
                 raise NoFold
@@ -78,8 +86,8 @@ def binary(op: str, a, b, t: Type):
             if b < 0:
                 raise NoFold
             if op == "<<":
-                if isinstance(t, LiteralType) and b > MAX_FOLD_BITS:
-                    raise NoFold
+                if isinstance(t, LiteralType) and b > MAX_FOLD_BITS and a != 0:
+                    raise TooBig
                 result = a << min(b, 128) if isinstance(t, ScalarType) else a << b
             else:
                 result = a >> b
@@ -87,6 +95,8 @@ def binary(op: str, a, b, t: Type):
             raise NoFold
     except (ZeroDivisionError, OverflowError, ValueError):
         raise NoFold from None
+    if isinstance(t, LiteralType) and isinstance(result, int) and result.bit_length() > MAX_FOLD_BITS:
+        raise TooBig  # `2 ** 4000 * 2 ** 4000`: each operand folds, their product does not
     if isinstance(result, float) and isinstance(t, ScalarType):
         return round_float(result, t) if t.is_float else result
     return normalize(result, t) if isinstance(t, ScalarType) and not isinstance(result, float) else result

@@ -18,6 +18,11 @@ SHUFFLES = {"shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx"}
 GPU_NAMES = INDEX_NAMES | set(ATOMICS) | SHUFFLES | {"barrier", "shared_array", "lane_id", "WARP_SIZE",
                                                    "warp_sum", "ballot", "dynamic_shared"}
 WARP_SIZE = 32
+# Static shared memory a block may use on every NVIDIA GPU since compute capability 2.0; more
+# needs an opt-in (cuFuncSetAttribute) pyx does not make: ptxas refuses such a kernel, or its
+# launch fails. The CPU emulation follows the GPU, so over the limit is an error on every target.
+MAX_STATIC_SHARED_BYTES = 48 * 1024
+SHARED_ALIGN = 16  # every shared array starts 16-aligned (the NVPTX globals and the CPU layout)
 
 
 class GPUChecks:
@@ -117,6 +122,7 @@ class GPUChecks:
             return TConst(e.span, ERROR, None)
         self.gpu_used(e.span)
         elem, count = values
+        self.fn.shared_arrays.append((e.span, elem, count))  # for check_shared_memory
         # One block of shared memory per declaration, the same for every thread of a block.
         return TGpu(e.span, T.ptr(elem, 3), "shared_array", site=e.span.start, count=count)
 
@@ -176,3 +182,61 @@ class GPUChecks:
         while len(dims) < 3:
             dims.append(TConst(node.span, T.INT, 1))
         return dims
+
+
+def byte_layout(t: T.Type) -> tuple[int, int]:
+    """(size, alignment) in bytes of a value of `t` in memory, as LLVM lays it out (C's rules
+    for structs; a SIMD vector aligned to its size rounded up to a power of two)."""
+    if isinstance(t, ScalarType):
+        size = max(1, t.bits // 8)
+        return size, size
+    if isinstance(t, T.SIMDType):
+        lane, _ = byte_layout(t.elem)
+        align = 1 << max(0, (lane * t.width - 1).bit_length())
+        return align, align
+    if isinstance(t, T.StructType) and t.fields:
+        size, align = 0, 1
+        for _, field in t.fields:
+            fsize, falign = byte_layout(field)
+            size = (size + falign - 1) // falign * falign + fsize
+            align = max(align, falign)
+        return (size + align - 1) // align * align, align
+    return 8, 8  # a pointer, a reference to a class instance, an empty struct (at most)
+
+
+def static_shared_bytes(kernel) -> tuple[int, list]:
+    """The static shared memory one block of `kernel` (a FunctionInstance) uses: its own
+    `shared_array`s and those of every function it calls, each instance's once, laid out as the
+    CPU emulation does; and the arrays as (span, element type, count, bytes)."""
+    seen, stack, arrays, total = {id(kernel)}, [kernel], [], 0
+    while stack:
+        inst = stack.pop()
+        for span, elem, count in inst.shared_arrays:
+            size = count * byte_layout(elem)[0]
+            # Each padded to the alignment: the sum then exceeds the limit (a multiple of 16)
+            # exactly when every order ptxas may lay them out in does.
+            total += (size + SHARED_ALIGN - 1) // SHARED_ALIGN * SHARED_ALIGN
+            arrays.append((span, elem, count, size))
+        for callee, _ in inst.callees:
+            if id(callee) not in seen:
+                seen.add(id(callee))
+                stack.append(callee)
+    return total, arrays
+
+
+def check_shared_memory(instances, diags) -> None:
+    """E0180 for each kernel whose blocks would need more static shared memory than a GPU gives
+    (a kernel over the limit cannot launch there; on the CPU a huge one crashed the process)."""
+    from ..diagnostics import Note
+
+    for inst in instances:
+        if not inst.is_kernel or inst.is_abstract:
+            continue
+        total, arrays = static_shared_bytes(inst)
+        if total <= MAX_STATIC_SHARED_BYTES:
+            continue
+        arrays.sort(key=lambda a: -a[3])
+        notes = tuple(Note(f"`shared_array[{elem}, {count}]` takes {size} bytes", span)
+                      for span, elem, count, size in arrays[:8])
+        diags.error("E0180", inst.decl.name_span, notes, func=inst.name, used=total,
+                    limit=MAX_STATIC_SHARED_BYTES)

@@ -100,7 +100,7 @@ class ExceptionChecks:
             if not isinstance(n, ast.Name) or n.id not in PARENT:
                 self.diags.error("E0137", n.span, name=_source_text(n), known=", ".join(sorted(PARENT)))
                 continue
-            if n.id == "Exception":
+            if n.id == "BaseException":
                 return None
-            classes |= covered(n.id)
+            classes |= covered(n.id)  # `Exception`: everything but KeyboardInterrupt
         return classes

@@ -6,6 +6,7 @@ from ..source import Span
 from ..syntax import ast
 from .. import types as T
 from ..types import ERROR, LiteralType, ScalarType, SIMDType, Type
+from .rules import CMP_OPS
 from .typed import LaneTarget, LocalVar, TConst, TConvert, TExpr, TLane, TLocal, TSIMDOp, TSplat, TVector
 
 REDUCTIONS = ("reduce_add", "reduce_mul", "reduce_min", "reduce_max")
@@ -91,6 +92,9 @@ class SIMDChecks:
 
         if len(e.ops) != 1:
             self.diags.error("E0007", e.span, construct="chained comparisons of SIMD values")
+            return TConst(e.span, ERROR, None)
+        if e.ops[0] not in CMP_OPS:  # `in`, `is`: no lane-wise meaning (`in` on a SIMD passed check, then crashed lowering)
+            self.diags.error("E0202", e.span, op=e.ops[0], left=operands[0].type, right=operands[1].type)
             return TConst(e.span, ERROR, None)
         vt = self.simd_operand_type(e.ops[0], operands[0], operands[1], e.span)
         if vt is None:

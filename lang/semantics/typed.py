@@ -55,6 +55,7 @@ class FunctionInstance:
     ct_args: tuple = ()  # compile-time parameter values, in declaration order
     gpu_use: Span | None = None  # where it first uses a GPU-only intrinsic
     callees: list = field(default_factory=list)  # instances it calls (not launches)
+    shared_arrays: list = field(default_factory=list)  # (span, element type, count) of each `shared_array`
     drops: dict = field(default_factory=dict)  # struct type with a destructor it holds -> its __del__ instance
     called_at: tuple | None = None  # (span, calling instance) of the call that first needed it
     raises_text: bool = False  # it raises with a message made at run time

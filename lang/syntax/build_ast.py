@@ -2,34 +2,41 @@
 from __future__ import annotations
 
 import ast as pyast
+import re
 import warnings
 
 from lark import Token, Transformer_NonRecursive, Tree, v_args
 
+from .. import cancel
 from ..diagnostics import DiagnosticBag
+from ..semantics.fold import MAX_FOLD_BITS
 from ..source import SourceFile, Span
 from . import ast
+from .validate import MAX_NESTING
 
 CONVENTIONS = {"mut", "owned", "out", "ref", "var"}
+_MAX_DECIMAL_DIGITS = len(str(1 << MAX_FOLD_BITS))  # the digits of the largest literal that can fold
+_SURROGATE = re.compile("[\ud800-\udfff]")
 AUG_OPS = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "//=": "//", "%=": "%", "**=": "**",
            "&=": "&", "|=": "|", "^=": "^", "<<=": "<<", ">>=": ">>", "@=": "@"}
 
 
 @v_args(meta=True)
 class BuildAst(Transformer_NonRecursive):
-    def __init__(self, source: SourceFile, diags: DiagnosticBag):
+    def __init__(self, source: SourceFile, diags: DiagnosticBag, offset: int = 0):
         super().__init__()
         self.source = source
         self.diags = diags
+        self.offset = offset  # where the parsed text starts in the file (an f-string's expression)
 
     # ---- helpers ----
     def _span(self, meta) -> Span:
         if getattr(meta, "empty", True):
             return self.source.span(0, 0)
-        return self.source.span(meta.start_pos, meta.end_pos)
+        return self.source.span(meta.start_pos + self.offset, meta.end_pos + self.offset)
 
     def _tok(self, tok: Token) -> Span:
-        return self.source.span(tok.start_pos, tok.end_pos)
+        return self.source.span(tok.start_pos + self.offset, tok.end_pos + self.offset)
 
     def _unsupported(self, meta, construct: str, code: str = "E0002"):
         self.diags.error(code, self._span(meta), construct=construct)
@@ -57,6 +64,7 @@ class BuildAst(Transformer_NonRecursive):
         return self._flatten(children)
 
     def suite(self, meta, children):
+        cancel.check()  # once per block: building a large file's tree takes a while (see cancel.py)
         return self._flatten(children)
 
     # ---- simple statements ----
@@ -440,7 +448,16 @@ class BuildAst(Transformer_NonRecursive):
         return ast.Name(self._span(meta), str(c[0]))
 
     def int_lit(self, meta, c):
-        return ast.IntLit(self._span(meta), int(str(c[0]).replace("_", ""), 0))
+        text = str(c[0]).replace("_", "")
+        # No integer type holds more than 64 bits, and constants are folded up to MAX_FOLD_BITS:
+        # a longer literal could never be used. Decimal text is measured before converting it,
+        # because int() refuses more than 4300 digits (and is slow long before).
+        too_long = text[:2].lower() not in ("0x", "0o", "0b") and len(text) > _MAX_DECIMAL_DIGITS
+        value = None if too_long else int(text, 0)
+        if value is None or value.bit_length() > MAX_FOLD_BITS:
+            self.diags.error("E0008", self._span(meta), limit=f"{MAX_FOLD_BITS} bits")
+            return ast.ErrorExpr(self._span(meta))
+        return ast.IntLit(self._span(meta), value)
 
     def float_lit(self, meta, c):
         return ast.FloatLit(self._span(meta), float(str(c[0]).replace("_", "")))
@@ -462,7 +479,28 @@ class BuildAst(Transformer_NonRecursive):
             except (ValueError, SyntaxError) as exc:
                 self.diags.error("E0004", self._tok(tok), detail=str(exc))
                 parts.append("")
+                continue
+            if not self._valid_text(parts[-1], self._tok(tok)):
+                parts[-1] = ""
         return ast.StrLit(self._span(meta), "".join(parts))
+
+    def _valid_text(self, text: str, span: Span) -> bool:
+        """A string pyx can hold: its text is UTF-8, and a lone surrogate (`"\\ud800"`) has no UTF-8
+        form. CPython keeps one in a str but fails when printing it (UnicodeEncodeError); pyx
+        says so at the literal (E0009) instead of compiling something that cannot be printed."""
+        bad = _SURROGATE.search(text)
+        if bad is None:
+            return True
+        ch = bad.group()
+        after = text[bad.end():bad.end() + 1]
+        if "\ud800" <= ch <= "\udbff" and after and "\udc00" <= after <= "\udfff":
+            joined = chr(0x10000 + ((ord(ch) - 0xD800) << 10) + (ord(after) - 0xDC00))
+            hint = (f"a pair of surrogates is not a character in Python either: write `\\U{ord(joined):08x}` "
+                    f"(or the character itself) for {joined!r}")
+        else:
+            hint = "write the character you mean, or its code point with `\\u` or `\\U` (not in D800-DFFF)"
+        self.diags.error("E0009", span, escape=f"\\u{ord(ch):04x}", hint=hint)
+        return False
 
     def fstring(self, meta, c):
         """`f"x = {x:.2f}!"`: the text pieces joined with `+` to `str(x)`, `repr(x)` (`!r`) or
@@ -475,14 +513,19 @@ class BuildAst(Transformer_NonRecursive):
         except SyntaxError as exc:
             self.diags.error("E0004", self._tok(tok), detail=f"f-string: {exc.msg}")
             return ast.StrLit(self._tok(tok), "")
+        except (MemoryError, RecursionError):  # CPython's parser gives up on deeper nesting than pyx allows
+            self.diags.error("E0003", self._tok(tok), limit=MAX_NESTING)
+            return ast.StrLit(self._tok(tok), "")
         span = self._tok(tok)
         parts: list[ast.Expr] = []
         for value in joined.values:
             if isinstance(value, pyast.Constant):
+                if not self._valid_text(value.value, span):
+                    return ast.ErrorExpr(span)
                 parts.append(ast.StrLit(span, value.value))
                 continue
-            start = tok.start_pos + _char_offset(text, value.value.col_offset)
-            end = tok.start_pos + _char_offset(text, value.value.end_col_offset)
+            start = tok.start_pos + self.offset + _char_offset(text, value.value.col_offset)
+            end = tok.start_pos + self.offset + _char_offset(text, value.value.end_col_offset)
             inner = self._inner_expression(start, end)
             if value.conversion == ord("a"):
                 return self._bad_expr(meta, "`!a` in an f-string", "E0007")
@@ -490,6 +533,8 @@ class BuildAst(Transformer_NonRecursive):
                 if not all(isinstance(v, pyast.Constant) for v in value.format_spec.values):
                     return self._bad_expr(meta, "a `{...}` inside an f-string's format spec", "E0007")
                 spec = "".join(v.value for v in value.format_spec.values)
+                if not self._valid_text(spec, span):
+                    return ast.ErrorExpr(span)
                 if value.conversion == ord("r"):
                     inner = ast.Call(inner.span, ast.Name(span, "repr"), (inner,), ())
                 parts.append(ast.Call(inner.span, ast.Name(span, "format"), (inner, ast.StrLit(span, spec)), ()))
@@ -504,22 +549,18 @@ class BuildAst(Transformer_NonRecursive):
         return result
 
     def _inner_expression(self, start: int, end: int) -> ast.Expr:
-        """Parse source[start:end] as an expression, its nodes' spans where it is in the file: the
-        file is blanked around it (same offsets) and the expression parenthesized."""
+        """Parse source[start:end] as an expression, its nodes' spans where it is in the file: it
+        is parsed alone, parenthesized (so a space before it is no indentation), and the spans
+        are moved by where it starts. (Parsing the whole file blanked around it, once for every
+        `{...}`, made a file of many f-strings quadratic.)"""
         from .parser import _parser
 
-        full = self.source.text
-        chars = [ch if ch == "\n" else " " for ch in full] + ["\n"]
-        line_start = full.rfind("\n", 0, start) + 1
-        chars[line_start] = "("
-        chars[start:end] = full[start:end]
-        chars[end] = ")"
         try:
-            tree = _parser().parse("".join(chars))
+            tree = _parser().parse("(" + self.source.text[start:end] + ")\n")
         except Exception:  # noqa: BLE001 - Python accepted it; pyx's grammar did not
             self.diags.error("E0004", self.source.span(start, end), detail="f-string expression pyx cannot parse")
             return ast.ErrorExpr(self.source.span(start, end))
-        body = BuildAst(self.source, self.diags).transform(tree)
+        body = BuildAst(self.source, self.diags, start - 1).transform(tree)  # the "(" is at start - 1
         statement = body[0] if body else None
         return statement.expr if isinstance(statement, ast.ExprStmt) else ast.ErrorExpr(self.source.span(start, end))
 
@@ -549,8 +590,13 @@ def build(tree: Tree, source: SourceFile, diags: DiagnosticBag) -> tuple:
 
 
 def _comptime_chain(node: ast.If) -> ast.ComptimeIf:
-    """`comptime if ... elif ...`: every branch of the chain is folded, not only the first."""
-    orelse = node.orelse
-    if len(orelse) == 1 and isinstance(orelse[0], ast.If):
-        orelse = (_comptime_chain(orelse[0]),)
-    return ast.ComptimeIf(node.span, node.test, node.body, orelse)
+    """`comptime if ... elif ...`: every branch of the chain is folded, not only the first.
+    Built from the last `elif` back, without recursion: a chain may be as long as the user likes
+    (validate.py then refuses one that is too deep)."""
+    chain = [node]
+    while len(chain[-1].orelse) == 1 and isinstance(chain[-1].orelse[0], ast.If):
+        chain.append(chain[-1].orelse[0])
+    orelse = chain[-1].orelse
+    for link in reversed(chain):
+        orelse = (ast.ComptimeIf(link.span, link.test, link.body, orelse),)
+    return orelse[0]

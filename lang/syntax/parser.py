@@ -5,12 +5,14 @@ import functools
 import io
 import re
 import tokenize
+import unicodedata
 from pathlib import Path
 
-from lark import Lark
+from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, PythonIndenter
 
+from .. import cancel
 from ..diagnostics import CompileError, DiagnosticBag
 from ..source import SourceFile
 from . import ast
@@ -27,11 +29,31 @@ TOKEN_NAMES = {
 }
 
 
+class _Indenter(PythonIndenter):
+    """Python's indentation rules, and a point where a long parse can be cancelled (see cancel.py):
+    Lark parses a megabyte in seconds, and an editor may have moved on meanwhile."""
+
+    def process(self, stream):
+        for count, token in enumerate(super().process(stream)):
+            if count & 4095 == 0:
+                cancel.check()
+            yield token
+
+
+def _normalize_name(token: Token) -> Token:
+    """Python reads every identifier in its NFKC form, so `ﬁ` (a ligature) and `fi` are one
+    name; pyx must too, or a program using both would print something else than CPython."""
+    if token.isascii():
+        return token
+    return Token.new_borrow_pos(token.type, unicodedata.normalize("NFKC", token), token)
+
+
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
     # cache=True stores the LALR tables in the temp dir: building them costs ~0.5 s.
-    return Lark(GRAMMAR.read_text(), parser="lalr", postlex=PythonIndenter(), start="file_input",
-                propagate_positions=True, maybe_placeholders=True, cache=True)
+    return Lark(GRAMMAR.read_text(), parser="lalr", postlex=_Indenter(), start="file_input",
+                propagate_positions=True, maybe_placeholders=True, cache=True,
+                lexer_callbacks={"NAME": _normalize_name})
 
 
 def parse(source: SourceFile, diags: DiagnosticBag | None = None) -> ast.Module:
@@ -53,8 +75,9 @@ def parse(source: SourceFile, diags: DiagnosticBag | None = None) -> ast.Module:
         raise
     body = build(tree, source, diags)
     module = ast.Module(source.span(0, len(source.text)), Path(source.name).stem, body)
-    check_module_shape(module, diags)
-    if not keep_going:
+    if not check_module_shape(module, diags) or not keep_going:
+        # Too deep (E0003) stops here even when the caller goes on after errors: the checker and
+        # the lowering recurse over the tree, and it is deeper than they are built to walk.
         diags.raise_if_errors()
     return module
 
@@ -132,8 +155,9 @@ def _syntax_error(source: SourceFile, exc: UnexpectedInput):
         if ch in "\"'":
             return error("E0004", source.span(exc.pos_in_stream, exc.pos_in_stream + 1),
                          detail="unterminated string literal")
+        shown = f"`{ch}`" if ch.isprintable() else f"U+{ord(ch):04X}"  # a NUL or an escape code, named
         return error("E0001", source.span(exc.pos_in_stream, exc.pos_in_stream + 1),
-                     detail=f"unexpected character `{ch}`")
+                     detail=f"unexpected character {shown}")
     if isinstance(exc, UnexpectedEOF):
         return error("E0001", _last_line_span(source), detail="unexpected end of file")
     return error("E0001", _last_line_span(source), detail=str(exc))

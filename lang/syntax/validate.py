@@ -1,15 +1,19 @@
 """Checks on the shape of a parsed module: what may appear at top level, and how deep."""
 from __future__ import annotations
 
-from ..diagnostics import DiagnosticBag
+from ..diagnostics import DiagnosticBag, Note
 from . import ast
 
-# Every recursive pass after parsing stays well inside Python's stack at this depth.
+# The passes after parsing recurse over the tree; at this depth they need up to ~10,000 Python
+# frames, which pipeline.run_deep gives them (on a thread with a large stack).
 MAX_NESTING = 1000
 
 
-def check_module_shape(module: ast.Module, diags: DiagnosticBag) -> None:
-    _check_depth(module, diags)
+def check_module_shape(module: ast.Module, diags: DiagnosticBag) -> bool:
+    """Top-level statements (E0006) and nesting depth (E0003); False when the tree is too deep
+    for the later passes and must go no further."""
+    if not _check_depth(module, diags):
+        return False
     body = []
     for stmt in module.body:
         if isinstance(stmt, (ast.FnDef, ast.Comptime, ast.Pass, ast.StructDef, ast.Import, ast.TraitDef)):
@@ -21,6 +25,7 @@ def check_module_shape(module: ast.Module, diags: DiagnosticBag) -> None:
         else:
             diags.error("E0006", stmt.span)
     object.__setattr__(module, "body", tuple(body))
+    return True
 
 
 def _is_main_guard(test: ast.Expr) -> bool:
@@ -29,13 +34,35 @@ def _is_main_guard(test: ast.Expr) -> bool:
             and isinstance(test.comparators[0], ast.StrLit) and test.comparators[0].value == "__main__")
 
 
-def _check_depth(module: ast.Module, diags: DiagnosticBag) -> None:
-    # Explicit stack: the tree may be as deep as the user cares to nest it.
-    stack = [(module, 0)]
+def _check_depth(module: ast.Module, diags: DiagnosticBag) -> bool:
+    """False (after an E0003) when the tree is deeper than MAX_NESTING: the passes after this one
+    recurse over it, so such a tree must not reach them."""
+    # Explicit stack: the tree may be as deep as the user cares to nest it. `elifs` counts the
+    # `elif`s on the way down: a chain of them is flat in the source but nested in the tree.
+    stack = [(module, 0, 0)]
     while stack:
-        node, depth = stack.pop()
+        node, depth, elifs = stack.pop()
         if depth > MAX_NESTING:
-            diags.error("E0003", node.span, limit=MAX_NESTING)
-            return
+            notes = ()
+            if elifs > MAX_NESTING // 2:
+                # The limit is crossed at an `elif` (the rest of its chain follows) or inside one.
+                total = f"{elifs + _chain_length(node)}" if isinstance(node, _IFS) else f"at least {elifs}"
+                notes = (Note(f"each `elif` is nested inside the `if` before it, and this chain has {total} of "
+                              f"them; split it, e.g. into functions that each test a range of cases"),)
+            diags.error("E0003", node.span, notes, limit=MAX_NESTING)
+            return False
+        chained = node.orelse[0] if isinstance(node, _IFS) and len(node.orelse) == 1 else None
         for child in ast.children(node):
-            stack.append((child, depth + 1))
+            stack.append((child, depth + 1, elifs + 1 if child is chained and isinstance(child, _IFS) else elifs))
+    return True
+
+
+def _chain_length(node: ast.Node) -> int:
+    """How many `elif`s follow this node in its chain (0 for anything but an `if`)."""
+    count = 0
+    while isinstance(node, _IFS) and len(node.orelse) == 1 and isinstance(node.orelse[0], _IFS):
+        node, count = node.orelse[0], count + 1
+    return count
+
+
+_IFS = (ast.If, ast.ComptimeIf)  # an `elif` is an `if` in the `else` of the one before

@@ -236,7 +236,7 @@ def test_concurrent_imports_from_several_processes(tmp_path):
     results = [p.communicate(timeout=120) for p in procs]
     assert all(p.returncode == 0 for p in procs), [r[1] for r in results]
     assert all(r[0] == "42\n" for r in results)
-    assert len(list(cache.glob("*.pyxc"))) == 1 and not list(cache.glob("*.tmp"))
+    assert len(list(cache.glob("*.pyxc"))) == 1 and not list(cache.glob("*.pyxtmp"))  # no temporary file left
 
 
 def test_the_interop_example(tmp_path):
