@@ -9,7 +9,7 @@ threads (PYX_NUM_THREADS, default 2) compare pyx's `prange` kernels with Numba's
 `prange` and C with OpenMP, all on that many threads; NumPy uses what it uses (OpenBLAS
 threads for matmul, one thread elsewhere). Results are checked
 against each other before anything is timed. Peers that are not installed (Numba, gcc)
-are skipped and marked "-". `pip install "pyx-lang[bench]"` installs the peers.
+are skipped and marked "-". `pip install "pyx-llvm[bench]"` installs the peers.
 """
 from __future__ import annotations
 

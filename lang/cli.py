@@ -74,7 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     cache.add_argument("dirs", nargs="*", help="directories whose __pycache__ to include (default: .)")
 
     lsp = sub.add_parser("lsp", help="run the language server on stdin/stdout (for editors)",
-                         description="Serve the Language Server Protocol over stdio. Needs `pip install pyx-lang[lsp]`.")
+                         description="Serve the Language Server Protocol over stdio. Needs `pip install pyx-llvm[lsp]`.")
     lsp.add_argument("--color", default="never", help=argparse.SUPPRESS)
     cache.add_argument("--color", default="never", help=argparse.SUPPRESS)
     return p
@@ -247,7 +247,7 @@ def cmd_lsp(args) -> int:
         from .lsp import main as serve
     except ImportError as exc:
         print(f"pyx: error: the language server needs pygls ({exc.name} is not installed); "
-              "install it with: pip install 'pyx-lang[lsp]'", file=sys.stderr)
+              "install it with: pip install 'pyx-llvm[lsp]'", file=sys.stderr)
         return EXIT_USER
     return serve()
 

@@ -16,7 +16,7 @@ is there).
 - `to_device(array)` gives a `DeviceBuffer` that stays on the GPU across launches, for code
   that wants to control the copies (`buffer.to_host(array)`, `buffer.free()`).
 
-cuda-python is an optional extra (`pip install "pyx-lang[cuda]"`); without it, or without
+cuda-python is an optional extra (`pip install "pyx-llvm[cuda]"`); without it, or without
 a driver or a device, `open_device()` raises `CudaUnavailable` saying which is missing.
 """
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _driver():
     try:
         from cuda.bindings import driver
     except ImportError:
-        raise CudaUnavailable("pyx: target='cuda' needs cuda-python: pip install \"pyx-lang[cuda]\" "
+        raise CudaUnavailable("pyx: target='cuda' needs cuda-python: pip install \"pyx-llvm[cuda]\" "
                               "(or use target='cpu' or 'auto')") from None
     return driver
 

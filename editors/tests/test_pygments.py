@@ -252,7 +252,7 @@ def _installed_entry_point():
 
 def test_pygments_finds_the_lexer_through_the_entry_point():
     if _installed_entry_point() is None:
-        pytest.skip("pyx-lang is not installed with its pygments.lexers entry point "
+        pytest.skip("pyx-llvm is not installed with its pygments.lexers entry point "
                     "(run `pip install -e .` to register it)")
     from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 

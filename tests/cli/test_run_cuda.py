@@ -66,14 +66,14 @@ def test_a_launch_on_a_stream_waits_for_that_stream(fake, tmp_path):
 
 def test_without_a_gpu_cuda_is_an_error_and_auto_is_the_cpu(monkeypatch):
     def missing():
-        raise cuda.CudaUnavailable("pyx: target='cuda' needs cuda-python: pip install \"pyx-lang[cuda]\"")
+        raise cuda.CudaUnavailable("pyx: target='cuda' needs cuda-python: pip install \"pyx-llvm[cuda]\"")
 
     monkeypatch.setattr(cuda, "_driver", missing)
     monkeypatch.setattr(cuda, "_DEVICE", None)
     monkeypatch.setattr(cuda, "_UNAVAILABLE", None)
     result = run_cli("run", "--target=cuda", SAXPY)
     assert (result.status, result.stdout) == (1, "")
-    assert result.stderr == "pyx: error: target='cuda' needs cuda-python: pip install \"pyx-lang[cuda]\"\n"
+    assert result.stderr == "pyx: error: target='cuda' needs cuda-python: pip install \"pyx-llvm[cuda]\"\n"
     result = run_cli("run", "--target=auto", SAXPY)
     assert (result.status, result.stdout) == (0, EXPECTED)
 

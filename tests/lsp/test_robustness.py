@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-pytest.importorskip("pygls", reason="the language server needs pygls (pip install 'pyx-lang[lsp]')")
+pytest.importorskip("pygls", reason="the language server needs pygls (pip install 'pyx-llvm[lsp]')")
 
 HANG = 120  # seconds: far more than any of these exchanges needs
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pygls", reason="the language server needs pygls (pip install 'pyx-lang[lsp]')")
+pytest.importorskip("pygls", reason="the language server needs pygls (pip install 'pyx-llvm[lsp]')")
 
 from lsprotocol import types as lsp  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402

@@ -27,9 +27,14 @@ def test_wheel_from_clean_checkout_imports_every_module(tmp_path: Path):
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(checkout)],
                            capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
-    wheel = next(dist.glob("pyx_lang-*.whl"))
+    wheel = next(dist.glob("pyx_llvm-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "pyx/syntax/pyx.lark" in names
+    # The license the metadata names ships with it, as an SPDX expression (PEP 639).
+    info = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    metadata = zipfile.ZipFile(wheel).read(info).decode()
+    assert "License-Expression: Apache-2.0" in metadata.splitlines()
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     modules = sorted(n[:-3].replace("/", ".").removesuffix(".__init__") for n in names
                      if n.endswith(".py") and n.startswith("pyx/"))
     for package_dir in ("lang", "runtime", "stdlib"):
