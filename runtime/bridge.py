@@ -17,6 +17,7 @@ import sys
 import types
 import weakref
 
+from ..gpu_limits import MAX_BLOCK_THREADS, MAX_GRID, MAX_STATIC_SHARED_BYTES
 from . import interrupt
 
 _SCALARS = {
@@ -543,8 +544,6 @@ class PyxKernel:
         return launch
 
 
-_MAX_GRID = (2**31 - 1, 65535, 65535)  # as lang/ir/lower.py's MAX_GRID (not imported: cached code runs without the compiler)
-_MAX_SHARED_BYTES = 48 * 1024  # as lang/semantics/gpu.py's MAX_STATIC_SHARED_BYTES
 
 
 def launch_config(kernel: str, config) -> tuple:
@@ -556,15 +555,15 @@ def launch_config(kernel: str, config) -> tuple:
     grid, block = _dims(kernel, "grid", config[0]), _dims(kernel, "block", config[1])
     # The GPU's limits, as the `launch` statement checks them: beyond them the CPU emulation
     # was handed sizes that do not fit its Int64s (or a per-block allocation it cannot make).
-    if any(g > most for g, most in zip(grid, _MAX_GRID)):
-        raise ValueError(f"{kernel}[...]: a grid has at most {_MAX_GRID} blocks in each dimension, not {grid}")
-    if block[0] * block[1] * block[2] > 1024:
-        raise ValueError(f"{kernel}[...]: a block has at most 1024 threads, not {block}")
+    if any(g > most for g, most in zip(grid, MAX_GRID)):
+        raise ValueError(f"{kernel}[...]: a grid has at most {MAX_GRID} blocks in each dimension, not {grid}")
+    if block[0] * block[1] * block[2] > MAX_BLOCK_THREADS:
+        raise ValueError(f"{kernel}[...]: a block has at most {MAX_BLOCK_THREADS} threads, not {block}")
     shared = config[2] if len(config) > 2 else 0
     if type(shared) is not int or shared < 0:
         raise TypeError(f"{kernel}[...]: shared_bytes must be a non-negative int, not {shared!r}")
-    if shared > _MAX_SHARED_BYTES:
-        raise ValueError(f"{kernel}[...]: shared_bytes must be at most {_MAX_SHARED_BYTES} (48 KiB a block, "
+    if shared > MAX_STATIC_SHARED_BYTES:
+        raise ValueError(f"{kernel}[...]: shared_bytes must be at most {MAX_STATIC_SHARED_BYTES} (48 KiB a block, "
                          f"its shared arrays included), not {shared}")
     return grid, block, shared, config[3] if len(config) > 3 else None
 

@@ -637,7 +637,6 @@ class FunctionCodegen:
             self.define(i.result, self.b.bitcast(slot, CHARP))
         elif i.name == "recursion_enter":
             limit = self.b.load(self.b.gep(guard, [I32(0), I32(1)]))
-            here = self.b.block
             ran_out, setjmp_bb, after = (self.fn.append_basic_block(n) for n in ("stack.full", "setjmp", "entered"))
             self.b.cbranch(self.b.icmp_unsigned("<", self.frame_address(), limit), ran_out, setjmp_bb)
             self.b.position_at_end(ran_out)  # a cycle through entries (a prange body calling f): no frame here
@@ -653,7 +652,6 @@ class FunctionCodegen:
             over = self.b.phi(I1)
             over.add_incoming(ll.Constant(I1, 1), ran_out)
             over.add_incoming(jumped, setjmp_bb)
-            del here
             self.define(i.result, over)
         elif i.name == "recursion_raise":
             func, file, at = (self.b.load(self.b.gep(guard, [I32(0), I32(k)])) for k in (2, 3, 4))

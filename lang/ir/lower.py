@@ -10,12 +10,11 @@ from ..types import LiteralType, ScalarType, SIMDType, Type, default_type, elem_
 from . import nodes as ir
 from .builtins import ipow_function, ipow_symbol
 from ..codegen.abi import ptx_name
-from ..semantics.gpu import MAX_STATIC_SHARED_BYTES, static_shared_bytes
+from ..gpu_limits import MAX_BLOCK_THREADS, MAX_GRID, MAX_STATIC_SHARED_BYTES
+from ..semantics.gpu import static_shared_bytes
 from .ownership import OwnershipLowering
 from ..semantics.ownership import owning
 
-MAX_BLOCK_THREADS = 1024  # as on every CUDA GPU since compute capability 2.0
-MAX_GRID = (2**31 - 1, 65535, 65535)  # blocks in x, y, z on every CUDA GPU since compute capability 3.0
 
 _ARITH = {("+", "int"): "add", ("-", "int"): "sub", ("*", "int"): "mul", ("&", "int"): "and",
           ("|", "int"): "or", ("^", "int"): "xor",

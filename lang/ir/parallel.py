@@ -18,7 +18,6 @@ from ..types import ScalarType, SIMDType, elem_type
 from . import nodes as ir
 
 MAX_PIECES = 256
-POLL_EVERY = 1 << 16  # as lower.POLL_EVERY
 
 _COMBINE = {("+", "int"): "add", ("*", "int"): "mul", ("+", "float"): "fadd", ("*", "float"): "fmul",
             ("&", "int"): "and", ("|", "int"): "or", ("^", "int"): "xor"}
@@ -173,6 +172,8 @@ def _outlined_loop(inner, s: t.TForRange, lo, hi, piece, start, step, itype) -> 
     # Ctrl-C: the piece runs in chunks of POLL_EVERY iterations with a poll between two, so every
     # worker stops soon after a SIGINT while the loop inside a chunk still vectorizes (as the
     # serial `for` does, lower.stmt_TForRange).
+    from .lower import POLL_EVERY
+
     outer, refill, chunk_end = inner.new_block("prange.chunk"), inner.new_block("prange.refill"), \
         inner.hidden("chunk", T.INT)
     inner.goto(outer)

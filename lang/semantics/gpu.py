@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..source import Span
 from ..syntax import ast
 from .. import types as T
+from ..gpu_limits import MAX_STATIC_SHARED_BYTES
 from ..types import ERROR, ScalarType
 from .typed import TCall, TConst, TExpr, TGpu, TLaunch
 
@@ -18,10 +19,6 @@ SHUFFLES = {"shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx"}
 GPU_NAMES = INDEX_NAMES | set(ATOMICS) | SHUFFLES | {"barrier", "shared_array", "lane_id", "WARP_SIZE",
                                                    "warp_sum", "ballot", "dynamic_shared"}
 WARP_SIZE = 32
-# Static shared memory a block may use on every NVIDIA GPU since compute capability 2.0; more
-# needs an opt-in (cuFuncSetAttribute) pyx does not make: ptxas refuses such a kernel, or its
-# launch fails. The CPU emulation follows the GPU, so over the limit is an error on every target.
-MAX_STATIC_SHARED_BYTES = 48 * 1024
 SHARED_ALIGN = 16  # every shared array starts 16-aligned (the NVPTX globals and the CPU layout)
 
 
