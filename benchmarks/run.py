@@ -269,7 +269,7 @@ def numba_kernels():
             word = raw.strip().replace(",", "").lower()
             counts[word] = counts.get(word, 0) + 1
         total = 0
-        for word in counts.keys():
+        for word in counts.keys():  # noqa: SIM118 - keys() of Numba's typed Dict, as Numba's docs iterate it
             total += len(word) * counts[word]
         return total
 
@@ -346,7 +346,7 @@ def run_kernels(args, px, c, nb) -> list[dict]:
     iters = 50 if args.smoke else 200
     mandel = f"mandelbrot {size}x{size}, {iters} iterations"
     same = (lambda a, b: a == b)
-    numpy_m = lambda: numpy_mandelbrot(size, size, iters)  # noqa: E731
+    numpy_m = lambda: numpy_mandelbrot(size, size, iters)
     row(f"{mandel} (scalar)", False, lambda: px.mandelbrot(size, size, iters), numpy_m,
         nb and (lambda: nb["mandelbrot"](size, size, iters)), c and (lambda: c.mandelbrot(size, size, iters)),
         check=same)
@@ -497,9 +497,11 @@ def run_latency(args, nb) -> list[dict]:
     out.append({"what": "pyx run examples/mandelbrot.px, warm cache", "seconds": process_seconds(run)})
     if nb is not None:
         code = ("import numba\n@numba.njit\ndef f(w, h, m):\n    t = 0\n    for r in range(h):\n"
-                "        for c in range(w):\n            x = y = 0.0\n            cx, cy = -2.0 + c * 0.01, -1.0 + r * 0.01\n"
+                "        for c in range(w):\n            x = y = 0.0\n"
+                "            cx, cy = -2.0 + c * 0.01, -1.0 + r * 0.01\n"
                 "            i = 0\n            while i < m and x * x + y * y <= 4.0:\n"
-                "                x, y = x * x - y * y + cx, 2.0 * x * y + cy\n                i += 1\n            t += i\n"
+                "                x, y = x * x - y * y + cx, 2.0 * x * y + cy\n"
+                "                i += 1\n            t += i\n"
                 "    return t\nf(300, 200, 200)\n")
         out.append({"what": "Numba: import + first call of the same kernel", "seconds": process_seconds(code)})
     return out
@@ -608,7 +610,8 @@ def main() -> int:
               "yes" if k["agree"] else "NO"] for k in kernels]
     widths = [max(len(str(r[i])) for r in [cols] + table) for i in range(len(cols))]
     for r in [cols] + table:
-        print("  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in enumerate(zip(r, widths))))
+        cells = enumerate(zip(r, widths, strict=True))
+        print("  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in cells))
     for title, items in (("compile latency (whole process)", latency), ("calling from Python", interop)):
         if items:
             print(f"\n{title}")

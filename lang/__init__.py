@@ -5,7 +5,7 @@ the compiler. The API below imports what it needs on first use.
 """
 from .version import __version__
 
-__all__ = ["__version__", "compile_file", "run_file", "import_module", "install", "CompileError"]
+__all__ = ["CompileError", "__version__", "compile_file", "import_module", "install", "run_file"]
 
 
 def __getattr__(name: str):

@@ -10,10 +10,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import types as T
 from .diagnostics import CompileError, Diagnostic, DiagnosticBag, InternalCompilerError
 from .source import SourceFile, Span
 from .syntax import ast
-from . import types as T
 
 KEYWORDS = ["fn", "def", "var", "comptime", "if", "elif", "else", "while", "for", "in", "break", "continue",
             "pass", "return", "assert", "and", "or", "not", "True", "False", "None", "raises"]
@@ -29,7 +29,7 @@ class Symbol:
     span: Span
     name_span: Span
     detail: str
-    children: list["Symbol"] = field(default_factory=list)
+    children: list[Symbol] = field(default_factory=list)
 
 
 @dataclass
@@ -109,7 +109,7 @@ class Analysis:
         return out
 
     def member_completions(self, line: int, col: int, prefix_text: str,
-                           fallback: "Analysis | None" = None) -> list[Completion] | None:
+                           fallback: Analysis | None = None) -> list[Completion] | None:
         """After `name.`: the fields and methods of name's struct, SIMD/Ptr methods, or a module's names.
         `prefix_text` is the line up to the cursor; `fallback` is an older analysis that parsed."""
         m = re.search(r"([A-Za-z_][A-Za-z_0-9]*)\.([A-Za-z_0-9]*)$", prefix_text)
@@ -180,11 +180,10 @@ def _text(source: SourceFile, node) -> str:
 
 
 def analyze(text: str, path: str = "<editor>") -> Analysis:
-    from .monomorphize import instantiate_program
-    from .syntax import parse
-
     from .cancel import Cancelled
+    from .monomorphize import instantiate_program
     from .pipeline import run_deep
+    from .syntax import parse
 
     result = Analysis(SourceFile(path, text))
     diags = DiagnosticBag()

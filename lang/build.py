@@ -2,37 +2,13 @@
 exported functions (types, defaults, docs), everything the bridge needs without the compiler."""
 from __future__ import annotations
 
-from . import pipeline
+from . import interop, pipeline
 from . import types as T
+from .interop import describe_type
 from .options import CompileOptions
 from .source import SourceFile
 
 FORMAT = 1
-
-
-def describe_type(t: T.Type) -> dict:
-    if isinstance(t, T.ScalarType):
-        return {"kind": "scalar", "name": t.name, "class": t.kind, "bits": t.bits}
-    if isinstance(t, T.SIMDType):
-        return {"kind": "simd", "elem": describe_type(t.elem), "width": t.width, "name": t.name}
-    if isinstance(t, T.PtrType):
-        return {"kind": "ptr", "pointee": describe_type(t.pointee), "name": t.name}
-    if pipeline.is_list_of_scalars(t):  # data, size, capacity: Python makes an array of it
-        return {"kind": "list", "name": t.name, "elem": describe_type(t.fields[0][1].pointee)}
-    if pipeline.is_span_of_scalars(t):  # data, size: what a 1-D array passed from Python becomes
-        return {"kind": "span", "name": t.name, "pointee": describe_type(t.fields[0][1].pointee)}
-    if pipeline.is_python_object(t):  # a PyObject*
-        return {"kind": "pyobject", "name": "PythonObject"}
-    if pipeline.is_string(t):  # data, size, capacity: UTF-8 bytes
-        return {"kind": "string", "name": "String"}
-    if pipeline.is_buffer_of_scalars(t):  # data, shape, strides: an array of `rank` dimensions, by address
-        return {"kind": "buffer", "name": t.name, "pointee": describe_type(t.fields[0][1].pointee),
-                "rank": t.ct_env["rank"], "lanes": t.fields[1][1].width}
-    if isinstance(t, T.StructType):
-        return {"kind": "struct", "name": t.name, "fields": [[n, describe_type(ft)] for n, ft in t.fields]}
-    if t == T.NONE:
-        return {"kind": "none", "name": "None"}
-    return {"kind": "other", "name": t.name}
 
 
 def build_module(source: SourceFile, options: CompileOptions = CompileOptions()) -> tuple[dict, bytes]:
@@ -44,7 +20,7 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
 
     launching = launching_functions(comp.ir)
     functions = []
-    for inst in pipeline.exported_functions(comp):
+    for inst in interop.exported_functions(comp.program):
         decl = inst.decl
         params = []
         for p, t in zip(decl.params, inst.param_types):
@@ -68,7 +44,7 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
     from .codegen.abi import LAUNCH_PREFIX, kernel_entry
 
     kernels = []
-    for inst in pipeline.exported_kernels(comp):
+    for inst in interop.exported_kernels(comp.program):
         kernels.append({"name": inst.decl.name, "symbol": LAUNCH_PREFIX + inst.decl.name,
                         "entry": kernel_entry(inst.symbol),
                         "params": [{"name": p.name, "type": describe_type(t)}

@@ -29,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="optimization level 0-3 (default %(default)s)")
         sp.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour diagnostics (default: auto; NO_COLOR is respected)")
-        sp.add_argument("--time", action="store_true", help="print how long each compiler stage took")
+        sp.add_argument("--time", action="store_true", help="print how long each compiler pass took")
         sp.add_argument("--no-bounds-check", dest="bounds_check", action="store_false",
                         help="leave out the index checks of List and other containers (IndexError otherwise)")
         sp.add_argument("--memcheck", action="store_true",
@@ -57,6 +57,15 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--target", choices=("cpu", "cuda"), default=None,
                        help="code generation target (default: cpu; --emit=ptx implies cuda)")
     build.add_argument("--gpu-arch", default="sm_80", help="GPU architecture for PTX (default: sm_80)")
+    build.add_argument("--print-before", action="append", default=[], metavar="PASS",
+                       help="print the input of the pass PASS to stderr (repeatable; `pyx passes` lists them)")
+    build.add_argument("--print-after", action="append", default=[], metavar="PASS",
+                       help="print the output of the pass PASS to stderr (repeatable)")
+
+    passes = sub.add_parser("passes", help="list the compiler's passes, in the order they run",
+                            description="Each pass: its name (for --time, --print-before and --print-after), what "
+                                        "it does, what it reads and gives, and where it lives.")
+    passes.add_argument("--color", default="never", help=argparse.SUPPRESS)
 
     test = sub.add_parser("test", help="run the test_* functions of test_*.px files",
                           description="Find test_*.px files under PATHS (default: .) and run each function "
@@ -74,7 +83,8 @@ def _parser() -> argparse.ArgumentParser:
     cache.add_argument("dirs", nargs="*", help="directories whose __pycache__ to include (default: .)")
 
     lsp = sub.add_parser("lsp", help="run the language server on stdin/stdout (for editors)",
-                         description="Serve the Language Server Protocol over stdio. Needs `pip install pyx-llvm[lsp]`.")
+                         description="Serve the Language Server Protocol over stdio. "
+                                     "Needs `pip install pyx-llvm[lsp]`.")
     lsp.add_argument("--color", default="never", help=argparse.SUPPRESS)
     cache.add_argument("--color", default="never", help=argparse.SUPPRESS)
     return p
@@ -87,16 +97,16 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         status = {"run": cmd_run, "check": cmd_check, "build": cmd_build, "lsp": cmd_lsp,
-                  "cache": cmd_cache, "test": cmd_test}[args.command](args)
+                  "cache": cmd_cache, "test": cmd_test, "passes": cmd_passes}[args.command](args)
     except CompileError as exc:
         print(render_all(exc.diagnostics, sys.stderr, args.color), file=sys.stderr)
         return EXIT_USER
     except InternalCompilerError as exc:
-        return _internal_error(exc.stage, exc.span, exc.cause)
+        return _internal_error(exc.headline(), exc.cause)
     except KeyboardInterrupt:
         status = EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001
-        return _internal_error("driver", None, exc)
+        return _internal_error(f"internal compiler error in the driver: {type(exc).__name__}: {exc}", exc)
     if status == EXIT_INTERRUPTED and argv is None:  # the `pyx` command itself, not a caller in Python
         _die_by_sigint()
     return status
@@ -117,10 +127,8 @@ def _die_by_sigint() -> None:
     os.kill(os.getpid(), signal.SIGINT)
 
 
-def _internal_error(stage: str, span, cause: BaseException) -> int:
-    where = f" at {span}" if span is not None else ""
-    print(f"error: internal compiler error in stage `{stage}`{where}: {type(cause).__name__}: {cause}",
-          file=sys.stderr)
+def _internal_error(headline: str, cause: BaseException) -> int:
+    print(f"error: {headline}", file=sys.stderr)
     print("note: this is a bug in pyx, not in your program; please report it to the pyx developers with the "
           "source file that triggers it", file=sys.stderr)
     if os.environ.get("PYX_DEBUG"):
@@ -252,6 +260,13 @@ def cmd_lsp(args) -> int:
     return serve()
 
 
+def cmd_passes(args) -> int:
+    from .passmanager import describe
+
+    sys.stdout.write(describe())
+    return EXIT_OK
+
+
 def cmd_check(args) -> int:
     from . import pipeline
 
@@ -260,13 +275,12 @@ def cmd_check(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from . import pipeline
-    from .diagnostics import CompileError, error
-    from .options import CompileOptions
-
     import llvmlite
 
+    from . import pipeline
     from .codegen.abi import ENTRY_SYMBOL
+    from .diagnostics import CompileError
+    from .options import CompileOptions
     from .runtime import cache, native
     from .version import __version__
 
@@ -381,7 +395,13 @@ def _on_device(args, source, entry: Path, program, key: str):
 def cmd_build(args) -> int:
     from . import pipeline
     from .options import CompileOptions
+    from .passmanager import PassManager, UnknownPass
 
+    try:
+        passes = PassManager(print_before=args.print_before, print_after=args.print_after)
+    except UnknownPass as exc:
+        print(f"pyx: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     source = _read(args.file)
     target = args.target or ("cuda" if args.emit == "ptx" else "cpu")
     options = CompileOptions(opt_level=args.opt, target=target, gpu_arch=args.gpu_arch, memcheck=args.memcheck,
@@ -390,17 +410,20 @@ def cmd_build(args) -> int:
     if emit == "ast":
         from .syntax.printer import format_ast
 
-        comp = pipeline.parse(source, options)
+        comp = pipeline.parse(source, options, passes=passes)
+        _note_passes_not_run(comp)
         return _write_text(args, format_ast(comp.ast))
     if emit == "ir":
         from .ir import print_module
 
-        comp = pipeline.lower(source, options)
+        comp = pipeline.lower(source, options, passes)
+        _note_passes_not_run(comp)
         return _write_text(args, print_module(comp.ir))
     if target == "cuda" and emit not in ("llvm", "ptx", "asm"):
         print(f"pyx: error: --emit={emit} is not available for the cuda target (use ptx or llvm)", file=sys.stderr)
         return EXIT_USAGE
-    comp = pipeline.optimize(source, options, entry=True, c_main=(emit == "exe"))
+    comp = pipeline.optimize(source, options, entry=True, c_main=(emit == "exe"), passes=passes)
+    _note_passes_not_run(comp)
     if args.time:
         _print_timings(comp)
     module = comp.llvm_module
@@ -415,6 +438,13 @@ def cmd_build(args) -> int:
         out.write_bytes(obj)
         return EXIT_OK
     return _link_exe(args, comp, obj)
+
+
+def _note_passes_not_run(comp) -> None:
+    """A pass named in --print-before/--print-after that this compile did not run printed nothing: say so."""
+    for name in sorted(comp.passes.print_before | comp.passes.print_after):
+        if name not in comp.timings:
+            print(f"pyx: note: pass `{name}` did not run in this compile (see `pyx passes`)", file=sys.stderr)
 
 
 def _write_text(args, text: str) -> int:

@@ -35,8 +35,8 @@ def load_compiled(path: Path, target: str = "auto", opt_level: int = 3, memcheck
     import llvmlite
 
     from .options import CompileOptions
-    from .version import __version__
     from .runtime import cache, native
+    from .version import __version__
 
     options = CompileOptions(opt_level=opt_level, target="cpu", memcheck=memcheck)
     host = None

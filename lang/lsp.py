@@ -163,7 +163,7 @@ class _Frames:
             while True:
                 try:
                     body = self.framed.next_body()
-                except Exception:  # noqa: BLE001 - a broken stdin ends the session like its end does
+                except Exception:
                     logger.exception("reading a message failed")
                     body = None
                 try:

@@ -10,6 +10,7 @@ parameter lists, argument conventions, ``launch k[grid=..., block=...](...)``,
 built-in types, DType members and the GPU intrinsics.
 """
 import re
+from typing import ClassVar
 
 from pygments.lexer import bygroups, default, include, inherit, words
 from pygments.lexers.python import PythonLexer
@@ -31,7 +32,8 @@ TYPES = (
     "UInt64", "Float16", "BFloat16", "Float32", "Float64", "SIMD", "Scalar", "DType", "Ptr",
     "UnsafePointer", "List", "String", "StringLiteral", "Dict", "Optional", "Span", "Buffer",
     "DeviceBuffer", "Tuple", "PythonObject", "Python", "Self", "NoneType",
-    "AnyType", "Copyable", "Movable", "EqualityComparable", "Comparable", "Hashable", "KeyElement", "Sized", "Stringable",
+    "AnyType", "Copyable", "Movable", "EqualityComparable", "Comparable", "Hashable", "KeyElement", "Sized",
+    "Stringable",
 )
 PY_TYPES = ("int", "float", "bool", "str")
 DTYPE_MEMBERS = (
@@ -71,13 +73,13 @@ class PyxLexer(PythonLexer):
     """Lexer for pyx, the statically typed Python subset for CPUs and GPUs."""
 
     name = "pyx"
-    aliases = ["px", "pyx-lang"]
-    filenames = ["*.px"]
-    mimetypes = ["text/x-pyx"]
+    aliases: ClassVar[list] = ["px", "pyx-lang"]
+    filenames: ClassVar[list] = ["*.px"]
+    mimetypes: ClassVar[list] = ["text/x-pyx"]
     url = ""
     version_added = ""
 
-    tokens = {
+    tokens: ClassVar[dict] = {
         "root": [
             (r"(fn|def)((?:\s|\\\s)+)", bygroups(Keyword.Declaration, Whitespace), "funcname"),
             (r"(struct|trait)((?:\s|\\\s)+)", bygroups(Keyword.Declaration, Whitespace), "classname"),
@@ -101,6 +103,10 @@ class PyxLexer(PythonLexer):
             (r"\*\*=?|//=?|>>=?|<<=?|[-+*/%@&|^]=|->|:=", Operator),
             inherit,
         ],
+        # Python 3.12 (PEP 701) allows a comment inside an f-string's `{...}`; Pygments' own
+        # lexer marks its `#` as an error.
+        "expr-inside-fstring": [(r"#.*$", Comment.Single), inherit],
+        "expr-inside-fstring-inner": [(r"#.*$", Comment.Single), inherit],
         "builtins": [
             (words(TYPES, prefix=r"(?<!\.)", suffix=r"\b"), Keyword.Type),
             # int(x) converts, `x: int` annotates: the same word is a builtin or a type.

@@ -11,7 +11,7 @@ from pathlib import Path
 class Span:
     """A half-open character range [start, end) in one source file."""
 
-    file: "SourceFile" = field(repr=False, compare=False, hash=False)
+    file: SourceFile = field(repr=False, compare=False, hash=False)
     start: int
     end: int
 
@@ -23,7 +23,7 @@ class Span:
     def col(self) -> int:
         return self.file.line_col(self.start)[1]
 
-    def to(self, other: "Span") -> "Span":
+    def to(self, other: Span) -> Span:
         return Span(self.file, min(self.start, other.start), max(self.end, other.end))
 
     def __str__(self) -> str:
@@ -54,7 +54,7 @@ class SourceFile:
             start = self.text.find("\n", start + 1)
 
     @classmethod
-    def read(cls, path: str | Path) -> "SourceFile":
+    def read(cls, path: str | Path) -> SourceFile:
         """The file as UTF-8; raises InvalidUtf8 (a UnicodeDecodeError) pointing at the first bad byte."""
         path = Path(path)
         data = path.read_bytes()

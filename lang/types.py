@@ -100,9 +100,10 @@ class StructType(Type):
     """A nominal value type. Its fields are filled in by the checker once resolved."""
 
     module: str
-    fields: list = field(default_factory=list, compare=False, hash=False, repr=False)  # [(name, Type)]
+    fields: list[tuple[str, Type]] = field(default_factory=list, compare=False, hash=False, repr=False)
     base: str = field(default="", compare=False, hash=False)  # the struct's own name (`Pair` of `Pair[Int]`)
-    ct_env: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # its parameters' values
+    # Its compile-time parameters' values, by name.
+    ct_env: dict[str, object] = field(default_factory=dict, compare=False, hash=False, repr=False)
     # The StructSymbol it comes from: its methods, whichever module (or alias) it is used through.
     symbol: object = field(default=None, compare=False, hash=False, repr=False)
 
@@ -121,7 +122,7 @@ class TypeParamType(StructType):
     bound: str = field(default="", compare=False)
 
 
-def type_param_owners(value) -> set[str]:
+def type_param_owners(value: object) -> set[str]:
     """The generics whose stand-ins (TypeParamType) a type or compile-time value is or contains."""
     if isinstance(value, TypeParamType):
         return {value.module}
@@ -132,7 +133,7 @@ def type_param_owners(value) -> set[str]:
     return set()
 
 
-def mentions_type_param(value) -> bool:
+def mentions_type_param(value: object) -> bool:
     return bool(type_param_owners(value))
 
 
@@ -217,8 +218,8 @@ def bfloat16_bits(value: float) -> int:
     """The 16 bits of the BFloat16 nearest to value: the top half of that Float32's bits."""
     if value != value:
         return 0x7FC0
-    return struct.unpack("<I", struct.pack("<f", bfloat16_round(value)))[0] >> 16
+    return int(struct.unpack("<I", struct.pack("<f", bfloat16_round(value)))[0]) >> 16
 
 
 def bfloat16_from_bits(bits: int) -> float:
-    return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
+    return float(struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0])

@@ -16,6 +16,7 @@ import re
 import sys
 import types
 import weakref
+from typing import Any
 
 from ..gpu_limits import MAX_BLOCK_THREADS, MAX_GRID, MAX_STATIC_SHARED_BYTES
 from . import interrupt
@@ -28,7 +29,8 @@ _SCALARS = {
 }
 _NUMPY_DTYPES = {"Int": "int64", "Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64",
                  "UInt8": "uint8", "UInt16": "uint16", "UInt32": "uint32", "UInt64": "uint64",
-                 "Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32", "Float64": "float64", "Bool": "bool"}
+                 "Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32", "Float64": "float64",
+                 "Bool": "bool"}
 _EXCEPTIONS = {"ZeroDivisionError", "ValueError", "IndexError", "OverflowError", "AssertionError", "MemoryError",
                "KeyError", "TypeError", "RuntimeError", "RecursionError", "KeyboardInterrupt", "OSError",
                "ConnectionError", "BrokenPipeError"}
@@ -44,7 +46,7 @@ class PyxStruct:
         values = list(values) + [named.pop(f) for f in self._fields[len(values):] if f in named]
         if named or len(values) != len(self._fields):
             raise TypeError(f"{type(self).__name__}() takes the fields {', '.join(self._fields)}")
-        for name, value in zip(self._fields, values):
+        for name, value in zip(self._fields, values, strict=True):
             setattr(self, name, value)
 
     def __repr__(self) -> str:
@@ -64,6 +66,7 @@ class Converter:
         self.desc = desc
         self.kind = desc["kind"]
         self.name = desc["name"]
+        self.ctype: Any = None  # a ctypes type; structs, vectors and buffers get one made at run time
         if self.kind == "scalar":
             self.ctype = _SCALARS[(desc["class"], desc["bits"])]
         elif self.kind == "ptr":
@@ -159,7 +162,8 @@ class Converter:
                 items = list(value)
             else:
                 raise TypeError(f"{func}() argument '{param}' must be {self.name}, not {_what(value)}")
-            return self.ctype(*[c.to_value(v, func, f"{param}.{n}", keep) for (n, c), v in zip(self.fields, items)])
+            return self.ctype(*[c.to_value(v, func, f"{param}.{n}", keep)
+                                for (n, c), v in zip(self.fields, items, strict=True)])
         return self.to_c(value, func, param, keep)
 
     def _scalar(self, value, func: str, param: str):
@@ -172,8 +176,8 @@ class Converter:
             # An array has __float__ too (NumPy converts one of size 1, and says "only
             # 0-dimensional arrays ..." for others, naming no parameter): only numbers are floats.
             # A NumPy complex has __float__ too, and drops the imaginary part (Python's float() refuses).
-            if isinstance(value, (str, bytes, complex)) or not hasattr(value, "__float__") or getattr(value, "ndim", 0) \
-                    or getattr(getattr(value, "dtype", None), "kind", "") == "c":
+            if isinstance(value, (str, bytes, complex)) or not hasattr(value, "__float__") \
+                    or getattr(value, "ndim", 0) != 0 or getattr(getattr(value, "dtype", None), "kind", "") == "c":
                 raise TypeError(f"{func}() argument '{param}' must be {self.name} (a float), not {_what(value)}")
             try:
                 number = float(value)
@@ -227,8 +231,8 @@ class Converter:
         strides = tuple(raw.strides[d] * itemsize for d in range(rank))
         low = high = raw.data or 0
         if all(n > 0 for n in shape):
-            low += sum(min(0, (n - 1) * s) for n, s in zip(shape, strides))
-            high += sum(max(0, (n - 1) * s) for n, s in zip(shape, strides)) + itemsize
+            low += sum(min(0, (n - 1) * s) for n, s in zip(shape, strides, strict=True))
+            high += sum(max(0, (n - 1) * s) for n, s in zip(shape, strides, strict=True)) + itemsize
         for array in keep:
             if not isinstance(array, np.ndarray) or array.dtype != np.dtype(self.dtype):
                 continue
@@ -333,8 +337,8 @@ def _byte_bounds(array) -> tuple[int, int]:
     """The first and one-past-last byte addresses an array's elements occupy (any strides)."""
     low = high = array.ctypes.data
     if array.size:
-        low += sum(min(0, (n - 1) * s) for n, s in zip(array.shape, array.strides))
-        high += sum(max(0, (n - 1) * s) for n, s in zip(array.shape, array.strides)) + array.itemsize
+        low += sum(min(0, (n - 1) * s) for n, s in zip(array.shape, array.strides, strict=True))
+        high += sum(max(0, (n - 1) * s) for n, s in zip(array.shape, array.strides, strict=True)) + array.itemsize
     return low, high
 
 
@@ -347,15 +351,15 @@ class _ArrayView:
                                     "data": (address, not owner.flags.writeable)}
 
 
-_BUFFER_TYPES: dict[int, type] = {}
+_BUFFER_TYPES: dict[int, type[ctypes.Structure]] = {}
 
 
-def _buffer_value(lanes: int) -> type:
+def _buffer_value(lanes: int) -> type[ctypes.Structure]:
     """How a Buffer[T, rank] sits in memory (stdlib/buffer.px): a pointer, then shape and strides as
     vectors of `lanes` Ints, each aligned to its own size as LLVM lays vectors out."""
     if lanes not in _BUFFER_TYPES:
         vector = lanes * 8
-        fields = [("data", ctypes.c_void_p)]
+        fields: list[tuple[str, Any]] = [("data", ctypes.c_void_p)]
         if vector > 8:
             fields.append(("_padding", ctypes.c_ubyte * (vector - 8)))
         fields += [("shape", ctypes.c_int64 * lanes), ("strides", ctypes.c_int64 * lanes)]
@@ -459,7 +463,7 @@ class PyxFunction:
         self._from_c = self._result.from_c
         doc = meta["signature"]
         self.__doc__ = doc + ("\n\n" + meta["doc"] if meta.get("doc") else "")
-        self.__module__ = module_meta.get("module")
+        self.__module__ = module_meta.get("module", __name__)
 
     def __repr__(self) -> str:
         return f"<pyx function {self._meta['signature']}>"
@@ -473,7 +477,7 @@ class PyxFunction:
             bound.apply_defaults()
             args = [bound.arguments[name] for name, _ in self._params]
         keep: list = []
-        c_args = [convert(value, keep) for convert, value in zip(self._converters, args)]
+        c_args = [convert(value, keep) for convert, value in zip(self._converters, args, strict=True)]
         out = None
         if self._out_type is not None:
             out = self._out_type()
@@ -530,7 +534,8 @@ class PyxKernel:
             if len(args) != len(self._params):
                 raise TypeError(f"{self.__name__}() takes {len(self._params)} arguments, {len(args)} given")
             keep: list = []
-            c_args = [conv.to_c(v, self.__name__, name, keep) for (name, conv), v in zip(self._params, args)]
+            c_args = [conv.to_c(v, self.__name__, name, keep)
+                      for (name, conv), v in zip(self._params, args, strict=True)]
             arrays = self._live.enter(keep) if self._live is not None else []
             try:
                 _FLAG[0] = 0  # a Ctrl-C from before this launch is not its own
@@ -555,7 +560,7 @@ def launch_config(kernel: str, config) -> tuple:
     grid, block = _dims(kernel, "grid", config[0]), _dims(kernel, "block", config[1])
     # The GPU's limits, as the `launch` statement checks them: beyond them the CPU emulation
     # was handed sizes that do not fit its Int64s (or a per-block allocation it cannot make).
-    if any(g > most for g, most in zip(grid, MAX_GRID)):
+    if any(g > most for g, most in zip(grid, MAX_GRID, strict=True)):
         raise ValueError(f"{kernel}[...]: a grid has at most {MAX_GRID} blocks in each dimension, not {grid}")
     if block[0] * block[1] * block[2] > MAX_BLOCK_THREADS:
         raise ValueError(f"{kernel}[...]: a block has at most {MAX_BLOCK_THREADS} threads, not {block}")
@@ -613,7 +618,7 @@ class NativeLibrary:
             exc = cls(int(errno.group(1)), errno.group(2))
         else:
             exc = cls(message) if message else cls()
-        if cls is KeyboardInterrupt:
+        if isinstance(exc, KeyboardInterrupt):
             exc = _interrupted(exc)
         return _with_px_traceback(exc, frames)
 
@@ -650,7 +655,8 @@ def _with_px_traceback(exc: BaseException, frames: list) -> BaseException:
             exec(code, {"__pyx_exception__": exc})
         except BaseException as raised:  # noqa: BLE001 - this is the exception we built, with its frame
             if raised is exc:
-                return exc.with_traceback(raised.__traceback__.tb_next)
+                tb = raised.__traceback__
+                return exc.with_traceback(tb.tb_next if tb is not None else None)
     return exc
 
 
@@ -665,7 +671,7 @@ _new_cfunction.restype = ctypes.py_object
 _new_cfunction.argtypes = [ctypes.POINTER(_MethodDef), ctypes.py_object, ctypes.py_object]
 
 
-def _fast_function(fn: "PyxFunction", address: int, library: "NativeLibrary", keep: list):
+def _fast_function(fn: PyxFunction, address: int, library: NativeLibrary, keep: list):
     """A builtin-function object over the compiled CPython entry point; `fn` handles everything
     off its fast path. The text signature lets inspect.signature and help() work."""
     params = ", ".join(f"{p['name']}={p['default']!r}" if "default" in p else p["name"] for p in fn._meta["params"])
@@ -709,10 +715,10 @@ def make_module(name: str, meta: dict, jit, file: str) -> types.ModuleType:
         if fmeta.get("pyentry"):
             fn = _fast_function(fn, jit.address(fmeta["pyentry"]), library, keep)
         setattr(module, fmeta["name"], fn)
-    module.__pyx_keep__ = keep
+    module.__dict__["__pyx_keep__"] = keep
     for kmeta in meta.get("kernels", []):
         setattr(module, kmeta["name"], PyxKernel(kmeta, jit.address(kmeta["symbol"]), library, structs, live))
     for struct_name, (_, pyclass) in structs.items():
         setattr(module, struct_name, pyclass)
-    module.__pyx__ = {"library": library, "meta": meta}
+    module.__dict__["__pyx__"] = {"library": library, "meta": meta}
     return module

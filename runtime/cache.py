@@ -23,6 +23,7 @@ per file. See docs/security.md.
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import json
 import os
@@ -283,29 +284,24 @@ def unseal(data: bytes | None, kind: str, key: str, shown: Path | str = "") -> b
 
 # ---- keys and entries ----
 
-_FINGERPRINT: str | None = None
-
-
+@functools.cache  # once per process; compiler_fingerprint.cache_clear() makes the next call look again
 def compiler_fingerprint() -> str:
     """Size and modification time of every compiler, runtime and stdlib source file. The version
     number alone is not enough: an edited or reinstalled compiler under the same version must not
     be served code the old one compiled. Stat only, so a cache hit stays cheap (about 100 files)."""
-    global _FINGERPRINT
-    if _FINGERPRINT is None:
-        import pyx
+    import pyx
 
-        package = Path(pyx.__file__).parent
-        roots = {package, Path(__file__).parent, package / "stdlib", package.parent / "stdlib"}
-        entries = []
-        for root in sorted(r for r in roots if r.is_dir()):
-            for folder, subfolders, files in os.walk(root):
-                subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
-                for name in sorted(files):
-                    if name.endswith((".py", ".lark", ".px")):
-                        st = os.stat(os.path.join(folder, name))
-                        entries.append(f"{folder}/{name}:{st.st_size}:{st.st_mtime_ns}")
-        _FINGERPRINT = hashlib.sha256("\n".join(entries).encode()).hexdigest()
-    return _FINGERPRINT
+    package = Path(pyx.__file__).parent
+    roots = {package, Path(__file__).parent, package / "stdlib", package.parent / "stdlib"}
+    entries = []
+    for root in sorted(r for r in roots if r.is_dir()):
+        for folder, subfolders, files in os.walk(root):
+            subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith((".py", ".lark", ".px")):
+                    st = os.stat(os.path.join(folder, name))
+                    entries.append(f"{folder}/{name}:{st.st_size}:{st.st_mtime_ns}")
+    return hashlib.sha256("\n".join(entries).encode()).hexdigest()
 
 
 def cache_key(*parts: str) -> str:
@@ -425,7 +421,7 @@ def files_of(entry: Path) -> list[Path]:
     kernels (one per GPU architecture), where there are some."""
     library = entry.with_suffix(".so")
     return [entry] + sorted(Path(e.path) for e in _listing(entry.parent) if not e.is_dir(follow_symlinks=False) and (
-        e.name == library.name or e.name.startswith(entry.stem + ".sm_") and e.name.endswith(".ptx")))
+        e.name == library.name or (e.name.startswith(entry.stem + ".sm_") and e.name.endswith(".ptx"))))
 
 
 def _is_leftover(name: str) -> bool:

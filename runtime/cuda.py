@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import ctypes
 
-
 LOG_BYTES = 16384  # room for the driver's JIT error log
 
 
@@ -36,9 +35,21 @@ class CudaError(RuntimeError):
 
 
 _DEVICE = None
+_LOAD_DRIVER = None  # set by use_driver: where the driver module comes from instead of cuda-python
+
+
+def use_driver(load=None) -> None:
+    """Take the driver module from `load()` from now on (None: cuda-python's `cuda.bindings.driver`,
+    the default), and forget the device opened and any failure remembered, so that the next
+    open_device() starts afresh and loads its modules again. The seam a stand-in driver
+    (tests/fake_cuda.py) comes in by."""
+    global _LOAD_DRIVER, _DEVICE, _UNAVAILABLE
+    _LOAD_DRIVER, _DEVICE, _UNAVAILABLE = load, None, None
 
 
 def _driver():
+    if _LOAD_DRIVER is not None:
+        return _LOAD_DRIVER()
     try:
         from cuda.bindings import driver
     except ImportError:
@@ -157,7 +168,7 @@ class DeviceBuffer:
         self.pointer = check(device.driver, "cuMemAlloc", device.driver.cuMemAlloc(max(nbytes, 1)), kernel)
 
     @classmethod
-    def from_host(cls, device: Device, array, kernel: str | None = None) -> "DeviceBuffer":
+    def from_host(cls, device: Device, array, kernel: str | None = None) -> DeviceBuffer:
         buffer = cls(device, array.nbytes, kernel)
         buffer.to_device(array)
         return buffer
@@ -224,9 +235,10 @@ class CudaKernel:
             raise TypeError(f"{self.__name__}() takes {len(params)} arguments, {len(args)} given")
         device, name = self._device, self.__name__
         device.current()
-        values, copies = [], []
+        values: list = []
+        copies: list = []
         try:
-            for p, value in zip(params, args):
+            for p, value in zip(params, args, strict=True):
                 values.append(self._argument(p, value, copies))
             pointers = (ctypes.c_void_p * len(values))(*[ctypes.addressof(v) for v in values])
             driver = device.driver
@@ -254,8 +266,8 @@ class CudaKernel:
             array = np.asarray(value)
             expected = self._cpu_dtype(param)
             if str(array.dtype) != expected:
-                raise TypeError(f"{self.__name__}() argument '{param['name']}' must be {desc.get('name', 'a pointer')}: "
-                                f"expected an array of {expected}, got {array.dtype}")
+                raise TypeError(f"{self.__name__}() argument '{param['name']}' must be "
+                                f"{desc.get('name', 'a pointer')}: expected an array of {expected}, got {array.dtype}")
             if not array.flags.c_contiguous:
                 raise TypeError(f"{self.__name__}() argument '{param['name']}' must be contiguous "
                                 "(pass numpy.ascontiguousarray(...))")
@@ -271,7 +283,7 @@ class CudaKernel:
         return _SCALARS[(desc["class"], desc["bits"])](raw)
 
     @staticmethod
-    def _cpu_dtype(param: dict) -> str:
+    def _cpu_dtype(param: dict) -> str | None:
         from .bridge import Converter
 
         return Converter(param["type"], {}).dtype

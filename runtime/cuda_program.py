@@ -46,7 +46,7 @@ class ProgramOnDevice:
         self.program = program
         # The callbacks must outlive every call the program makes through them.
         self.callbacks = [LAUNCH(self.launch), ALLOC(self.alloc), FREE(self.free)]
-        for name, callback in zip((LAUNCH_HOOK, ALLOC_HOOK, FREE_HOOK), self.callbacks):
+        for name, callback in zip((LAUNCH_HOOK, ALLOC_HOOK, FREE_HOOK), self.callbacks, strict=True):
             address = program.global_address(name)
             if address:
                 ctypes.c_void_p.from_address(address).value = ctypes.cast(callback, ctypes.c_void_p).value

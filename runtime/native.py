@@ -132,7 +132,7 @@ class SharedProgram:
         self.fd = fd
 
     @classmethod
-    def load(cls, path: Path, digest: str) -> "SharedProgram | None":
+    def load(cls, path: Path, digest: str) -> SharedProgram | None:
         """The library at `path` if its bytes are those of the SHA-256 `digest` (recorded in the
         sealed cache entry), loaded from the very file that was hashed."""
         if not digest:

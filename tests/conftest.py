@@ -19,9 +19,8 @@ def fake(monkeypatch, tmp_path):
     from pyx.runtime import cuda
 
     driver = FakeDriver()
-    monkeypatch.setattr(cuda, "_driver", lambda: driver)
-    monkeypatch.setattr(cuda, "_DEVICE", None)
-    monkeypatch.setattr(cuda, "_UNAVAILABLE", None)
+    cuda.use_driver(lambda: driver)
     monkeypatch.setenv("PYX_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("PYX_NO_CACHE", raising=False)
-    return driver
+    yield driver
+    cuda.use_driver(None)

@@ -32,8 +32,10 @@ def captured_fds():
         os.dup2(err.fileno(), 2)
         # Python-level writes (diagnostics) must land in the same files, in order.
         py_out, py_err = sys.stdout, sys.stderr
-        sys.stdout = open(1, "w", closefd=False)
-        sys.stderr = open(2, "w", closefd=False)
+        # Not a `with`: they stay sys.stdout/sys.stderr until the finally below flushes and drops them;
+        # closefd=False leaves descriptors 1 and 2 open, so closing them would release nothing.
+        sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
         box = {}
         try:
             yield box

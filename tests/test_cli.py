@@ -65,7 +65,7 @@ def test_internal_error_is_reported_plainly(monkeypatch, tmp_path: Path):
     monkeypatch.setenv("PYX_NO_CACHE", "1")
     result = run_cli("run", str(ROOT / "examples" / "hello.px"))
     assert result.status == 101
-    assert "internal compiler error in stage `lower`" in result.stderr
+    assert "internal compiler error in pass `lower`" in result.stderr
     assert "please report it" in result.stderr
     assert "Traceback" not in result.stderr
     monkeypatch.setenv("PYX_DEBUG", "1")

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT
-
 from pyx import pipeline
 from pyx.diagnostics import CompileError
 from pyx.source import SourceFile

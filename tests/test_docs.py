@@ -15,6 +15,7 @@ Any other block (```python without output, ```sh, ```text) is prose and is not r
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shlex
@@ -72,7 +73,7 @@ def pairs(lang: str) -> list[tuple[Block, Block]]:
     for doc in DOCS:
         lines = doc.read_text().splitlines()
         bs = blocks(doc)
-        for a, b in zip(bs, bs[1:]):
+        for a, b in itertools.pairwise(bs):
             between = lines[a.end:b.start - 1]
             if a.lang == "python" and b.lang == lang and all(not s.strip() for s in between):
                 found.append((a, b))
@@ -105,7 +106,8 @@ def test_every_code_is_documented():
     headings = set(re.findall(r"^#{2,4} `?([EW]\d{4})`?", text, re.M))
     registry = {**MESSAGES, **WARNINGS}
     assert not set(registry) - headings, f"undocumented codes: {sorted(set(registry) - headings)}"
-    assert not headings - set(registry), f"documented codes no longer in the registry: {sorted(headings - set(registry))}"
+    stale = sorted(headings - set(registry))
+    assert not stale, f"documented codes no longer in the registry: {stale}"
     for code, template in registry.items():
         assert template in text, f"{code}: the message template `{template}` is not quoted in docs/diagnostics.md"
 

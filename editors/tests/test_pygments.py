@@ -209,6 +209,17 @@ def test_literals():
     assert ("Token.Literal.String.Affix", "r") in toks
 
 
+def test_pep701_fstrings():
+    """Python 3.12's f-strings, which pyx reads: the same quotes nested, and comments in fields."""
+    toks = types_of('''\
+        print(f"{"-".join(xs)!r:>9}", f"""{y  # why
+        }""")
+    ''')
+    assert ("Token.Literal.String.Double", "-") in toks and ("Token.Name", "join") in toks
+    assert ("Token.Comment.Single", "# why") in toks
+    assert not [v for t, v in toks if t.startswith("Token.Error")]
+
+
 def test_python_code_is_not_claimed():
     assert PyxLexer.analyse_text("import os\n\ndef main():\n    print(os.getcwd())\n") == 0.0
     assert PyxLexer.analyse_text((surface.FIXTURES / "block_sum.px").read_text()) >= 0.5

@@ -11,9 +11,8 @@ from llvmlite import ir as ll
 
 from .. import types as T
 from ..ir import nodes as ir
+from .abi import EXPORT_PREFIX, LAUNCH_PREFIX
 from .runtime_lib import CHARP, DEPTH, FILES, FUNCS, I1, I8, I32, LINES, MSG, TYPE, RuntimeLib
-
-from .abi import EXPORT_PREFIX, LAUNCH_PREFIX  # noqa: E402
 
 
 def by_pointer(t: T.Type) -> bool:

@@ -1,5 +1,6 @@
-"""The GPU intrinsics, for each target: NVPTX special registers and instructions, or the
-CPU runtime's thread state (codegen/gpu_cpu.py)."""
+"""The GPU operations of ir/ops.py (lowerings `gpu_*`), for each target: NVPTX special
+registers and instructions, or the CPU runtime's thread state (codegen/gpu_cpu.py). Each function
+takes the FunctionCodegen `cg` and returns the operation's value (None for the barrier)."""
 from __future__ import annotations
 
 from llvmlite import ir as ll
@@ -13,41 +14,54 @@ ATOMIC_OPS = {"atomic_add": ("add", "fadd"), "atomic_max": ("max", "fmax"), "ato
               "atomic_exch": ("xchg", "xchg")}
 
 
-def gpu_intrinsic(cg, i, args):
-    """Code for intrinsic `i` in FunctionCodegen `cg`; returns its value (None for barrier)."""
-    name = i.name[4:]
+def _device(cg) -> bool:
+    return not cg.mg.target.host
+
+
+def index(cg, kind: str, axis: str):
+    """thread_idx, block_idx, block_dim, grid_dim or global_idx along `axis`."""
+    if kind == "global_idx":
+        b, device = cg.b, _device(cg)
+        block = _index(cg, "block_idx", axis, device)
+        return b.add(b.mul(block, _index(cg, "block_dim", axis, device)), _index(cg, "thread_idx", axis, device))
+    return _index(cg, kind, axis, _device(cg))
+
+
+def barrier(cg):
+    if _device(cg):
+        cg.b.call(cg.mg.rt.libc("llvm.nvvm.barrier0", ll.VoidType(), []), [])
+    else:
+        cg.b.call(cg.mg.gpu_cpu.barrier_fn, [])
+    return None
+
+
+def lane_id(cg):
     b = cg.b
-    device = not cg.mg.target.host
-    if name.startswith("shared_array."):
-        return _shared(cg, i, name, device)
-    if name == "dynamic_shared":
-        return _dynamic_shared(cg, i, device)
-    if "." in name:
-        kind, axis = name.split(".")
-        if kind == "global_idx":
-            block = _index(cg, "block_idx", axis, device)
-            return b.add(b.mul(block, _index(cg, "block_dim", axis, device)), _index(cg, "thread_idx", axis, device))
-        return _index(cg, kind, axis, device)
-    if name == "barrier":
-        if device:
-            fn = cg.mg.rt.libc("llvm.nvvm.barrier0", ll.VoidType(), [])
-            b.call(fn, [])
-        else:
-            b.call(cg.mg.gpu_cpu.barrier_fn, [])
-        return None
-    if name == "lane_id":
-        if device:
-            return b.sext(b.call(cg.mg.rt.libc("llvm.nvvm.read.ptx.sreg.laneid", I32, []), []), I64)
-        rt = cg.mg.gpu_cpu
-        linear = b.add(b.mul(b.add(b.mul(rt.index(b, 2), rt.index(b, 7)), rt.index(b, 1)), rt.index(b, 6)),
-                       rt.index(b, 0))
-        return b.urem(linear, I64(32))
-    if name in WARP_OPS:
-        return _warp_device(cg, i, name, args) if device else _warp_cpu(cg, i, name, args)
-    return _atomic(cg, i, name, args, device)
+    if _device(cg):
+        return b.sext(b.call(cg.mg.rt.libc("llvm.nvvm.read.ptx.sreg.laneid", I32, []), []), I64)
+    rt = cg.mg.gpu_cpu
+    linear = b.add(b.mul(b.add(b.mul(rt.index(b, 2), rt.index(b, 7)), rt.index(b, 1)), rt.index(b, 6)),
+                   rt.index(b, 0))
+    return b.urem(linear, I64(32))
 
 
-WARP_OPS = {"shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx", "warp_sum", "ballot"}
+def warp(cg, i, name: str, args):
+    """shuffle_down/up/xor/idx, warp_sum, ballot."""
+    return _warp_device(cg, i, name, args) if _device(cg) else _warp_cpu(cg, i, name, args)
+
+
+def atomic(cg, i, name: str, args):
+    return _atomic(cg, i, name, args, _device(cg))
+
+
+def shared_array(cg, i):
+    return _shared(cg, i, _device(cg))
+
+
+def dynamic_shared(cg, i):
+    return _dynamic_shared(cg, i, _device(cg))
+
+
 FULL_MASK = 0xFFFFFFFF
 
 
@@ -172,18 +186,18 @@ def _index(cg, kind: str, axis: str, device: bool):
     return cg.mg.gpu_cpu.index(b, SLOTS[kind] + AXES[axis])
 
 
-def _shared(cg, i, name: str, device: bool):
-    from .llvm_gen import llvm_type
+def _shared(cg, i, device: bool):
+    from .llvm_gen import shared_site
 
-    _, site, count = name.split(".")
-    elem = llvm_type(i.result.type.pointee)
+    site, count = shared_site(i), i.attrs["count"]
+    elem = cg.mg.llvm_type(i.result.type.pointee)
     if device:
         g = cg.mg.shared_globals.get(site)
         if g is None:
-            g = ll.GlobalVariable(cg.mg.module, ll.ArrayType(elem, int(count)), name=f"__pyx_shared_{site}",
+            g = ll.GlobalVariable(cg.mg.module, ll.ArrayType(elem, count), name=f"__pyx_shared_{site}",
                                   addrspace=3)
             g.linkage = "internal"
-            g.initializer = ll.Constant(ll.ArrayType(elem, int(count)), ll.Undefined)
+            g.initializer = ll.Constant(ll.ArrayType(elem, count), ll.Undefined)
             g.align = 16
             cg.mg.shared_globals[site] = g
         return cg.b.gep(g, [I32(0), I32(0)], inbounds=True)
@@ -195,9 +209,7 @@ def _shared(cg, i, name: str, device: bool):
 def _dynamic_shared(cg, i, device: bool):
     """The launch's `shared_bytes`: after the static shared arrays on the CPU; on the GPU the
     `extern .shared` array the driver sizes at launch."""
-    from .llvm_gen import llvm_type
-
-    elem = llvm_type(i.result.type.pointee)
+    elem = cg.mg.llvm_type(i.result.type.pointee)
     b = cg.b
     if device:
         g = cg.mg.module.globals.get("__pyx_dynamic_shared")

@@ -7,20 +7,19 @@ their frame onto the traceback. After inlining LLVM folds all of that away.
 """
 from __future__ import annotations
 
-import contextvars
-
 from llvmlite import ir as ll
 
-from ..ir import nodes as ir
 from .. import types as T
-from ..types import ScalarType, Type
-from .halfconv import double_to_half, from_bfloat16, to_bfloat16
-from .runtime_lib import CHARP, I1, I32, MSG, TEXTS, TYPE, RuntimeLib
-from .target import Target
+from ..ir import nodes as ir
+from ..ir import ops
 from ..semantics.imports import is_stdlib_file
-
-from . import device_hooks as hooks  # noqa: E402
-from .abi import ALLOC_HOOK, ENTRY_SYMBOL, LAUNCH_HOOK, kernel_entry, ptx_name  # noqa: E402,F401 - ENTRY_SYMBOL is re-exported for the driver
+from ..types import ScalarType, Type
+from . import device_hooks as hooks
+from . import gpu_ops
+from .abi import ALLOC_HOOK, ENTRY_SYMBOL, LAUNCH_HOOK, kernel_entry, ptx_name
+from .halfconv import double_to_half, from_bfloat16, to_bfloat16
+from .runtime_lib import CHARP, GUARDS, I1, I32, MSG, TEXTS, TYPE, RuntimeLib
+from .target import Target
 
 _INT_PRED = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
              "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
@@ -36,9 +35,17 @@ NVPTX_NATIVE = {"sqrt", "fabs", "floor", "ceil", "trunc", "copysign", "fma"}
 
 
 # What recursion.guard_recursion's entries keep in their frame: a jmp_buf (glibc's is 200 bytes
-# on x86-64, 312 on aarch64), the stack limit, and where the recursion ran out (function, file,
-# line) for the traceback.
-GUARD = ll.LiteralStructType([ll.ArrayType(ll.IntType(64), 48), ll.IntType(64), CHARP, CHARP, I32])
+# on x86-64, 312 on aarch64), the stack limit, where the recursion ran out (function, file, line)
+# for the traceback, the guard this one hides (this thread's innermost before it) and the thread's
+# ExcState it is registered in (null when none: see RuntimeLib.recursion_begin).
+GUARD = ll.LiteralStructType([ll.ArrayType(ll.IntType(64), 48), ll.IntType(64), CHARP, CHARP, I32, CHARP, CHARP])
+GUARD_LIMIT, GUARD_FUNC, GUARD_FILE, GUARD_LINE, GUARD_PREV, GUARD_STATE = range(1, 7)
+# The parameter of a recursion body (ir/recursion.py) that carries the limit down the recursion:
+# passed as `swiftself`, which the swiftcc convention keeps in a callee-saved register (r13 on
+# x86-64, x20 on aarch64). A body passes it on unchanged, so it stays in that register through the
+# whole recursion: no move and no save per call, and the prologue check is one compare with the
+# stack pointer (issue 14 measured the check at 16-28% of fib(32) with a plain parameter or a load).
+RECURSION_LIMIT_PARAM = "recursion.limit"
 RECURSION_MESSAGE = "maximum recursion depth exceeded"
 I8, I64 = ll.IntType(8), ll.IntType(64)
 
@@ -64,13 +71,6 @@ def _suffix(t: ll.Type) -> str:
     return {ll.HalfType: "f16", ll.FloatType: "f32", ll.DoubleType: "f64"}[type(t)]
 
 
-# GPU intrinsics after which a thread must wait for others of its block or warp.
-SYNCHRONIZING = {"gpu.barrier", "gpu.shuffle_down", "gpu.shuffle_up", "gpu.shuffle_xor", "gpu.shuffle_idx",
-                 "gpu.warp_sum", "gpu.ballot"}
-
-_DEVICE = contextvars.ContextVar("pyx_codegen_device", default=False)
-
-
 def _align(t: Type) -> int:
     """Element alignment: pointers promise no more than their element type's natural alignment."""
     if isinstance(t, T.ScalarType):
@@ -78,7 +78,8 @@ def _align(t: Type) -> int:
     return 8
 
 
-def llvm_type(t: Type) -> ll.Type:
+def llvm_type(t: Type, device: bool = False) -> ll.Type:
+    """The LLVM type of a pyx type; `device`: for a GPU target, where pointers keep their address space."""
     if isinstance(t, ScalarType):
         if t.is_bool:
             return I1
@@ -88,13 +89,13 @@ def llvm_type(t: Type) -> ll.Type:
             return {16: ll.HalfType(), 32: ll.FloatType(), 64: ll.DoubleType()}[t.bits]
         return ll.IntType(t.bits)
     if isinstance(t, T.SIMDType):
-        return ll.VectorType(llvm_type(t.elem), t.width)
+        return ll.VectorType(llvm_type(t.elem, device), t.width)
     if isinstance(t, T.PtrType):
-        pointee = ll.IntType(8) if t.pointee == T.NONE else llvm_type(t.pointee)
+        pointee = ll.IntType(8) if t.pointee == T.NONE else llvm_type(t.pointee, device)
         # Address spaces mean something on the GPU only; on the CPU shared memory is ordinary memory.
-        return pointee.as_pointer(t.address_space if _DEVICE.get() else 0)
+        return pointee.as_pointer(t.address_space if device else 0)
     if isinstance(t, T.StructType):
-        return ll.LiteralStructType([llvm_type(ft) for _, ft in t.fields])
+        return ll.LiteralStructType([llvm_type(ft, device) for _, ft in t.fields])
     if t == T.STRING_LITERAL:
         return CHARP
     if t == T.EXCEPTION:
@@ -108,6 +109,7 @@ class ModuleCodegen:
     def __init__(self, module: ir.Module, target: Target, data_layout: str | None = None):
         self.ir_module = module
         self.target = target
+        self.device = not target.host  # pointers keep their address space only on a GPU
         self.module = ll.Module(name=module.name)
         self.module.triple = target.triple
         if data_layout:
@@ -118,14 +120,21 @@ class ModuleCodegen:
         self.thunks: dict[str, ll.Function] = {}
         self._gpu_cpu = None
         self._pool = None
-        self.shared_offsets, self.static_shared_bytes = _shared_layout(module, lambda: data_layout or target.data_layout)
+        layout = _shared_layout(module, lambda: data_layout or target.data_layout)
+        self.shared_offsets, self.static_shared_bytes = layout
         self.shared_globals: dict[str, ll.GlobalVariable] = {}
+        self.recursion_sites: dict[tuple[str, str, int], int] = {}
+        self._recursion_overflow: ll.Function | None = None
         self.memcheck = None
         if target.host and any(isinstance(i, ir.Intrinsic) and i.name == "memcheck"
                                for f in module.functions for b in f.blocks for i in b.instrs):
             from .memcheck import MemcheckRuntime
 
             self.memcheck = MemcheckRuntime(self.rt, self.gpu_cpu)  # compiled with --memcheck
+
+    def llvm_type(self, t: Type) -> ll.Type:
+        """The LLVM type of a pyx type for this module's target."""
+        return llvm_type(t, self.device)
 
     @property
     def gpu_cpu(self):
@@ -154,7 +163,7 @@ class ModuleCodegen:
             seen.add(f.symbol)
             for block in f.blocks:
                 for i in block.instrs:
-                    if isinstance(i, ir.Intrinsic) and i.name in SYNCHRONIZING:
+                    if ops.synchronizes(i):
                         return True
                     if isinstance(i, ir.Call):
                         stack.append(i.callee)
@@ -168,7 +177,7 @@ class ModuleCodegen:
         thunk.linkage = "internal"
         b = ll.IRBuilder(thunk.append_basic_block("entry"))
         rest = f.params[3:]
-        pack = ll.LiteralStructType([llvm_type(p.type) for p in rest])
+        pack = ll.LiteralStructType([self.llvm_type(p.type) for p in rest])
         packed = b.bitcast(thunk.args[0], pack.as_pointer())
         args = list(thunk.args[1:]) + [b.load(b.gep(packed, [I32(0), I32(k)])) for k in range(len(rest))]
         if f.raises:
@@ -188,7 +197,7 @@ class ModuleCodegen:
         thunk = ll.Function(self.module, THUNK, f.symbol + ".thunk")
         thunk.linkage = "internal"
         b = ll.IRBuilder(thunk.append_basic_block("entry"))
-        pack = ll.LiteralStructType([llvm_type(p.type) for p in f.params])
+        pack = ll.LiteralStructType([self.llvm_type(p.type) for p in f.params])
         packed = b.bitcast(thunk.args[0], pack.as_pointer())
         args = [b.load(b.gep(packed, [I32(0), I32(k)])) for k in range(len(f.params))]
         if f.raises:
@@ -205,11 +214,11 @@ class ModuleCodegen:
             if not f.kernel:
                 continue
             inner = self.functions[f.symbol]
-            params = [llvm_type(p.type) for p in f.params]
+            params = [self.llvm_type(p.type) for p in f.params]
             entry = ll.Function(self.module, ll.FunctionType(ll.VoidType(), params), self.symbol(f.symbol + ".kernel"))
             b = ll.IRBuilder(entry.append_basic_block("entry"))
             if f.raises:  # a GPU thread has nowhere to raise to: the status is dropped
-                slot = [b.alloca(llvm_type(f.return_type))] if f.return_type != T.NONE else []
+                slot = [b.alloca(self.llvm_type(f.return_type))] if f.return_type != T.NONE else []
                 b.call(inner, slot + list(entry.args))
             else:
                 b.call(inner, list(entry.args))
@@ -218,11 +227,7 @@ class ModuleCodegen:
 
     def generate(self, entry: bool = False, c_main: bool = False, exports: list[str] = (),
                  python_entries: list[str] = (), kernels: list[str] = ()) -> ll.Module:
-        token = _DEVICE.set(not self.target.host)
-        try:
-            return self._generate(entry, c_main, exports, python_entries, kernels)
-        finally:
-            _DEVICE.reset(token)
+        return self._generate(entry, c_main, exports, python_entries, kernels)
 
     def _generate(self, entry, c_main, exports, python_entries, kernels=()) -> ll.Module:
         for f in self.ir_module.functions:
@@ -231,21 +236,23 @@ class ModuleCodegen:
             FunctionCodegen(self, f).generate()
         if not self.target.host:
             self.define_kernel_entries()
+        if self._recursion_overflow is not None:
+            self.define_recursion_overflow()
         if exports or kernels:
             from .exports import define_exception_accessors, define_export, define_kernel_launcher, define_release
 
             for symbol in exports:
                 f = self.ir_functions[symbol]
-                define_export(self.module, f, self.functions[symbol], llvm_type)
+                define_export(self.module, f, self.functions[symbol], self.llvm_type)
             for symbol in kernels:
-                define_kernel_launcher(self, self.ir_functions[symbol], llvm_type)
+                define_kernel_launcher(self, self.ir_functions[symbol], self.llvm_type)
             define_exception_accessors(self.rt)
             define_release(self.rt)
         if python_entries:
             from .pyentry import define_python_entry
 
             for symbol in python_entries:
-                define_python_entry(self.module, self.ir_functions[symbol], self.functions[symbol], llvm_type,
+                define_python_entry(self.module, self.ir_functions[symbol], self.functions[symbol], self.llvm_type,
                                     self.rt.libc)
         if entry and self.ir_module.main is not None:
             main = self.functions[self.ir_module.main]
@@ -253,6 +260,49 @@ class ModuleCodegen:
             if c_main:
                 self.rt.define_c_main(entry_fn)
         return self.module
+
+    def recursion_site(self, func: str, file: str, line: int) -> int:
+        return self.recursion_sites.setdefault((func, file, line), len(self.recursion_sites))
+
+    def recursion_overflow(self) -> ll.Function:
+        """`noreturn void __pyx_recursion_overflow(i32 site)`, what a recursion body calls when the
+        stack is full; defined once every site is known (define_recursion_overflow)."""
+        if self._recursion_overflow is None:
+            fn = ll.Function(self.module, ll.FunctionType(ll.VoidType(), [I32]), "__pyx_recursion_overflow")
+            fn.linkage = "internal"
+            for attribute in ("noinline", "cold", "noreturn", "nounwind"):
+                fn.attributes.add(attribute)
+            self._recursion_overflow = fn
+        return self._recursion_overflow
+
+    def define_recursion_overflow(self) -> None:
+        """Note the site (function, file and line of the recursive call whose callee found the
+        stack full; none for NO_SITE, the entry's own call) in this thread's innermost guard and
+        longjmp to it. That guard is the one the body was called under: entries register theirs
+        (RuntimeLib.recursion_begin) for as long as they run, and a body checks only where its
+        entry found the thread's ExcState (a limit of 0 never fails)."""
+        rt, fn = self.rt, self._recursion_overflow
+        site_type = ll.LiteralStructType([CHARP, CHARP, I32])
+        sites = sorted(self.recursion_sites.items(), key=lambda item: item[1])
+        table_type = ll.ArrayType(site_type, max(len(sites), 1))
+        entries = [ll.Constant(site_type, [rt.cstr_constant(func), rt.cstr_constant(file), I32(line)])
+                   for (func, file, line), _ in sites] or [ll.Constant(site_type, None)]
+        table = ll.GlobalVariable(self.module, table_type, "__pyx_recursion_sites")
+        table.linkage, table.global_constant, table.initializer = "internal", True, ll.Constant(table_type, entries)
+        b = ll.IRBuilder(fn.append_basic_block("entry"))
+        site = fn.args[0]
+        state = rt.state(b)
+        guard = b.bitcast(b.load(rt.field(b, state, GUARDS)), GUARD.as_pointer())
+        known = b.icmp_signed(">=", site, I32(0))
+        index = b.select(known, site, I32(0))
+        for k, field in ((GUARD_FUNC, 0), (GUARD_FILE, 1), (GUARD_LINE, 2)):
+            value = b.load(b.gep(table, [I32(0), index, I32(field)]))
+            nothing = ll.Constant(value.type, None) if field < 2 else I32(-1)
+            b.store(b.select(known, value, nothing), b.gep(guard, [I32(0), I32(k)]))
+        longjmp = rt.libc("longjmp", ll.VoidType(), [CHARP, I32])
+        longjmp.attributes.add("noreturn")
+        b.call(longjmp, [b.bitcast(b.gep(guard, [I32(0), I32(0)]), CHARP), I32(1)])
+        b.unreachable()
 
     def intrinsic(self, name: str, overloads: list, fnty: ll.FunctionType) -> ll.Function:
         """Declare `name.<suffixes>` (llvm.floor.v8f64): LLVM's overloaded-intrinsic naming."""
@@ -267,8 +317,8 @@ class ModuleCodegen:
         return ptx_name(name)
 
     def declare(self, f: ir.Function) -> None:
-        params = [llvm_type(p.type).as_pointer() if p.by_ref else llvm_type(p.type) for p in f.params]
-        ret = llvm_type(f.return_type)
+        params = [self.llvm_type(p.type).as_pointer() if p.by_ref else self.llvm_type(p.type) for p in f.params]
+        ret = self.llvm_type(f.return_type)
         if f.raises:
             if f.return_type != T.NONE:
                 params.insert(0, ret.as_pointer())
@@ -276,6 +326,10 @@ class ModuleCodegen:
         fn = ll.Function(self.module, ll.FunctionType(ret, params), self.symbol(f.symbol))
         if not f.exported:
             fn.linkage = "internal"
+        names = [p.name for p in f.params]
+        if RECURSION_LIMIT_PARAM in names and self.target.host:
+            fn.calling_convention = "swiftcc"
+            fn.args[names.index(RECURSION_LIMIT_PARAM) - len(names)].add_attribute("swiftself")
         if f.inline:
             fn.attributes.add("alwaysinline" if f.inline == "always" else "noinline")
         if f.raises and f.return_type != T.NONE:
@@ -321,7 +375,7 @@ class FunctionCodegen:
         args = list(self.fn.args[1:] if self.has_out else self.fn.args)
         for var in self.f.params + [v for v in self.f.vars if v not in self.f.params]:
             if not var.by_ref:
-                self.slots[var] = self.b.alloca(llvm_type(var.type), name=local_name(var.name))
+                self.slots[var] = self.b.alloca(self.mg.llvm_type(var.type), name=local_name(var.name))
         for var, arg in zip(self.f.params, args):
             arg.name = local_name(var.name)
             if var.by_ref:
@@ -345,14 +399,14 @@ class FunctionCodegen:
         if isinstance(v, ir.Ref):
             return self.slots[v.var]
         if isinstance(v, ir.Undef):
-            return ll.Constant(llvm_type(v.type), ll.Undefined)
+            return ll.Constant(self.mg.llvm_type(v.type), ll.Undefined)
         if v.type == T.STRING_LITERAL:
             return self.mg.rt.cstr(self.b, v.value)
         value = T.bfloat16_bits(v.value) if T.elem_type(v.type) == T.BFLOAT16 else v.value
         if isinstance(v.type, T.SIMDType):
-            lane = ll.Constant(llvm_type(v.type.elem), value)
-            return ll.Constant(llvm_type(v.type), [lane] * v.type.width)
-        return ll.Constant(llvm_type(v.type), value)
+            lane = ll.Constant(self.mg.llvm_type(v.type.elem), value)
+            return ll.Constant(self.mg.llvm_type(v.type), [lane] * v.type.width)
+        return ll.Constant(self.mg.llvm_type(v.type), value)
 
     def define(self, result: ir.Temp | None, value: ll.Value) -> None:
         if result is not None:
@@ -396,7 +450,7 @@ class FunctionCodegen:
 
     def instr_Cast(self, i: ir.Cast):
         a = self.value(i.a)
-        to = llvm_type(i.result.type)
+        to = self.mg.llvm_type(i.result.type)
         if i.kind == "bitcast":
             self.define(i.result, self.b.bitcast(a, to) if a.type != to else a)  # pointers, float bits
             return
@@ -421,7 +475,7 @@ class FunctionCodegen:
         address = self.b.gep(self.value(ptr), [self.value(index)])
         if isinstance(value_type, T.SIMDType):
             # The LLVM pointer's own address space: on the CPU, GPU shared memory is ordinary memory.
-            address = self.b.bitcast(address, llvm_type(value_type).as_pointer(address.type.addrspace))
+            address = self.b.bitcast(address, self.mg.llvm_type(value_type).as_pointer(address.type.addrspace))
         return address
 
     def instr_PtrOffset(self, i: ir.PtrOffset):
@@ -439,7 +493,7 @@ class FunctionCodegen:
         if not self.mg.target.host:
             raise UnsupportedOnTarget("Ptr.alloc", i.span)
         i64 = ll.IntType(64)
-        pty = llvm_type(i.result.type)
+        pty = self.mg.llvm_type(i.result.type)
         size = self.b.ptrtoint(self.b.gep(ll.Constant(pty, None), [I32(1)]), i64)
         # count * sizeof(T) must not wrap: alloc(2**61 + 1) of Int would get 8 bytes and the
         # writes after it would run off the heap. The lowering has already refused count < 0, so
@@ -480,7 +534,7 @@ class FunctionCodegen:
         hooks.free(self.b, self.mg.module, self.mg.rt.libc, raw)
 
     def instr_Splat(self, i: ir.Splat):
-        vty = llvm_type(i.result.type)
+        vty = self.mg.llvm_type(i.result.type)
         one = self.b.insert_element(ll.Constant(vty, ll.Undefined), self.value(i.value), I32(0))
         zeros = ll.Constant(ll.VectorType(I32, i.result.type.width), [I32(0)] * i.result.type.width)
         self.define(i.result, self.b.shuffle_vector(one, ll.Constant(vty, ll.Undefined), zeros))
@@ -500,7 +554,7 @@ class FunctionCodegen:
         vt = i.vector.type
         et = vt.elem
         vector = self.value(i.vector)
-        ety, vty = llvm_type(et), llvm_type(vt)
+        ety, vty = self.mg.llvm_type(et), self.mg.llvm_type(vt)
         if et.is_float and i.kind in ("add", "mul"):
             # Tree order, like every SIMD library: exact sequential order would forbid vector code.
             name = "llvm.vector.reduce.f" + i.kind
@@ -521,162 +575,200 @@ class FunctionCodegen:
         self.define(i.result, self.b.select(self.value(i.cond), self.value(i.a), self.value(i.b)))
 
     def instr_Intrinsic(self, i: ir.Intrinsic):
-        args = [self.value(a) for a in i.args]
-        if i.name == "fneg":
-            self.define(i.result, self.b.fneg(args[0]))
-            return
-        if i.name in ("fabs", "floor", "copysign", "pow", "fma"):
-            self.define(i.result, self.math(i.name, args, i.result.type))
-            return
-        if i.name.startswith("math."):
-            self.define(i.result, self.math_function(i.name[5:], args, i.args[0].type, i.result.type, i.span))
-            return
-        if i.name.startswith("gpu."):
-            from .gpu_ops import gpu_intrinsic
+        """Lower an operation of ir/ops.py's table by its entry: the targets it runs on, and the
+        handler of its family (`op_<lowering>`), which returns its value (None if it gives none)."""
+        spec = ops.spec_of(i)
+        if spec is None:  # the verifier reports this with the instruction; here it can only be a bug
+            raise AssertionError(f"unknown operation {i.name}")
+        if (ops.HOST if self.mg.target.host else ops.DEVICE) not in spec.targets:
+            raise UnsupportedOnTarget(spec.feature, i.span)
+        value = getattr(self, "op_" + spec.lowering)(i, spec, [self.value(a) for a in i.args])
+        if i.result is not None:
+            self.define(i.result, value)
 
-            value = gpu_intrinsic(self, i, args)
-            if i.result is not None:
-                self.define(i.result, value)
-            return
-        if i.name == "memcheck":
-            ptr, _, _, _ = i.args
-            pty = llvm_type(ptr.type)
-            elem_bytes = self.b.ptrtoint(self.b.gep(ll.Constant(pty, None), [I32(1)]), ll.IntType(64))
-            rt, line = self.mg.rt, i.span.line if i.span is not None else 0
-            failed = self.b.call(self.mg.memcheck.check, [
-                self.b.ptrtoint(args[0], ll.IntType(64)), args[1], elem_bytes, args[2], self.b.zext(args[3], I32),
-                I32(ptr.type.address_space), rt.cstr(self.b, str(ptr.type.pointee)), rt.cstr(self.b, self.f.name),
-                rt.cstr(self.b, self.f.file), I32(line)])
-            self.define(i.result, failed)
-            return
-        if i.name == "exc_matches":
-            rt, strcmp = self.mg.rt, self.mg.rt.libc("strcmp", I32, [CHARP, CHARP])
-            current = self.b.load(rt.exc_field(self.b, TYPE))
-            hit = ll.Constant(I1, 0)
-            for name in args:
-                hit = self.b.or_(hit, self.b.icmp_signed("==", self.b.call(strcmp, [current, name]), I32(0)))
-            self.define(i.result, hit)
-            return
-        if i.name == "exc_value":
-            pair = ll.Constant(llvm_type(T.EXCEPTION), ll.Undefined)
-            state = self.mg.rt.state(self.b)
-            pair = self.b.insert_value(pair, self.b.load(self.mg.rt.field(self.b, state, TYPE)), 0)
-            self.define(i.result, self.b.insert_value(pair, self.b.load(self.mg.rt.field(self.b, state, MSG)), 1))
-            return
-        if i.name == "exc_restore":
-            state = self.mg.rt.state(self.b)
-            self.b.store(self.b.extract_value(args[0], 0), self.mg.rt.field(self.b, state, TYPE))
-            self.b.store(self.b.extract_value(args[0], 1), self.mg.rt.field(self.b, state, MSG))
-            return
-        if i.name == "raise_text":
-            rt, line = self.mg.rt, i.span.line if i.span is not None and not self.hidden else -1
-            self.b.call(rt.raise_text, [*args, rt.cstr(self.b, self.f.name), rt.cstr(self.b, self.f.file), I32(line)])
-            return
-        if i.name == "exc_message":
-            self.define(i.result, self.b.extract_value(args[0], 1))
-            return
-        if i.name == "texts_mark":
-            self.define(i.result, self.b.load(self.mg.rt.exc_field(self.b, TEXTS)))
-            return
-        if i.name == "texts_release":
-            self.b.call(self.mg.rt.texts_release, args)
-            return
-        if i.name.startswith("extern."):
-            self.external_call(i, args)
-            return
-        if i.name.startswith("recursion_"):
-            self.recursion(i, args)
-            return
-        if i.name in ("stdout_failed", "interrupt_poll"):
-            if not self.mg.target.host:
-                raise UnsupportedOnTarget("print" if i.name == "stdout_failed" else "interrupt_poll", i.span)
-            rt, line = self.mg.rt, i.span.line if i.span is not None and not self.hidden else -1
-            frame = [rt.cstr(self.b, self.f.name), rt.cstr(self.b, self.f.file), I32(line)]
-            if i.name == "stdout_failed":
-                self.define(i.result, self.b.call(rt.stdout_check(), frame))
-            else:
-                self.define(i.result, rt.interrupt_poll(self.b, *frame))
-            return
-        if i.name == "print_exception":
-            if not self.mg.target.host:
-                raise UnsupportedOnTarget("print", i.span)
-            self.b.call(self.mg.rt.print_fn("print_str"), [self.b.extract_value(args[0], 1)])
-            return
-        if i.name.startswith("print_"):
-            if not self.mg.target.host:
-                raise UnsupportedOnTarget("print", i.span)
-            self.b.call(self.mg.rt.print_fn(i.name), args)
-            return
-        raise AssertionError(f"unknown intrinsic {i.name}")
+    def line_of(self, i: ir.Instr) -> int:
+        """The source line a run-time error reports: -1 in code that has no traceback frame."""
+        return i.span.line if i.span is not None and not self.hidden else -1
+
+    def op_fneg(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return self.b.fneg(args[0])
+
+    def op_llvm_math(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return self.math(spec.variant, args, i.result.type)
+
+    def op_math_function(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return self.math_function(spec.variant, args, i.args[0].type, i.result.type, i.span)
+
+    def op_gpu_index(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return gpu_ops.index(self, spec.variant, i.attrs["axis"])
+
+    def op_gpu_lane_id(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return gpu_ops.lane_id(self)
+
+    def op_gpu_barrier(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return gpu_ops.barrier(self)
+
+    def op_gpu_warp(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return gpu_ops.warp(self, i, spec.variant, args)
+
+    def op_gpu_atomic(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return gpu_ops.atomic(self, i, spec.variant, args)
+
+    def op_gpu_shared_array(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return gpu_ops.shared_array(self, i)
+
+    def op_gpu_dynamic_shared(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return gpu_ops.dynamic_shared(self, i)
+
+    def op_memcheck(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        ptr = i.args[0]
+        pty = self.mg.llvm_type(ptr.type)
+        elem_bytes = self.b.ptrtoint(self.b.gep(ll.Constant(pty, None), [I32(1)]), ll.IntType(64))
+        rt, line = self.mg.rt, i.span.line if i.span is not None else 0
+        return self.b.call(self.mg.memcheck.check, [
+            self.b.ptrtoint(args[0], ll.IntType(64)), args[1], elem_bytes, args[2], self.b.zext(args[3], I32),
+            I32(ptr.type.address_space), rt.cstr(self.b, str(ptr.type.pointee)), rt.cstr(self.b, self.f.name),
+            rt.cstr(self.b, self.f.file), I32(line)])
+
+    def op_exc_matches(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        rt, strcmp = self.mg.rt, self.mg.rt.libc("strcmp", I32, [CHARP, CHARP])
+        current = self.b.load(rt.exc_field(self.b, TYPE))
+        hit = ll.Constant(I1, 0)
+        for name in args:
+            hit = self.b.or_(hit, self.b.icmp_signed("==", self.b.call(strcmp, [current, name]), I32(0)))
+        return hit
+
+    def op_exc_value(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        pair = ll.Constant(self.mg.llvm_type(T.EXCEPTION), ll.Undefined)
+        state = self.mg.rt.state(self.b)
+        pair = self.b.insert_value(pair, self.b.load(self.mg.rt.field(self.b, state, TYPE)), 0)
+        return self.b.insert_value(pair, self.b.load(self.mg.rt.field(self.b, state, MSG)), 1)
+
+    def op_exc_restore(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        state = self.mg.rt.state(self.b)
+        self.b.store(self.b.extract_value(args[0], 0), self.mg.rt.field(self.b, state, TYPE))
+        self.b.store(self.b.extract_value(args[0], 1), self.mg.rt.field(self.b, state, MSG))
+
+    def op_raise_text(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        rt = self.mg.rt
+        self.b.call(rt.raise_text, [*args, rt.cstr(self.b, self.f.name), rt.cstr(self.b, self.f.file),
+                                    I32(self.line_of(i))])
+
+    def op_exc_message(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return self.b.extract_value(args[0], 1)
+
+    def op_texts_mark(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return self.b.load(self.mg.rt.exc_field(self.b, TEXTS))
+
+    def op_texts_release(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        self.b.call(self.mg.rt.texts_release, args)
+
+    def frame_of(self, i: ir.Intrinsic) -> list[ll.Value]:
+        """Function, file and line, for the runtime's traceback entry."""
+        rt = self.mg.rt
+        return [rt.cstr(self.b, self.f.name), rt.cstr(self.b, self.f.file), I32(self.line_of(i))]
+
+    def op_stdout_failed(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return self.b.call(self.mg.rt.stdout_check(), self.frame_of(i))
+
+    def op_interrupt_poll(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return self.mg.rt.interrupt_poll(self.b, *self.frame_of(i))
+
+    def op_print_exception(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        self.b.call(self.mg.rt.print_fn("print_str"), [self.b.extract_value(args[0], 1)])
+
+    def op_print(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        self.b.call(self.mg.rt.print_fn(spec.variant), args)
 
     def frame_address(self) -> ll.Value:
-        """The stack pointer, to compare with the stack limit: read where it is compared, so it
-        occupies no register across calls. (Not the address of a local: a local whose address is
-        taken keeps LLVM from turning a recursive call into a loop.)"""
-        stacksave = self.mg.module.globals.get("llvm.stacksave.p0") or ll.Function(
-            self.mg.module, ll.FunctionType(CHARP, []), "llvm.stacksave.p0")
-        return self.b.ptrtoint(self.b.call(stacksave, []), I64)
+        """The stack pointer, to compare with the stack limit. Read with `llvm.read_register` marked
+        as reading no memory: within one function the stack pointer is the same wherever it is read
+        (the frame is fixed; pyx makes no dynamic allocas), and saying so lets LLVM hoist a body's
+        check out of the loop it made of a recursive call, and merge the checks of bodies inlined
+        into one another. (Not the address of a local: a local whose address is taken keeps LLVM
+        from turning a recursive call into a loop; not `llvm.stacksave`, which LLVM must keep in
+        place.)"""
+        register = {"x86_64": "rsp", "aarch64": "sp", "arm64": "sp"}.get(self.mg.target.triple.split("-")[0])
+        if register is None:
+            stacksave = self.mg.module.globals.get("llvm.stacksave.p0") or ll.Function(
+                self.mg.module, ll.FunctionType(CHARP, []), "llvm.stacksave.p0")
+            return self.b.ptrtoint(self.b.call(stacksave, []), I64)
+        read = self.mg.module.globals.get("llvm.read_register.i64") or ll.Function(
+            self.mg.module, ll.FunctionType(I64, [ll.MetaDataType()]), "llvm.read_register.i64")
+        name = self.mg.module.add_metadata([ll.MetaDataString(self.mg.module, register)])
+        return self.b.call(read, [name], attrs=("readnone", "nounwind"))
 
-    def recursion(self, i: ir.Intrinsic, args) -> None:
-        """The stack guard of ir/recursion.py: `guard` is a RecursionGuard in the entry's frame."""
-        if not self.mg.target.host:
-            raise UnsupportedOnTarget(i.name, i.span)
-        rt = self.mg.rt
-        guard = self.b.bitcast(args[0], GUARD.as_pointer()) if args else None
+    # The stack guard of ir/recursion.py: an entry's operand is a RecursionGuard in its frame.
+    def guard_of(self, args) -> ll.Value:
+        return self.b.bitcast(args[0], GUARD.as_pointer())
 
-        def site(line: int):
-            for k, value in ((2, rt.cstr(self.b, self.f.name)), (3, rt.cstr(self.b, self.f.file)), (4, I32(line))):
-                self.b.store(value, self.b.gep(guard, [I32(0), I32(k)]))
+    def op_recursion_guard(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        with self.b.goto_entry_block():
+            slot = self.b.alloca(GUARD, name="recursion.guard")
+            slot.align = 16
+        guard = self.b.bitcast(slot, CHARP)
+        self.b.call(self.mg.rt.recursion_begin(GUARD), [guard])
+        return guard
 
-        line = i.span.line if i.span is not None and not self.hidden else -1
-        if i.name == "recursion_guard":
-            with self.b.goto_entry_block():
-                slot = self.b.alloca(GUARD, name="recursion.guard")
-                slot.align = 16
-            self.b.store(self.b.call(rt.stack_limit(), []), self.b.gep(slot, [I32(0), I32(1)]))
-            self.define(i.result, self.b.bitcast(slot, CHARP))
-        elif i.name == "recursion_enter":
-            limit = self.b.load(self.b.gep(guard, [I32(0), I32(1)]))
-            ran_out, setjmp_bb, after = (self.fn.append_basic_block(n) for n in ("stack.full", "setjmp", "entered"))
-            self.b.cbranch(self.b.icmp_unsigned("<", self.frame_address(), limit), ran_out, setjmp_bb)
-            self.b.position_at_end(ran_out)  # a cycle through entries (a prange body calling f): no frame here
-            site(-1)
-            self.b.branch(after)
-            self.b.position_at_end(setjmp_bb)
-            buffer = self.b.bitcast(self.b.gep(guard, [I32(0), I32(0)]), CHARP)
-            setjmp = rt.libc("_setjmp", I32, [CHARP])
-            setjmp.attributes.add("returns_twice")
-            jumped = self.b.icmp_signed("!=", self.b.call(setjmp, [buffer]), I32(0))
-            self.b.branch(after)
-            self.b.position_at_end(after)
-            over = self.b.phi(I1)
-            over.add_incoming(ll.Constant(I1, 1), ran_out)
-            over.add_incoming(jumped, setjmp_bb)
-            self.define(i.result, over)
-        elif i.name == "recursion_raise":
-            func, file, at = (self.b.load(self.b.gep(guard, [I32(0), I32(k)])) for k in (2, 3, 4))
-            self.b.call(rt.raise_, [rt.cstr(self.b, "RecursionError"), rt.cstr(self.b, RECURSION_MESSAGE), func,
-                                    file, at])
-        elif i.name == "recursion_check":
-            # Loaded at each check (from the caller's frame, in cache): one register fewer to keep
-            # across the recursive calls than a limit loaded once.
-            limit = self.b.load(self.b.gep(guard, [I32(0), I32(1)]))
-            ran_out = self.b.icmp_unsigned("<", self.frame_address(), limit)
-            with self.b.if_then(ran_out, likely=False):
-                site(line)
-                longjmp = rt.libc("longjmp", ll.VoidType(), [CHARP, I32])
-                longjmp.attributes.add("noreturn")
-                self.b.call(longjmp, [self.b.bitcast(self.b.gep(guard, [I32(0), I32(0)]), CHARP), I32(1)])
-        else:
-            raise AssertionError(f"unknown intrinsic {i.name}")
+    def op_recursion_enter(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        guard = self.guard_of(args)
+        limit = self.b.load(self.b.gep(guard, [I32(0), I32(GUARD_LIMIT)]))
+        ran_out, setjmp_bb, after = (self.fn.append_basic_block(n) for n in ("stack.full", "setjmp", "entered"))
+        self.b.cbranch(self.b.icmp_unsigned("<", self.frame_address(), limit), ran_out, setjmp_bb)
+        self.b.position_at_end(ran_out)  # a cycle through entries (a prange body calling f): no frame here
+        for k, value in ((GUARD_FUNC, ll.Constant(CHARP, None)), (GUARD_FILE, ll.Constant(CHARP, None)),
+                         (GUARD_LINE, I32(-1))):
+            self.b.store(value, self.b.gep(guard, [I32(0), I32(k)]))
+        self.b.branch(after)
+        self.b.position_at_end(setjmp_bb)
+        buffer = self.b.bitcast(self.b.gep(guard, [I32(0), I32(0)]), CHARP)
+        setjmp = self.mg.rt.libc("_setjmp", I32, [CHARP])
+        setjmp.attributes.add("returns_twice")
+        jumped = self.b.icmp_signed("!=", self.b.call(setjmp, [buffer]), I32(0))
+        self.b.branch(after)
+        self.b.position_at_end(after)
+        over = self.b.phi(I1)
+        over.add_incoming(ll.Constant(I1, 1), ran_out)
+        over.add_incoming(jumped, setjmp_bb)
+        return over
 
-    def external_call(self, i: ir.Intrinsic, args) -> None:
+    def op_recursion_limit(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return self.b.load(self.b.gep(self.guard_of(args), [I32(0), I32(GUARD_LIMIT)]))
+
+    def op_recursion_leave(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        """The guard this entry registered stops being the thread's innermost (it was not
+        registered where the thread has no ExcState of its own)."""
+        guard = self.guard_of(args)
+        state = self.b.load(self.b.gep(guard, [I32(0), I32(GUARD_STATE)]))
+        with self.b.if_then(self.b.icmp_unsigned("!=", state, ll.Constant(CHARP, None))):
+            slot = self.b.gep(self.b.bitcast(state, self.mg.rt.main_state.type), [I32(0), I32(GUARDS)])
+            self.b.store(self.b.load(self.b.gep(guard, [I32(0), I32(GUARD_PREV)])), slot)
+
+    def op_recursion_raise(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        rt, guard = self.mg.rt, self.guard_of(args)
+        func, file, at = (self.b.load(self.b.gep(guard, [I32(0), I32(k)])) for k in (GUARD_FUNC, GUARD_FILE,
+                                                                                     GUARD_LINE))
+        self.b.call(rt.raise_, [rt.cstr(self.b, "RecursionError"), rt.cstr(self.b, RECURSION_MESSAGE), func,
+                                file, at])
+
+    def op_recursion_site(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        """A recursive call's number in this module's table of sites (function, file, line): what
+        the callee's check reports if the call finds the stack full."""
+        return I32(self.mg.recursion_site(self.f.name, self.f.file, self.line_of(i)))
+
+    def op_recursion_check(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        """A body's prologue: below the limit, longjmp to the thread's innermost guard (cold)."""
+        limit, site = args
+        ran_out = self.b.icmp_unsigned("<", self.frame_address(), limit)
+        with self.b.if_then(ran_out, likely=False):
+            self.b.call(self.mg.recursion_overflow(), [site])
+            self.b.unreachable()
+
+    def op_extern(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         """A C function by name: libc and libm resolve in the process; the runtime's own helpers
         (`__pyx_format_f64`, ...) are defined in this module on first use."""
-        if not self.mg.target.host:
-            raise UnsupportedOnTarget("external_call", i.span)
-        symbol = i.name[len("extern."):]
-        ret = llvm_type(i.result.type) if i.result is not None else ll.VoidType()
+        symbol = i.attrs["symbol"]
+        ret = self.mg.llvm_type(i.result.type) if i.result is not None else ll.VoidType()
         fnty = ll.FunctionType(ret, [a.type for a in args])
         fn = self.mg.rt.helper(symbol) if symbol.startswith("__pyx_") else None
         if fn is None:
@@ -685,12 +777,10 @@ class FunctionCodegen:
                 fn = ll.Function(self.mg.module, fnty, symbol)
         if fn.function_type != fnty:  # another call site declared it differently: call it as this one
             fn = self.b.bitcast(fn, fnty.as_pointer())
-        value = self.b.call(fn, args)
-        if i.result is not None:
-            self.define(i.result, value)
+        return self.b.call(fn, args)
 
     def math(self, name: str, args, t: Type) -> ll.Value:
-        ty = llvm_type(t)
+        ty = self.mg.llvm_type(t)
         if not self.mg.target.host and name not in NVPTX_NATIVE:
             return self.math_function({"pow": "pow"}.get(name, name), args, t, t, None)
         fnty = ll.FunctionType(ty, [ty] * len(args))
@@ -703,7 +793,7 @@ class FunctionCodegen:
             x = args[0]
             if op == "isnan":
                 return self.b.fcmp_unordered("uno", x, x)
-            inf = ll.Constant(x.type, [ll.Constant(llvm_type(et), float("inf"))] * arg_type.width) \
+            inf = ll.Constant(x.type, [ll.Constant(self.mg.llvm_type(et), float("inf"))] * arg_type.width) \
                 if isinstance(arg_type, T.SIMDType) else ll.Constant(x.type, float("inf"))
             magnitude = self.math("fabs", [x], arg_type)
             return self.b.fcmp_ordered("==" if op == "isinf" else "<", magnitude, inf)
@@ -720,18 +810,18 @@ class FunctionCodegen:
         suffix = "f" if et.bits == 32 else ""
         name = (f"__nv_{op}{suffix}" if not host else f"{op}{suffix}")
         compute = T.FLOAT32 if et.bits == 16 else et
-        cty = llvm_type(compute)
+        cty = self.mg.llvm_type(compute)
         fn = self.mg.rt.libc(name, cty, [cty] * len(args))
 
         def scalar_call(values):
             if et.bits == 16:
                 values = [self.b.fpext(v, cty) for v in values]
             out = self.b.call(fn, values)
-            return self.b.fptrunc(out, llvm_type(et)) if et.bits == 16 else out
+            return self.b.fptrunc(out, self.mg.llvm_type(et)) if et.bits == 16 else out
 
         if not isinstance(arg_type, T.SIMDType):
             return scalar_call(args)
-        vector = ll.Constant(llvm_type(arg_type), ll.Undefined)
+        vector = ll.Constant(self.mg.llvm_type(arg_type), ll.Undefined)
         for lane in range(arg_type.width):
             lanes = [self.b.extract_element(a, I32(lane)) for a in args]
             vector = self.b.insert_element(vector, scalar_call(lanes), I32(lane))
@@ -741,22 +831,23 @@ class FunctionCodegen:
         callee_ir = self.mg.ir_functions[i.callee]
         callee = self.mg.functions[i.callee]
         args = [self.value(a) for a in i.args]
+        cconv = "swiftcc" if callee.calling_convention == "swiftcc" else None  # a recursion body
         if not callee_ir.raises:
-            result = self.b.call(callee, args)
+            result = self.b.call(callee, args, cconv=cconv)
             self.define(i.result, result)
             return
         out = None
         if callee_ir.return_type != T.NONE:
             with self.b.goto_entry_block():
-                out = self.b.alloca(llvm_type(callee_ir.return_type))
+                out = self.b.alloca(self.mg.llvm_type(callee_ir.return_type))
             args.insert(0, out)
-        self.on_error(self.b.call(callee, args), i.span, i.handler)
+        self.on_error(self.b.call(callee, args, cconv=cconv), i.span, i.handler)
         if out is not None:
             self.define(i.result, self.b.load(out))
 
     def pack(self, values: list[ir.Value]) -> ll.Value:
         """The values in a struct on the stack, as the `i8*` a thunk unpacks (launches, prange)."""
-        pack = ll.LiteralStructType([llvm_type(v.type) for v in values])
+        pack = ll.LiteralStructType([self.mg.llvm_type(v.type) for v in values])
         with self.b.goto_entry_block():
             packed = self.b.alloca(pack)
         for k, v in enumerate(values):
@@ -779,7 +870,8 @@ class FunctionCodegen:
             # cuLaunchKernel's kernelParams: one pointer per parameter, to a value of its type.
             with self.b.goto_entry_block():
                 slots = self.b.alloca(ll.ArrayType(CHARP, max(len(i.args), 1)))
-            struct = self.b.bitcast(packed, ll.LiteralStructType([llvm_type(a.type) for a in i.args]).as_pointer())
+            pack = ll.LiteralStructType([self.mg.llvm_type(a.type) for a in i.args])
+            struct = self.b.bitcast(packed, pack.as_pointer())
             for k in range(len(i.args)):
                 self.b.store(self.b.bitcast(self.b.gep(struct, [I32(0), I32(k)]), CHARP),
                              self.b.gep(slots, [I32(0), I32(k)]))
@@ -877,14 +969,20 @@ def generate(module: ir.Module, target: Target, entry: bool = False, c_main: boo
                                                               python_entries=python_entries, kernels=kernels)
 
 
+def generate_text(*args, **kwargs) -> str:
+    """The pass `codegen`: `generate`, as LLVM IR text. Printing the module belongs to the pass: it
+    recurses as deep as the program's types nest, so it runs on the pass's big-stack thread."""
+    return str(generate(*args, **kwargs))
+
+
 def _shared_layout(module: ir.Module, data_layout) -> tuple[dict, int]:
     """Where each shared_array lives in a block's shared memory (CPU): offsets aligned to 16."""
     offsets, total, target_data = {}, 0, None
     for f in module.functions:
         for block in f.blocks:
             for i in block.instrs:
-                if isinstance(i, ir.Intrinsic) and i.name.startswith("gpu.shared_array."):
-                    _, _, site, count = i.name.split(".")
+                if isinstance(i, ir.Intrinsic) and i.name == "gpu.shared_array":
+                    site, count = shared_site(i), i.attrs["count"]
                     if site in offsets:
                         continue
                     if target_data is None:
@@ -896,5 +994,11 @@ def _shared_layout(module: ir.Module, data_layout) -> tuple[dict, int]:
                     # block's buffer was too small for them.
                     size = llvm_type(i.result.type.pointee).get_abi_size(target_data)
                     offsets[site] = total
-                    total += (int(count) * size + 15) // 16 * 16
+                    total += (count * size + 15) // 16 * 16
     return offsets, total
+
+
+def shared_site(i: ir.Intrinsic) -> str:
+    """A shared array's name in the module: its declaration and the function instance holding it.
+    ptx_name never writes `$`, so the two parts cannot run together."""
+    return f"{i.attrs['site']}${ptx_name(i.attrs['owner'])}"

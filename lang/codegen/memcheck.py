@@ -151,19 +151,18 @@ class MemcheckRuntime:
 
         b.store(ll.Constant(ll.IntType(8), 0), text)
         with b.if_else(found) as (known, unknown):
-            with known:
-                with b.if_else(b.icmp_signed("==", space, I32(3))) as (shared, global_):
-                    with shared:
-                        write("index %lld is out of bounds of the block's shared memory (%lld bytes from this "
-                              "pointer)", index, b.sub(hi, address))
-                    with global_:
-                        total = b.udiv(b.sub(hi, lo), elem)
-                        with b.if_else(b.icmp_unsigned("==", address, lo)) as (at_start, inside_array):
-                            with at_start:
-                                write("index %lld is out of bounds for an array of %lld %s", index, total, type_name)
-                            with inside_array:
-                                write("index %lld is out of bounds for a pointer %lld elements into an array of "
-                                      "%lld %s", index, b.udiv(b.sub(address, lo), elem), total, type_name)
+            with known, b.if_else(b.icmp_signed("==", space, I32(3))) as (shared, global_):
+                with shared:
+                    write("index %lld is out of bounds of the block's shared memory (%lld bytes from this "
+                          "pointer)", index, b.sub(hi, address))
+                with global_:
+                    total = b.udiv(b.sub(hi, lo), elem)
+                    with b.if_else(b.icmp_unsigned("==", address, lo)) as (at_start, inside_array):
+                        with at_start:
+                            write("index %lld is out of bounds for an array of %lld %s", index, total, type_name)
+                        with inside_array:
+                            write("index %lld is out of bounds for a pointer %lld elements into an array of "
+                                  "%lld %s", index, b.udiv(b.sub(address, lo), elem), total, type_name)
             with unknown:
                 write("index %lld through a pointer that is not into any live array", index)
         with b.if_then(b.icmp_unsigned(">", lanes, I64(1))):

@@ -32,3 +32,9 @@ def emit_assembly(module, tm) -> str:
 
 def emit_object(module, tm) -> bytes:
     return tm.emit_object(module)
+
+
+def optimized_module(llvm_ir: str, target: Target, opt: int, tm):
+    """The pass `llvm`: the module parsed, verified, linked with libdevice where it needs it, and
+    optimized for the target machine `tm`."""
+    return parse_and_optimize(llvm_ir, target, opt, tm)[0]

@@ -35,10 +35,11 @@ STACK_MARGIN = 256 << 10  # bytes a recursion leaves free (a quarter of a smalle
 # TEXTS heads this thread's list of messages made at run time (`raise ValueError("bad " + s)`):
 # each block is the next block's address, then the NUL-terminated text. A `try` frees the ones
 # made inside it when it completes; it is last, so copying a state up to it leaves it behind.
-# STACK, after it, is this thread's stack limit for recursive code (0 until found).
+# STACK, after it, is this thread's stack limit for recursive code (0 until found), and GUARDS
+# the innermost recursion guard this thread runs under (an entry's, ir/recursion.py; null when none).
 EXC_STATE = ll.LiteralStructType([CHARP, CHARP, I32, ll.ArrayType(CHARP, MAX_FRAMES),
-                                  ll.ArrayType(CHARP, MAX_FRAMES), ll.ArrayType(I32, MAX_FRAMES), CHARP, I64])
-TYPE, MSG, DEPTH, FUNCS, FILES, LINES, TEXTS, STACK = range(8)
+                                  ll.ArrayType(CHARP, MAX_FRAMES), ll.ArrayType(I32, MAX_FRAMES), CHARP, I64, CHARP])
+TYPE, MSG, DEPTH, FUNCS, FILES, LINES, TEXTS, STACK, GUARDS = range(9)
 
 
 def counted_loop(b: ll.IRBuilder, start, count, body, stride: int = 1) -> None:
@@ -78,6 +79,13 @@ class RuntimeLib:
 
     # ---- helpers ----
     def cstr(self, builder: ll.IRBuilder, text: str) -> ll.Value:
+        return builder.gep(self._string(text), [I32(0), I32(0)], inbounds=True)
+
+    def cstr_constant(self, text: str) -> ll.Constant:
+        """`cstr` as a constant, for the initializer of a table."""
+        return self._string(text).gep([I32(0), I32(0)])
+
+    def _string(self, text: str) -> ll.GlobalVariable:
         g = self.strings.get(text)
         if g is None:
             data = bytearray(text.encode("utf-8")) + b"\0"
@@ -87,7 +95,7 @@ class RuntimeLib:
             g.unnamed_addr = True
             g.initializer = ll.Constant(ll.ArrayType(I8, len(data)), data)
             self.strings[text] = g
-        return builder.gep(g, [I32(0), I32(0)], inbounds=True)
+        return g
 
     def libc(self, name: str, ret, args, var_arg=False) -> ll.Function:
         fn = self.module.globals.get(name)
@@ -644,7 +652,7 @@ class RuntimeLib:
         # there the program's own KeyboardInterrupt (caught or not) is the whole story.
         real = b.and_(b.icmp_unsigned(">", b.ptrtoint(previous, I64), I64(1)),  # not SIG_DFL (0) or SIG_IGN (1)
                       b.icmp_signed("==", standalone, I32(0)))
-        with b.if_then(real):
+        with b.if_then(real):  # noqa: SIM117 (the inner `with` binds the branches the outer one guards)
             with b.if_else(b.icmp_signed("!=", b.and_(flags, I32(SA_SIGINFO)), I32(0))) as (siginfo, plain):
                 with siginfo:
                     b.call(b.bitcast(previous, handler_type.as_pointer()), [sig, info, ctx])
@@ -693,14 +701,15 @@ class RuntimeLib:
 
     # ---- the stack (host) ----
     def stack_limit(self) -> ll.Function:
-        """`i64 __pyx_stack_limit()`: the lowest address this thread's stack may reach before a
-        recursion raises RecursionError: the stack's low end plus a margin for the calls the
-        recursive code makes that are not recursive (and for raising). Found once per thread
-        (pthread_getattr_np) and kept in its ExcState; 1 (no limit) where it cannot be known."""
+        """`i64 __pyx_stack_limit(ExcState *)`: the lowest address the stack of the thread whose
+        own state this is may reach before a recursion raises RecursionError: the stack's low end
+        plus a margin for the calls the recursive code makes that are not recursive (and for
+        raising). Found once per thread (pthread_getattr_np) and kept in its ExcState; 1 (no
+        limit) where it cannot be known."""
         if "__pyx_stack_limit" in self._functions:
             return self._functions["__pyx_stack_limit"]
-        fn, b = self._function("__pyx_stack_limit", I64, [])
-        st = self.state(b)
+        fn, b = self._function("__pyx_stack_limit", I64, [EXC_STATE.as_pointer()])
+        st = fn.args[0]
         slot = self.field(b, st, STACK)
         known = b.load(slot)
         found, compute = fn.append_basic_block("found"), fn.append_basic_block("compute")
@@ -722,10 +731,37 @@ class RuntimeLib:
         quarter = b.udiv(extent, I64(4))
         margin = b.select(b.icmp_unsigned("<", quarter, I64(STACK_MARGIN)), quarter, I64(STACK_MARGIN))
         limit = b.select(b.icmp_unsigned("==", base, I64(0)), I64(1), b.add(base, margin))
-        # The shared state (no pthread key) is every thread's: keep nothing there.
-        with b.if_then(b.icmp_unsigned("!=", b.ptrtoint(st, I64), b.ptrtoint(self.main_state, I64))):
-            b.store(limit, slot)
+        b.store(limit, slot)
         b.ret(limit)
+        return fn
+
+    def recursion_begin(self, guard_type: ll.Type) -> ll.Function:
+        """`void __pyx_recursion_begin(guard)`, at the start of a recursive function's entry: put
+        the thread's stack limit in the guard and make the guard the thread's innermost (the one
+        a body that finds the stack full longjmps to), remembering the one it hides. A thread
+        without an ExcState of its own (no pthread key left: every such thread shares one) gets
+        the limit 0, which no check fails, and registers nothing: a guard in the shared state
+        could be another thread's. Such a thread's deep recursion overflows the stack as C's does."""
+        if "__pyx_recursion_begin" in self._functions:
+            return self._functions["__pyx_recursion_begin"]
+        limit_of = self.stack_limit()
+        fn, b = self._function("__pyx_recursion_begin", VOID, [CHARP])
+        guard = b.bitcast(fn.args[0], guard_type.as_pointer())
+        st = self.state(b)
+        innermost = self.field(b, st, GUARDS)
+        # The guard's fields from the second on: limit, function, file, line, previous, state.
+        b.store(b.load(innermost), b.gep(guard, [I32(0), I32(5)]))
+        mine, shared = fn.append_basic_block("own"), fn.append_basic_block("shared")
+        b.cbranch(b.icmp_unsigned("!=", b.ptrtoint(st, I64), b.ptrtoint(self.main_state, I64)), mine, shared)
+        b = ll.IRBuilder(mine)
+        b.store(b.call(limit_of, [st]), b.gep(guard, [I32(0), I32(1)]))
+        b.store(b.bitcast(st, CHARP), b.gep(guard, [I32(0), I32(6)]))
+        b.store(fn.args[0], innermost)
+        b.ret_void()
+        b = ll.IRBuilder(shared)
+        b.store(I64(0), b.gep(guard, [I32(0), I32(1)]))
+        b.store(ll.Constant(CHARP, None), b.gep(guard, [I32(0), I32(6)]))
+        b.ret_void()
         return fn
 
     # ---- output errors (host) ----

@@ -55,7 +55,7 @@ HOST_ADDRESS_SPACES = {"generic": 0}
 NVPTX_ADDRESS_SPACES = {"generic": 0, "global": 1, "shared": 3, "constant": 4, "local": 5}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def host_target() -> Target:
     init_llvm()
     return Target("cpu", llvm.get_process_triple(), llvm.get_host_cpu_name(),
@@ -69,6 +69,6 @@ def ptx_version_for(arch: str) -> str:
             70: "+ptx60"}.get(sm, "+ptx80" if sm > 90 else "+ptx60")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cuda_target(arch: str = "sm_80") -> Target:
     return Target("cuda", "nvptx64-nvidia-cuda", arch, ptx_version_for(arch), NVPTX_ADDRESS_SPACES, False)

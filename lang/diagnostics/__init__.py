@@ -35,13 +35,31 @@ class CompileError(Exception):
 
 
 class InternalCompilerError(Exception):
-    """A bug in pyx, never the user's fault: names the stage and the span it was at."""
+    """A bug in pyx, never the user's fault: names the pass (`passmanager.py`) and the span of the
+    statement it was at, when it knows one."""
 
     def __init__(self, stage: str, span: Span | None, cause: BaseException):
         super().__init__(f"{stage}: {cause!r}")
-        self.stage = stage
+        self.stage = stage  # the pass's name
         self.span = span
         self.cause = cause
+
+    def headline(self) -> str:
+        """What the CLI prints after `error: `."""
+        where = f" at {self.span}" if self.span is not None else ""
+        return f"internal compiler error in pass `{self.stage}`{where}: {type(self.cause).__name__}: {self.cause}"
+
+
+def note_statement(exc: BaseException, span: Span) -> None:
+    """Called by a pass's statement loop as an exception escapes a statement: the innermost one
+    wins, and an internal error reports it (`statement_of`)."""
+    if not hasattr(exc, "pyx_statement"):
+        exc.pyx_statement = span  # type: ignore[attr-defined]
+
+
+def statement_of(exc: BaseException) -> Span | None:
+    """The span `note_statement` left on the exception, or None."""
+    return getattr(exc, "pyx_statement", None)
 
 
 class DiagnosticBag:

@@ -17,9 +17,7 @@ from __future__ import annotations
 
 from .. import types as T
 from . import nodes as ir
-
-# Intrinsics that compute on floats; the rest only move BFloat16 bits (print, external calls, shuffles).
-_FLOAT_MATH = {"fneg", "fabs", "floor", "copysign", "pow", "fma"}
+from . import ops
 
 
 def is_bfloat16(t: T.Type) -> bool:
@@ -46,7 +44,9 @@ def computes_on_bfloat16(i: ir.Instr) -> bool:
     if isinstance(i, ir.Reduce):
         return is_bfloat16(i.vector.type)
     if isinstance(i, ir.Intrinsic):
-        return (i.name in _FLOAT_MATH or i.name.startswith("math.")) and any(is_bfloat16(a.type) for a in i.args)
+        # Only operations that compute on floats (ops.py's `float_math`); the rest only move
+        # BFloat16 bits (print, external calls, shuffles).
+        return ops.computes_on_floats(i) and any(is_bfloat16(a.type) for a in i.args)
     if isinstance(i, ir.Cast):
         source, dest = T.elem_type(i.a.type), T.elem_type(i.result.type)
         if source == T.BFLOAT16:
@@ -113,7 +113,7 @@ class _Rewriter:
             self.narrowed(i.result, s, lambda r: self.out.append(ir.Reduce(s, r, i.kind, v)))
         elif isinstance(i, ir.Intrinsic):
             args = [self.widen(a, s) for a in i.args]
-            self.narrowed(i.result, s, lambda r: self.out.append(ir.Intrinsic(s, r, i.name, args)))
+            self.narrowed(i.result, s, lambda r: self.out.append(ir.Intrinsic(s, r, i.name, args, i.attrs)))
         else:
             self.conversion(i)
 

@@ -1,20 +1,19 @@
 """Typed tree -> pyx IR. Every Python rule becomes explicit instructions here."""
 from __future__ import annotations
 
-from ..semantics import typed as t
-from ..semantics.rules import PROGRESS
-from ..monomorphize import Program
-from ..source import Span
 from .. import types as T
+from ..diagnostics import note_statement
+from ..gpu_limits import MAX_BLOCK_THREADS, MAX_GRID, MAX_STATIC_SHARED_BYTES
+from ..monomorphize import Program
+from ..semantics import typed as t
+from ..semantics.gpu import static_shared_bytes
+from ..semantics.ownership import owning
+from ..source import Span
 from ..types import LiteralType, ScalarType, SIMDType, Type, default_type, elem_type
 from . import nodes as ir
+from . import ops
 from .builtins import ipow_function, ipow_symbol
-from ..codegen.abi import ptx_name
-from ..gpu_limits import MAX_BLOCK_THREADS, MAX_GRID, MAX_STATIC_SHARED_BYTES
-from ..semantics.gpu import static_shared_bytes
 from .ownership import OwnershipLowering
-from ..semantics.ownership import owning
-
 
 _ARITH = {("+", "int"): "add", ("-", "int"): "sub", ("*", "int"): "mul", ("&", "int"): "and",
           ("|", "int"): "or", ("^", "int"): "xor",
@@ -160,8 +159,9 @@ class FunctionLowering(OwnershipLowering):
     def select(self, cond: ir.Value, a: ir.Value, b: ir.Value, span: Span | None) -> ir.Temp:
         return self.emit(ir.Select(span, self.temp(a.type), cond, a, b))
 
-    def intrinsic(self, name: str, args: list[ir.Value], result: Type | None, span: Span | None):
-        return self.emit(ir.Intrinsic(span, self.temp(result) if result is not None else None, name, args))
+    def intrinsic(self, name: str, args: list[ir.Value], result: Type | None, span: Span | None, **attrs):
+        """An operation of ops.py's table, its compile-time operands (`attrs`) checked as it is built."""
+        return self.emit(ops.make(span, self.temp(result) if result is not None else None, name, args, **attrs))
 
     def guard(self, failed: ir.Value, exc: str, message: str, span: Span | None) -> None:
         """Raise `exc` when `failed` is true (in any lane); go on in a new block otherwise."""
@@ -209,9 +209,12 @@ class FunctionLowering(OwnershipLowering):
     # ---- statements ----
     def stmts(self, body: list[t.TStmt]) -> None:
         for s in body:
-            PROGRESS.span = s.span
             mark = len(self.statement_temps)
-            getattr(self, "stmt_" + type(s).__name__)(s)
+            try:
+                getattr(self, "stmt_" + type(s).__name__)(s)
+            except Exception as exc:
+                note_statement(exc, s.span)
+                raise
             self.end_statement(mark, s.span)
 
     def stmt_TAssign(self, s: t.TAssign) -> None:
@@ -675,7 +678,7 @@ class FunctionLowering(OwnershipLowering):
                 return self.binop("xor", v, ir.Const(v.type, True), e.span)
             return self.binop("xor", v, ir.Const(v.type, -1 if et.is_signed else et.max), e.span)
         if et.is_float:
-            return self.emit(ir.Intrinsic(e.span, self.temp(v.type), "fneg", [v]))
+            return self.intrinsic("fneg", [v], v.type, e.span)
         return self.binop("sub", ir.Const(v.type, 0), v, e.span)
 
     def expr_TBoolOp(self, e: t.TBoolOp) -> ir.Value:
@@ -890,24 +893,62 @@ class FunctionLowering(OwnershipLowering):
     def expr_TGpu(self, e: t.TGpu) -> ir.Value:
         args = [self.expr(a) for a in e.args]
         result = e.type if e.type != T.NONE else None
-        name = f"gpu.{e.op}"
-        if e.op == "shared_array":
+        op, attrs = e.op, {}
+        if op == "shared_array":
             # One array per declaration *and instance*: a generic `shared_array[T, N]` at one source
             # offset is a different size for each T and N, and another file may have a declaration
             # at the same offset; sharing one slot let the larger instance write past it.
-            # ptx_name never writes `$`, so the two parts cannot run together.
-            name = f"gpu.shared_array.{e.site}${ptx_name(self.instance.symbol)}.{e.count}"
-        value = self.intrinsic(name, args, result, e.span)
+            attrs = {"site": e.site, "owner": self.instance.symbol, "count": e.count}
+        elif "." in op:  # the checker's `thread_idx.x`: the axis is a compile-time operand
+            op, axis = op.split(".")
+            attrs = {"axis": axis}
+        value = self.intrinsic(f"gpu.{op}", args, result, e.span, **attrs)
         return value if value is not None else ir.Const(T.NONE, None)
 
     def stmt_TBlock(self, s: t.TBlock) -> None:
         # One source statement: its temporaries (the list a `for` walks) live until it ends.
         for inner in s.body:
-            PROGRESS.span = inner.span
-            getattr(self, "stmt_" + type(inner).__name__)(inner)
+            try:
+                getattr(self, "stmt_" + type(inner).__name__)(inner)
+            except Exception as exc:
+                note_statement(exc, inner.span)
+                raise
 
     def expr_TRef(self, e: t.TRef) -> ir.Value:
         return ir.Ref(e.type, self.var(e.var))
+
+    def expr_TLend(self, e: t.TLend) -> ir.Value:
+        """An element changed in place: its bits lent to a slot, stored back afterwards (also on
+        the way out of a raise: the change may have freed what the old bits point at), as
+        call() lends a field to a `mut` argument. While lent, the slot's live flag is set, so
+        replacing one of its fields destroys the old value; the flag is cleared as the bits go back."""
+        ptr = self.expr(e.ptr)
+        slot = self.var(e.slot)
+        zero = ir.Const(T.INT, 0)
+        self.emit(ir.Store(e.span, slot, self.emit(ir.PtrLoad(e.span, self.temp(e.slot.type), ptr, zero))))
+        flag = self.live_flag(e.slot) if owning(e.slot.type) else None
+
+        def store_back() -> None:
+            if flag is not None:
+                self.set_flag(flag, False, e.span)
+            self.emit(ir.PtrStore(e.span, ptr, zero, self.emit(ir.Load(e.span, self.temp(slot.type), slot))))
+
+        if flag is not None:
+            self.set_flag(flag, True, e.span)
+        writeback = self.new_block("writeback")
+        resume, self.block = self.block, writeback
+        store_back()
+        self.terminate(ir.Reraise(e.span, self.handler()))
+        self.block = resume
+        self.handlers.append(writeback)
+        try:
+            result = self.expr(e.inner) if e.inner is not None else ir.Const(T.NONE, None)
+            for inner in e.body:
+                getattr(self, "stmt_" + type(inner).__name__)(inner)
+        finally:
+            self.handlers.remove(writeback)
+        store_back()
+        return result
 
     def expr_TConvert(self, e: t.TConvert) -> ir.Value:
         v = self.expr(e.value)
@@ -981,7 +1022,7 @@ class FunctionLowering(OwnershipLowering):
         if e.name == "exc_message":
             return self.intrinsic("exc_message", args, T.STRING_LITERAL, e.span)
         if e.name.startswith("extern:"):
-            return self.intrinsic("extern." + e.name[7:], args, e.type if e.type != T.NONE else None, e.span)
+            return self.intrinsic("extern", args, e.type if e.type != T.NONE else None, e.span, symbol=e.name[7:])
         if e.name == "abs":
             v = args[0]
             if elem_type(v.type).is_float:

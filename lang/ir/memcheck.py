@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from .. import types as T
 from . import nodes as ir
-
-ATOMICS = ("gpu.atomic_add", "gpu.atomic_max", "gpu.atomic_min", "gpu.atomic_exch", "gpu.atomic_cas")
+from . import ops
 
 
 def device_code(module: ir.Module) -> list[ir.Function]:
@@ -37,7 +36,7 @@ def access(instr: ir.Instr):
         # A SIMD value through a pointer to scalars covers `width` elements; through a Ptr[SIMD], one.
         width = value.width if isinstance(value, T.SIMDType) and value != instr.ptr.type.pointee else 1
         return instr.ptr, instr.index, width, isinstance(instr, ir.PtrStore)
-    if isinstance(instr, ir.Intrinsic) and instr.name in ATOMICS:
+    if isinstance(instr, ir.Intrinsic) and ops.writes_memory(instr):  # the atomics: one element at their pointer
         return instr.args[0], ir.Const(T.INT, 0), 1, True
     return None
 
@@ -57,7 +56,7 @@ def insert_memory_checks(module: ir.Module) -> ir.Module:
                     ptr, index, count, store = found
                     failed = ir.Temp(T.BOOL, next_id)
                     next_id += 1
-                    current.instrs.append(ir.Intrinsic(instr.span, failed, "memcheck", [
+                    current.instrs.append(ops.make(instr.span, failed, "memcheck", [
                         ptr, index, ir.Const(T.INT, count), ir.Const(T.BOOL, store)]))
                     fail = ir.Block(f"{block.label}.oob{next_id}", term=ir.Reraise(instr.span))
                     ok = ir.Block(f"{block.label}.ok{next_id}")

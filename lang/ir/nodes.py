@@ -42,7 +42,7 @@ class Temp(Value):
 class Ref(Value):
     """The address of a variable, passed to a `mut` parameter."""
 
-    var: "Var"
+    var: Var
 
     def __str__(self) -> str:
         return f"&{self.var}"
@@ -201,7 +201,7 @@ class Call(Instr):
     result: Temp | None
     callee: str
     args: list[Value]
-    handler: "Block | None" = None
+    handler: Block | None = None
 
 
 @dataclass(eq=False)
@@ -214,7 +214,7 @@ class Launch(Instr):
     block: list[Value]
     shared_bytes: Value
     stream: Value  # a CUstream handle; no effect on the CPU, where every launch is synchronous anyway
-    handler: "Block | None" = None
+    handler: Block | None = None
 
 
 @dataclass(eq=False)
@@ -226,16 +226,20 @@ class ParallelFor(Instr):
     count: Value
     chunks: Value
     args: list[Value]
-    handler: "Block | None" = None
+    handler: Block | None = None
 
 
 @dataclass(eq=False)
 class Intrinsic(Instr):
-    """Operations the code generator maps to LLVM intrinsics or the runtime (floor, pow, print_*)."""
+    """An operation of the table in ops.py (floor, pow, print_*, gpu.barrier, ...): what it takes,
+    gives and does, and how each target lowers it, are that table's entry for `name`.
+    `attrs` holds its compile-time operands (an index's axis, a shared array's site and size),
+    typed as the entry declares."""
 
     result: Temp | None
     name: str
     args: list[Value]
+    attrs: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -258,14 +262,14 @@ class Terminator:
 
 @dataclass(eq=False)
 class Jump(Terminator):
-    target: "Block"
+    target: Block
 
 
 @dataclass(eq=False)
 class Branch(Terminator):
     cond: Value
-    then: "Block"
-    orelse: "Block"
+    then: Block
+    orelse: Block
 
 
 @dataclass(eq=False)
@@ -279,14 +283,14 @@ class Raise(Terminator):
 
     exc: str
     message: str
-    handler: "Block | None" = None  # inside a try: go to its except dispatch
+    handler: Block | None = None  # inside a try: go to its except dispatch
 
 
 @dataclass(eq=False)
 class Reraise(Terminator):
     """Pass the pending exception on: to `handler`, or out of the function."""
 
-    handler: "Block | None" = None
+    handler: Block | None = None
 
 
 @dataclass(eq=False)
@@ -305,7 +309,7 @@ class Block:
         # graph, and a failing test printing one could take minutes and gigabytes.
         return f"Block({self.label})"
 
-    def successors(self) -> list["Block"]:
+    def successors(self) -> list[Block]:
         out = [i.handler for i in self.instrs if isinstance(i, (Call, Launch, ParallelFor)) and i.handler is not None]
         if isinstance(self.term, Jump):
             out.append(self.term.target)

@@ -1,4 +1,5 @@
-"""IR-to-IR passes. Each is a plain function; the pipeline verifies after every one."""
+"""IR-to-IR passes. Each is a plain function `module -> module`; the pass manager
+(`passmanager.IR_PASSES`) says when each runs, and verifies after every one when verification is on."""
 from __future__ import annotations
 
 from . import nodes as ir
@@ -81,11 +82,6 @@ def drop_dead_handlers(module: ir.Module) -> ir.Module:
                     if callee is not None and not callee.raises:
                         instr.handler = None
     return remove_unreachable_blocks(module)
-
-
-from .bfloat16 import legalize_bfloat16  # noqa: E402
-
-PASSES = [remove_unreachable_blocks, infer_raises, drop_dead_handlers, legalize_bfloat16]
 
 
 def device_functions(module: ir.Module) -> ir.Module:

@@ -71,7 +71,9 @@ def print_instr(i: ir.Instr) -> str:
         return f"parallel_for @{i.callee}[count={i.count}, chunks={i.chunks}]({', '.join(map(str, i.args))}){unwind}"
     if isinstance(i, ir.Intrinsic):
         head = f"{i.result} = " if i.result is not None else ""
-        return f"{head}{i.name}({', '.join(map(str, i.args))})"
+        # Compile-time operands by name, in the order ops.py declares them: gpu.thread_idx[axis=x]().
+        attrs = f"[{', '.join(f'{k}={v}' for k, v in i.attrs.items())}]" if i.attrs else ""
+        return f"{head}{i.name}{attrs}({', '.join(map(str, i.args))})"
     if isinstance(i, ir.Load):
         return f"{i.result} = load {i.var}"
     if isinstance(i, ir.Store):

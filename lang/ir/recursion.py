@@ -4,20 +4,45 @@ Only a call inside a cycle of the call graph can grow the stack without bound, s
 are checked. Each function of such a cycle (a strongly connected component with a cycle; GPU
 device code is left alone) is split in two:
 
-- `f.rec`: f's body with one more parameter, the *guard*: the stack limit of this thread and a
-  `jmp_buf`. Before each call to a function of its own cycle it compares the address of its
-  frame with the limit (`recursion_check`: a compare and a branch, the limit loaded once); past
-  it, it notes where it was and longjmps to the guard. The call itself goes to `g.rec`, passing
-  the guard on. So the recursion keeps the calling convention its body needs: a fib that cannot
-  raise still returns a plain Int and LLVM still turns one of its calls into a loop.
-- `f`, under f's own symbol (what other functions, Python and `main` call): sets up a guard
-  (`recursion_guard`: the limit, from the thread's stack; `recursion_enter`: setjmp) and calls
-  `f.rec`. When the recursion below ran out of stack it raises RecursionError("maximum recursion
-  depth exceeded") with the frame where that happened, as an ordinary exception of `f`.
+- `f.rec`: f's body with two more parameters, the *limit* (the lowest stack address this
+  thread's recursion may reach) and the *site* (which recursive call this is, for the
+  traceback). Its prologue compares the stack pointer with the limit (`recursion_check`); below
+  it, it longjmps to the thread's innermost guard, noting the site. Each call to a function of
+  its own cycle goes to `g.rec`, passing the limit on and its own site number
+  (`recursion_site`, a constant). So the recursion keeps the calling convention its body needs:
+  a fib that cannot raise still returns a plain Int and LLVM still turns one of its calls into
+  a loop.
+- `f`, under f's own symbol (what other functions, Python and `main` call): sets up a guard in
+  its frame (`recursion_guard`: the thread's limit, found once per thread, and the guard made
+  the thread's innermost; `recursion_enter`: setjmp) and calls `f.rec` with the limit. When the
+  recursion below ran out of stack it raises RecursionError("maximum recursion depth exceeded")
+  with the frame of the call that found the stack full, as an ordinary exception of `f`. Its
+  guard stops being the innermost (`recursion_leave`) however it leaves: returning, an exception
+  passing through it, or its recursion having run out.
+
+Why fib(32) runs within 2% of a build without any check (issue 14 asked for under 5%; the
+check before each call it replaced cost 10-12% in the same measurement, 16-28% in the benchmark;
+docs/security.md has the figures). The code generator makes the bodies `swiftcc` with the
+limit as `swiftself`: that convention keeps it in a callee-saved register (r13, x20 on aarch64)
+that a body passes on without moving or saving it, so the check is one register compare and a
+branch, and no register is taken from the body. The stack pointer is
+read as a value that reads no memory (it is the same anywhere in one function), so in a body
+LLVM turned into a loop the check is made once per real call, before the loop, not per
+iteration. The site is a constant argument: one move per call. The check runs once the body's
+frame is set up, so it measures the frame it is in; the margin `stack_limit` leaves below the
+limit (a quarter of the stack, at most 256 KiB) is room for what the deepest frame calls
+(printing, allocating, raising).
+
+Where it does not check: a thread without an ExcState of its own (none is left when pthread keys
+run out) gets the limit 0, so its deep recursion crashes as C's does. A recursion that LLVM turns
+wholly into a loop (`return f(n + 1) + 1`) never grows the stack, so one that never ends runs
+forever instead of raising RecursionError after Python's 1000 frames.
 
 What a longjmp skips: the frames inside the cycle. Their `finally` blocks and handlers do not
 run and what they own is not freed (an `except RecursionError` must be outside the recursion);
-outside the cycle, the exception is like any other.
+outside the cycle, the exception is like any other. A recursion without a loop polls no Ctrl-C
+flag (ir/lower.py puts the polls at loop back-edges): the first SIGINT is noted when it reaches
+a loop, a second one ends a standalone program.
 """
 from __future__ import annotations
 
@@ -26,6 +51,8 @@ from . import nodes as ir
 from .memcheck import device_code
 
 GUARD = T.ptr(T.UINT8)
+LIMIT, SITE = T.UINT64, T.INT32
+NO_SITE = -1  # the entry's call: no recursive call made it, so no frame to name
 MESSAGE = "maximum recursion depth exceeded"
 
 
@@ -113,24 +140,33 @@ def guard_recursion(module: ir.Module) -> ir.Module:
 
 
 def _body(f: ir.Function, symbol: str, cycle: set[str], bodies: dict[str, str]) -> ir.Function:
-    """f's blocks as `symbol`, with the guard parameter, checking before each call in its cycle."""
-    guard = ir.Var("recursion.guard", GUARD, 1_000_000 + len(f.vars))
-    body = ir.Function(symbol, f.name, f.file, f.params + [guard], f.return_type, f.span,
-                       vars=f.vars + [guard], blocks=f.blocks, exported=False, inline=f.inline,
+    """f's blocks as `symbol`, with the limit and site parameters, checking the stack on entry."""
+    limit = ir.Var("recursion.limit", LIMIT, 1_000_000 + len(f.vars))
+    site = ir.Var("recursion.site", SITE, 1_000_001 + len(f.vars))
+    body = ir.Function(symbol, f.name, f.file, f.params + [limit, site], f.return_type, f.span,
+                       vars=f.vars + [limit, site], blocks=f.blocks, exported=False, inline=f.inline,
                        fastmath=f.fastmath, noalias=f.noalias)
     next_id = _next_temp(f)
+
+    def temp(t):
+        nonlocal next_id
+        next_id += 1
+        return ir.Temp(t, next_id - 1)
+
     for block in body.blocks:
         instrs = []
         for instr in block.instrs:
             if isinstance(instr, ir.Call) and instr.callee in cycle:
-                g = ir.Temp(GUARD, next_id)
-                next_id += 1
-                instrs.append(ir.Load(instr.span, g, guard))
-                instrs.append(ir.Intrinsic(instr.span, None, "recursion_check", [g]))
+                here, at = temp(LIMIT), temp(SITE)
+                instrs += [ir.Load(instr.span, here, limit), ir.Intrinsic(instr.span, at, "recursion_site", [])]
                 instr.callee = bodies[instr.callee]
-                instr.args = list(instr.args) + [g]
+                instr.args = list(instr.args) + [here, at]
             instrs.append(instr)
         block.instrs = instrs
+    first = body.blocks[0]
+    here, at = temp(LIMIT), temp(SITE)
+    first.instrs[0:0] = [ir.Load(f.span, here, limit), ir.Load(f.span, at, site),
+                         ir.Intrinsic(f.span, None, "recursion_check", [here, at])]
     return body
 
 
@@ -140,13 +176,18 @@ def _entry(f: ir.Function, body: ir.Function) -> ir.Function:
     entry = ir.Function(f.symbol, f.name, f.file, params, f.return_type, f.span, vars=list(params),
                         exported=f.exported, frameless=True)
     span = f.span
-    start, overflow, call = ir.Block("entry"), ir.Block("overflow"), ir.Block("call")
+    start, overflow, call, unwind = ir.Block("entry"), ir.Block("overflow"), ir.Block("call"), ir.Block("unwind")
     guard, over = ir.Temp(GUARD, 1), ir.Temp(T.BOOL, 2)
     start.instrs = [ir.Intrinsic(span, guard, "recursion_guard", []),
                     ir.Intrinsic(span, over, "recursion_enter", [guard])]
     start.term = ir.Branch(span, over, overflow, call)
-    overflow.instrs = [ir.Intrinsic(span, None, "recursion_raise", [guard])]
+    overflow.instrs = [ir.Intrinsic(span, None, "recursion_leave", [guard]),
+                       ir.Intrinsic(span, None, "recursion_raise", [guard])]
     overflow.term = ir.Reraise(span)
+    # An exception the body raises passes through here too: the guard is this thread's innermost
+    # until the entry leaves, whichever way it leaves.
+    unwind.instrs = [ir.Intrinsic(span, None, "recursion_leave", [guard])]
+    unwind.term = ir.Reraise(span)
     args: list[ir.Value] = []
     next_id = 3
     for p in params:
@@ -157,8 +198,11 @@ def _entry(f: ir.Function, body: ir.Function) -> ir.Function:
             next_id += 1
             call.instrs.append(ir.Load(span, value, p))
             args.append(value)
-    result = ir.Temp(f.return_type, next_id) if f.return_type != T.NONE else None
-    call.instrs.append(ir.Call(span, result, body.symbol, args + [guard]))
+    limit = ir.Temp(LIMIT, next_id)
+    result = ir.Temp(f.return_type, next_id + 1) if f.return_type != T.NONE else None
+    call.instrs += [ir.Intrinsic(span, limit, "recursion_limit", [guard]),
+                    ir.Call(span, result, body.symbol, args + [limit, ir.Const(SITE, NO_SITE)], handler=unwind),
+                    ir.Intrinsic(span, None, "recursion_leave", [guard])]
     call.term = ir.Ret(span, result)
-    entry.blocks = [start, overflow, call]
+    entry.blocks = [start, overflow, call, unwind]
     return entry

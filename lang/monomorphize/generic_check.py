@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..syntax import ast
 from .. import types as T
 from ..diagnostics import Note
 from ..semantics.check import FunctionChecker
 from ..semantics.module import MARKER_TRAITS, struct_instance, trait_ancestry
 from ..semantics.scope import ModuleSymbols, StructSymbol
 from ..semantics.typed import FunctionInstance
+from ..syntax import ast
 from .instantiate import method_env
 
 

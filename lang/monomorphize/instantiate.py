@@ -12,17 +12,17 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from .. import cancel
-from ..diagnostics import DiagnosticBag
-from ..source import Span
-from ..syntax import ast
 from .. import types as T
-from ..types import ERROR, Type
+from ..diagnostics import DiagnosticBag
 from ..semantics.check import FunctionChecker
 from ..semantics.gpu import check_shared_memory
-from ..semantics.module import resolve_fields, resolve_type
 from ..semantics.imports import ModuleLoader, is_stdlib_file
+from ..semantics.module import resolve_fields, resolve_type
 from ..semantics.scope import ComptimeSymbol, ModuleSymbols
 from ..semantics.typed import FunctionInstance, TConst
+from ..source import Span
+from ..syntax import ast
+from ..types import ERROR, Type
 
 MAX_INSTANCES_PER_DEF = 256
 MAX_INFERENCE_DEPTH = 48
@@ -208,9 +208,9 @@ class Instantiator:
                 home.name, (), "<comptime>")
             checker = FunctionChecker(home, scratch, self.diags, self.instantiate, self.resolver(home),
                                       self.comptime_value, self.home)
-            value = checker.expr(decl.value)
+            value = checker.exprs.expr(decl.value)
             if decl.annotation is not None:
-                value = checker.coerce(value, self.resolve_type(decl.annotation, None, home))
+                value = checker.exprs.coerce(value, self.resolve_type(decl.annotation, None, home))
             if value.type == ERROR:
                 sym.failed = True
                 return None

@@ -2,66 +2,93 @@
 built-in functions (abs, min, max, int(), float(), ...)."""
 from __future__ import annotations
 
-from . import fold
+from typing import TYPE_CHECKING
+
 from .. import types as T
 from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
-from .typed import (FieldTarget, LocalVar, Reference, TBuiltin, TCall, TConst, TConvert, TExpr, TField, TFieldRef, TVector,
-                    TLocal, TRef)
+from . import fold
 from .imports import is_stdlib_file, is_string
-from .rules import FUTURE_NAMES, _TypeParam, _is_float, _is_num, _unify, signature
+from .rules import FUTURE_NAMES, TypeParam, is_float, is_num, signature, unify_annotation
+from .sharing import place_root
+from .typed import (
+    FieldTarget,
+    LocalVar,
+    Reference,
+    TBuiltin,
+    TCall,
+    TConst,
+    TConvert,
+    TExpr,
+    TField,
+    TFieldRef,
+    TLocal,
+    TRef,
+    TVector,
+)
+
+if TYPE_CHECKING:
+    from .check import FunctionChecker
+    from .expressions import ExpressionChecker
+    from .messages import MessageBuilder
 
 
-class CallChecks:
-    """Mixed into FunctionChecker."""
+class CallChecker:
+    """Calls of functions, builtins and conversions: arguments, compile-time parameters, defaults.
+    Reached as `chk.calls` from the other checkers."""
+
+    def __init__(self, chk: FunctionChecker) -> None:
+        self.chk: FunctionChecker = chk
+        self.exprs: ExpressionChecker = chk.exprs
+        self.msg: MessageBuilder = chk.msg
 
     def parameterized_call(self, func: ast.Subscript, e: ast.Call) -> TExpr:
         """`f[...](...)`: compile-time arguments, then an ordinary call."""
         base = func.value
-        if isinstance(base, ast.Name) and self.scopes.lookup(base.id) is None:
+        if isinstance(base, ast.Name) and self.chk.scopes.lookup(base.id) is None:
             if base.id in ("SIMD", "Scalar"):
-                return self.simd_construct(self.resolve_type(func), e)
+                return self.chk.simd.simd_construct(self.chk.resolve_type(func), e)
             if base.id == "Ptr":
-                return self.ptr_construct(self.resolve_type(func), e)
-            if base.id in self.module.structs:
-                return self.struct_call(self.module.structs[base.id], e, self.resolve_type(func))
+                return self.chk.pointers.ptr_construct(self.chk.resolve_type(func), e)
+            if base.id in self.chk.module.structs:
+                return self.chk.structs.struct_call(self.chk.module.structs[base.id], e, self.chk.resolve_type(func))
             if base.id == "constrained":
                 return self.constrained(func, e)
             if base.id == "external_call":
                 return self.external_call(func, e)
             if base.id == "simd_width_of":
-                return self.simd_width_of(func, e)
+                return self.chk.simd.simd_width_of(func, e)
             if base.id == "shared_array":
-                return self.shared_array(func, e)
+                return self.chk.gpu.shared_array(func, e)
             if base.id == "dynamic_shared":
-                return self.dynamic_shared(func, e)
-            if base.id in self.module.functions:
-                return self.user_call(self.module.functions[base.id], e, ct_items=func.items)
+                return self.chk.gpu.dynamic_shared(func, e)
+            if base.id in self.chk.module.functions:
+                return self.user_call(self.chk.module.functions[base.id], e, ct_items=func.items)
             if base.id in FUTURE_NAMES:
-                self.diags.error("E0007", func.span, construct=f"`{base.id}[...]`")
+                self.msg.error("E0007", func.span, construct=f"`{base.id}[...]`")
                 return TConst(e.span, ERROR, None)
         if isinstance(base, ast.Attribute):
-            return self.attribute_call(base, e, ct_items=func.items)
-        self.diags.error("E0224", func.span, func=getattr(base, "id", "this"))
+            return self.chk.structs.attribute_call(base, e, ct_items=func.items)
+        self.msg.error("E0224", func.span, func=getattr(base, "id", "this"))
         return TConst(e.span, ERROR, None)
 
     def ct_value(self, expr: ast.Expr):
         from .comptime import CtError, evaluate
 
         def lookup(name, span):
-            found = self.scopes.lookup(name)
+            found = self.chk.scopes.lookup(name)
             if isinstance(found, LocalVar):
                 raise CtError(span, f"`{name}` is a variable, not known at compile time")
-            if isinstance(found, TConst) and not isinstance(found.value, _TypeParam):
+            if isinstance(found, TConst) and not isinstance(found.value, TypeParam):
                 return found.value
-            if name in self.module.comptimes:
-                value = self.comptime_value(self.module.comptimes[name])
+            if name in self.chk.module.comptimes:
+                value = self.chk.comptime_value(self.chk.module.comptimes[name])
                 return value.value if value is not None else ERROR
             return None
 
-        return evaluate(expr, self.ct_env, lookup, self.resolve_type)
+        return evaluate(expr, self.chk.ct_env, lookup, self.chk.resolve_type)
 
     def bind_ct(self, decl: ast.FnDef, items, params, bound: list[TExpr], span: Span) -> dict | None:
         """Compile-time arguments: explicit ones in order or by name, the rest inferred from the
@@ -71,13 +98,13 @@ class CallChecks:
         # The count of a `*xs` parameter is never written: it is how many arguments it collected.
         ct_params = [p for p in decl.ct_params if not p.name.startswith("*")]
         if items and not ct_params:
-            self.diags.error("E0224", span, func=decl.name)
+            self.msg.error("E0224", span, func=decl.name)
             return None
         values: dict = {}
         try:
             positional = [i for i in (items or ()) if not isinstance(i, ast.Keyword)]
             if len(positional) > len(ct_params):
-                self.diags.error("E0128", span, func=decl.name, expected=len(ct_params),
+                self.msg.error("E0128", span, func=decl.name, expected=len(ct_params),
                                  s="s" if len(ct_params) != 1 else "", found=len(positional))
                 return None
             for p, item in zip(ct_params, positional):
@@ -85,43 +112,43 @@ class CallChecks:
             for item in items or ():
                 if isinstance(item, ast.Keyword):
                     if item.name not in {p.name for p in ct_params}:
-                        self.diags.error("E0207", item.span, func=decl.name, name=item.name)
+                        self.msg.error("E0207", item.span, func=decl.name, name=item.name)
                         return None
                     values[item.name] = self.ct_value(item.value)
             names = {p.name for p in ct_params}
             for p, b in zip(params, bound):
                 if p.variadic:
                     values[ast.variadic_count(p.name)] = b.type.width
-                    _unify(p.annotation, b.type.elem, names, values)
+                    unify_annotation(p.annotation, b.type.elem, names, values)
                 elif p.annotation is not None:
-                    _unify(p.annotation, default_type(b.type), names, values)
+                    unify_annotation(p.annotation, default_type(b.type), names, values)
             for p in ct_params:
                 if p.name not in values and p.default is not None:
                     values[p.name] = self.ct_value(p.default)
         except CtError as exc:
-            self.diags.error("E0219", exc.span, detail=exc.detail)
+            self.msg.error("E0219", exc.span, detail=exc.detail)
             return None
         from .module import conforms_kind
 
         for p in decl.ct_params:
             if p.name not in values:
-                self.diags.error("E0124", span, name=p.name, func=decl.name)
+                self.msg.error("E0124", span, name=p.name, func=decl.name)
                 return None
-            if not conforms_kind(p, values[p.name], self.home_of(decl), self.diags, span, decl.name):
+            if not conforms_kind(p, values[p.name], self.chk.home_of(decl), self.msg.bag, span, decl.name):
                 return None
         return values
 
     def user_call(self, decl: ast.FnDef, e: ast.Call, owner: StructType | None = None,
                   receiver: TExpr | None = None, ct_items=None, launching: bool = False) -> TExpr:
         if not launching and any(d.name == "kernel" for d in decl.decorators):
-            self.diags.error("E0148", e.func.span, func=decl.name)
+            self.msg.error("E0148", e.func.span, func=decl.name)
             for a in e.args:
-                self.expr(a)
+                self.exprs.expr(a)
             return TConst(e.span, ERROR, None)
         params = decl.params[1:] if decl.self_convention is not None else decl.params
         bound: list[TExpr | None] = [None] * len(params)
         name = decl.name if owner is None else (owner.name if decl.name == "__init__" else f"{owner}.{decl.name}")
-        positional = [self.expr(a) for a in e.args]
+        positional = self.chk.sharing.in_order(e.args, self.exprs.expr)
         if decl.variadic is not None:
             positional = self.pack_variadic(decl, params, positional, e.span, name, owner)
             if positional is None:
@@ -130,29 +157,29 @@ class CallChecks:
         for i, v in enumerate(positional[:len(params)]):
             bound[i] = v
         if too_many:
-            self.diags.error("E0204", e.span, func=name, expected=len(params), s="s" if len(params) != 1 else "",
+            self.msg.error("E0204", e.span, func=name, expected=len(params), s="s" if len(params) != 1 else "",
                              found=len(e.args))
             return TConst(e.span, ERROR, None)
         for kw in e.keywords:
             index = next((i for i, p in enumerate(params) if p.name == kw.name), None)
-            v = self.expr(kw.value)
+            v = self.exprs.expr(kw.value)
             if index is None:
-                self.diags.error("E0207", kw.span, func=name, name=kw.name)
+                self.msg.error("E0207", kw.span, func=name, name=kw.name)
                 return TConst(e.span, ERROR, None)
             if bound[index] is not None:
-                self.diags.error("E0133", kw.span, name=kw.name)
+                self.msg.error("E0133", kw.span, name=kw.name)
                 return TConst(e.span, ERROR, None)
             bound[index] = v
         for i, p in enumerate(params):
             if bound[i] is None:
                 at = next((j for j, q in enumerate(params) if q.variadic), None)
                 if p.default is None and at is not None and i > at:
-                    self.diags.error("E0168", e.span, func=name, name=p.name, pack=params[at].name)
+                    self.msg.error("E0168", e.span, func=name, name=p.name, pack=params[at].name)
                     return TConst(e.span, ERROR, None)
                 if p.default is None:
                     missing = sum(1 for j, q in enumerate(params) if bound[j] is None and q.default is None)
                     required = sum(1 for q in params if q.default is None)
-                    self.diags.error("E0204", e.span, func=name, expected=required,
+                    self.msg.error("E0204", e.span, func=name, expected=required,
                                      s="" if required == 1 else "s", found=len(params) - missing)
                     return TConst(e.span, ERROR, None)
                 bound[i] = self.default_value(p)
@@ -173,19 +200,19 @@ class CallChecks:
         if isinstance(p.annotation, ast.Name) and p.annotation.id in own:
             elem = default_type(collected[0].type) if collected else ERROR  # `*xs: T`: T from the arguments
         else:
-            elem = self._resolve_type(p.annotation, {**getattr(owner, "ct_env", {}),
+            elem = self.chk.type_resolver(p.annotation, {**getattr(owner, "ct_env", {}),
                                                      **({"Self": owner} if owner is not None else {})}, decl)
         if elem == ERROR:
             if not collected:
-                self.diags.error("E0166", span, func=name, name=p.name)
+                self.msg.error("E0166", span, func=name, name=p.name)
             return None
         if not isinstance(elem, ScalarType):
-            self.diags.error("E0165", p.annotation.span, name=p.name, type=elem)
+            self.msg.error("E0165", p.annotation.span, name=p.name, type=elem)
             return None
         if not collected:
-            self.diags.error("E0166", span, func=name, name=p.name)
+            self.msg.error("E0166", span, func=name, name=p.name)
             return None
-        values = [self.coerce(a, elem) for a in collected]
+        values = [self.exprs.coerce(a, elem) for a in collected]
         if any(v.type == ERROR for v in values):
             return None
         pack = TVector(collected[0].span.to(collected[-1].span), T.simd(elem, len(values)), values)
@@ -204,7 +231,7 @@ class CallChecks:
             problem = spec_problem(default_type(bound[0].type), spec.value, is_string) \
                 if isinstance(spec, TConst) and isinstance(spec.value, str) else None
             if problem is not None:
-                self.diags.error("E0172", spec.span, spec=spec.value, problem=problem)
+                self.msg.error("E0172", spec.span, spec=spec.value, problem=problem)
                 return TConst(span, ERROR, None)
         env: dict = {}
         if decl.ct_params or ct_items:
@@ -217,7 +244,7 @@ class CallChecks:
             if p.variadic:
                 arg_types.append(b.type)
                 continue
-            arg_types.append(self._resolve_type(p.annotation, env, decl) if p.annotation is not None
+            arg_types.append(self.chk.type_resolver(p.annotation, env, decl) if p.annotation is not None
                              else default_type(b.type))
         if ERROR in arg_types:
             return TConst(span, ERROR, None)
@@ -227,11 +254,14 @@ class CallChecks:
         if convention is not None:
             arg_types.insert(0, owner)
             if convention == "mut":
+                root = place_root(receiver)
+                if root is not None and not self.chk.sharing.changed_in_place(root, receiver.span):
+                    return TConst(span, ERROR, None)
                 place = field_place(receiver)
                 if place is not None:  # `v.items.append(x)`: the field, written back after the call
                     args.append(TFieldRef(receiver.span, owner, place))
                 elif not (isinstance(receiver, TLocal) and receiver.var.mutable):
-                    self.diags.error("E0123", receiver.span, name=decl.name, struct=owner)
+                    self.msg.error("E0123", receiver.span, name=decl.name, struct=owner)
                     return TConst(span, ERROR, None)
                 else:
                     borrowed[receiver.var] = receiver.span
@@ -240,42 +270,45 @@ class CallChecks:
                 args.append(receiver)
         for p, b, t in zip(params, bound, arg_types[1:] if convention is not None else arg_types):
             if p.convention != "mut":
-                value = self.coerce(b, t)
+                value = self.exprs.coerce(b, t)
                 if p.convention in ("var", "owned"):  # the callee takes it over
-                    value = self.consume(value, f"passed to `{p.convention} {p.name}`")
+                    value = self.chk.ownership.consume(value, f"passed to `{p.convention} {p.name}`")
                 args.append(value)
                 continue
             # `mut`: the callee writes the caller's variable (or a field of one), of exactly this type.
+            root = place_root(b)
+            if root is not None and b.type == t and not self.chk.sharing.changed_in_place(root, b.span):
+                return TConst(span, ERROR, None)
             place = field_place(b)
             if place is not None and b.type == t:
                 args.append(TFieldRef(b.span, t, place))
                 continue
             if not (isinstance(b, TLocal) and b.var.mutable and b.type == t):
-                self.diags.error("E0114", b.span, name=p.name, type=t)
+                self.msg.error("E0114", b.span, name=p.name, type=t)
                 return TConst(span, ERROR, None)
             if b.var in borrowed:
-                self.diags.error("E0115", b.span, (Note("first passed here", borrowed[b.var]),), name=b.var.name)
+                self.msg.error("E0115", b.span, (Note("first passed here", borrowed[b.var]),), name=b.var.name)
                 return TConst(span, ERROR, None)
             borrowed[b.var] = b.span
             args.append(TRef(b.span, t, b.var))
         if any(a.type == ERROR for a in args):
             return TConst(span, ERROR, None)
         ct_args = tuple(env[p.name] for p in decl.ct_params)
-        instance = self.instantiate(decl, tuple(arg_types), span, owner, ct_args)
+        instance = self.chk.instantiate(decl, tuple(arg_types), span, owner, ct_args)
         if instance is None:
             return TConst(span, ERROR, None)
-        self.fn.callees.append((instance, span))
+        self.chk.fn.callees.append((instance, span))
         if instance.called_at is None:
-            instance.called_at = (span, self.fn)
-        self.fn.references.append(Reference(name_span, "function", decl.name, instance.return_type,
+            instance.called_at = (span, self.chk.fn)
+        self.chk.fn.references.append(Reference(name_span, "function", decl.name, instance.return_type,
                                             decl.name_span, signature(instance)))
         if decl.raises:
-            self.check_may_raise(f"through `{decl.name}` (a `raises` function)", span)
+            self.chk.exceptions.check_may_raise(f"through `{decl.name}` (a `raises` function)", span)
         ret = instance.return_type
         if ret is None:
-            self.diags.error("E0221", span, func=decl.name)
+            self.msg.error("E0221", span, func=decl.name)
             return TConst(span, ERROR, None)
-        return self.fresh_value(TCall(span, ret, instance, args))
+        return self.chk.ownership.fresh_value(TCall(span, ret, instance, args))
 
     def constrained(self, func: ast.Subscript, e: ast.Call) -> TExpr:
         """`constrained[condition, "message"]()`: a compile-time check of a generic's parameters,
@@ -283,120 +316,121 @@ class CallChecks:
         from .comptime import CtError
 
         if len(func.items) != 2 or not isinstance(func.items[1], ast.StrLit) or e.args or e.keywords:
-            self.diags.error("E0217", e.span, name="constrained[condition, message]` message")
+            self.msg.error("E0217", e.span, name="constrained[condition, message]` message")
             return TConst(e.span, T.NONE, None)
         try:
             holds = self.ct_value(func.items[0])
         except CtError as exc:
-            self.diags.error("E0219", exc.span, detail=exc.detail)
+            self.msg.error("E0219", exc.span, detail=exc.detail)
             return TConst(e.span, T.NONE, None)
-        if not holds and not self.constraint_failed and not self.fn.is_abstract:
+        if not holds and not self.chk.constraint_failed and not self.chk.fn.is_abstract:
             # (For a body checked with stand-ins for its types, the constraint is decided per instance.)
-            self.constraint_failed = True  # the first failed constraint of an instance says enough
+            self.chk.constraint_failed = True  # the first failed constraint of an instance says enough
             # Reported at the outermost call that led here (where the parameters were chosen),
             # with the constraint and the calls in between as notes.
-            frames, instance = [], self.fn
+            frames, instance = [], self.chk.fn
             while instance is not None and instance.called_at is not None and len(frames) < 8:
                 frames.append((instance, instance.called_at[0]))
                 instance = instance.called_at[1]
-            notes = [Note(f"the constraint is in `{_instance_name(self.fn)}`", e.span)]
+            notes = [Note(f"the constraint is in `{_instance_name(self.chk.fn)}`", e.span)]
             notes += [Note(f"through this call of `{_instance_name(inner)}`", span) for inner, span in frames[:-1]]
             at = frames[-1][1] if frames else e.span
-            self.diags.error("E0167", at, tuple(notes), message=func.items[1].value)
+            self.msg.error("E0167", at, tuple(notes), message=func.items[1].value)
         return TConst(e.span, T.NONE, None)
 
     def external_call(self, func: ast.Subscript, e: ast.Call) -> TExpr:
         """`external_call["symbol", Result](args...)`: a call of a C function in the process (libc,
         libm, the pyx runtime) with the arguments' own types; nothing about it is checked."""
         if len(func.items) != 2 or not isinstance(func.items[0], ast.StrLit) or e.keywords:
-            self.diags.error("E0169", e.span)
+            self.msg.error("E0169", e.span)
             for a in e.args:
-                self.expr(a)
+                self.exprs.expr(a)
             return TConst(e.span, ERROR, None)
-        result = self.resolve_type(func.items[1])
-        args = [self.value(self.expr(a)) for a in e.args]
+        result = self.chk.resolve_type(func.items[1])
+        args = [self.exprs.value(self.exprs.expr(a)) for a in e.args]
         if result == ERROR or any(a.type == ERROR for a in args):
             return TConst(e.span, ERROR, None)
         symbol = func.items[0].value
         if not symbol.startswith("__pyx_") and not _in_process(symbol):
-            self.diags.error("E0173", func.items[0].span, symbol=symbol)
+            self.msg.error("E0173", func.items[0].span, symbol=symbol)
             return TConst(e.span, ERROR, None)
         for t, span in [(result, func.items[1].span)] + [(a.type, a.span) for a in args]:
             if not (isinstance(t, (ScalarType, T.PtrType)) or t == T.STRING_LITERAL or (t == T.NONE and span is
                                                                                      func.items[1].span)):
-                self.diags.error("E0170", span, type=t)
+                self.msg.error("E0170", span, type=t)
                 return TConst(e.span, ERROR, None)
         return TBuiltin(e.span, result, "extern:" + func.items[0].value, args)
 
     def default_value(self, p: ast.Param) -> TExpr:
-        v = self.expr(p.default)
+        v = self.exprs.expr(p.default)
         if not isinstance(v, TConst):
             if v.type != ERROR:
-                self.diags.error("E0219", p.default.span, detail="a default value must be a constant")
+                self.msg.error("E0219", p.default.span, detail="a default value must be a constant")
             return TConst(p.default.span, ERROR, None)
         return v
 
     def conversion(self, name: str, e: ast.Call) -> TExpr:
         self._no_keywords(name, e)
-        string = self.string_type() if name == "str" else None
+        string = self.exprs.string_type() if name == "str" else None
         if string is not None:  # `str(x)`: Python's text of x, a String
             if len(e.args) != 1:
-                self.diags.error("E0204", e.span, func="str", expected=1, s="", found=len(e.args))
+                self.msg.error("E0204", e.span, func="str", expected=1, s="", found=len(e.args))
                 return TConst(e.span, ERROR, None)
             if len(e.args) == 1 and not e.keywords:
-                value = self.expr(e.args[0])
+                value = self.exprs.expr(e.args[0])
                 if value.type == T.EXCEPTION:  # `str(e)`: the message of a caught exception, kept
-                    return self.coerce(TBuiltin(e.span, T.STRING_LITERAL, "exc_message", [value]), string)
-                if self.struct_of(value.type) is not None and "__str__" in self.struct_of(value.type).methods:
-                    return self.method_call(value, "__str__", [], e.span)  # Python's str(x) calls __str__
-            return self.struct_call(string.symbol or self.struct_of(string), e, string)
+                    return self.exprs.coerce(TBuiltin(e.span, T.STRING_LITERAL, "exc_message", [value]), string)
+                if self.chk.structs.struct_of(value.type) is not None \
+                        and "__str__" in self.chk.structs.struct_of(value.type).methods:
+                    return self.chk.structs.method_call(value, "__str__", [], e.span)  # Python's str(x) calls __str__
+            return self.chk.structs.struct_call(string.symbol or self.chk.structs.struct_of(string), e, string)
         target = T.TYPE_NAMES[name]
         if len(e.args) == 1 and name in ("int", "Int", "float", "Float64"):
-            value = self.expr(e.args[0])
+            value = self.exprs.expr(e.args[0])
             method = "__int__" if target == T.INT else "__float__"
-            sym = self.struct_of(value.type)
+            sym = self.chk.structs.struct_of(value.type)
             if sym is not None and method in sym.methods:  # `Int(obj)`: Python's int(x) calls __int__
-                return self.method_call(value, method, [], e.span)
+                return self.chk.structs.method_call(value, method, [], e.span)
         if not isinstance(target, ScalarType):
-            self.diags.error("E0205", e.span, found="arguments", expected=name)
+            self.msg.error("E0205", e.span, found="arguments", expected=name)
             return TConst(e.span, ERROR, None)
         if len(e.args) > 1:
-            self.diags.error("E0204", e.span, func=name, expected="at most 1", s="", found=len(e.args))
+            self.msg.error("E0204", e.span, func=name, expected="at most 1", s="", found=len(e.args))
             return TConst(e.span, ERROR, None)
         if not e.args:
             return TConst(e.span, target, fold.normalize(0, target))
-        value = self.expr(e.args[0])
+        value = self.exprs.expr(e.args[0])
         if value.type == ERROR:
             return value
         if target.is_bool:
-            return self.truth(value, e.args[0].span)
+            return self.exprs.truth(value, e.args[0].span)
         if isinstance(value, TConst) and value.type == T.STRING_LITERAL and target.is_numeric:
             # float("inf"), int("42"): folded with Python's own parser.
             try:
                 parsed = float(value.value) if target.is_float else int(value.value)
             except ValueError:
-                self.diags.error("E0004", e.args[0].span, detail=f"{name}() cannot parse {value.value!r}")
+                self.msg.error("E0004", e.args[0].span, detail=f"{name}() cannot parse {value.value!r}")
                 return TConst(e.span, ERROR, None)
             if target.is_int and not target.min <= parsed <= target.max:
-                self.diags.error("E0206", e.args[0].span, value=parsed, type=target)
+                self.msg.error("E0206", e.args[0].span, value=parsed, type=target)
                 return TConst(e.span, ERROR, None)
             return TConst(e.span, target, fold.normalize(parsed, target))
-        if not (isinstance(value.type, LiteralType) or (isinstance(value.type, ScalarType))):
-            self.diags.error("E0205", e.args[0].span, found=value.type, expected=target)
+        if not (isinstance(value.type, (LiteralType, ScalarType))):
+            self.msg.error("E0205", e.args[0].span, found=value.type, expected=target)
             return TConst(e.span, ERROR, None)
         if isinstance(value.type, LiteralType) and isinstance(value, TConst) and target.is_float:
             return TConst(e.span, target, fold.round_float(float(value.value), target))  # float(2 ** 64)
         if isinstance(value.type, LiteralType) and value.type.kind == "int" and target.is_int:
             if not target.min <= value.value <= target.max and name in ("int", "Int", "Int64", "UInt64"):
-                self.diags.error("E0206", e.args[0].span, value=value.value, type=target)
+                self.msg.error("E0206", e.args[0].span, value=value.value, type=target)
                 return TConst(e.span, ERROR, None)
             return TConst(e.span, target, fold.wrap(value.value, target))
-        return self.convert(self.value(value), target, e.span)
+        return self.convert(self.exprs.value(value), target, e.span)
 
     def convert(self, value: TExpr, target: ScalarType, span: Span) -> TExpr:
         if value.type == target:
             return value
-        checked = _is_float(value.type) and target.is_int
+        checked = is_float(value.type) and target.is_int
         if isinstance(value, TConst):
             try:
                 return TConst(span, target, fold.convert(value.value, target, checked))
@@ -409,17 +443,17 @@ class CallChecks:
         negative i counts from the end); IndexError with the message (default "index out of
         range") when it is outside, unless compiled with --no-bounds-check."""
         self._no_keywords("normalize_index", e)
-        args = [self.expr(a) for a in e.args]
+        args = [self.exprs.expr(a) for a in e.args]
         if not 2 <= len(args) <= 3:
-            self.diags.error("E0204", e.span, func="normalize_index", expected="2 or 3", s="s", found=len(args))
+            self.msg.error("E0204", e.span, func="normalize_index", expected="2 or 3", s="s", found=len(args))
             return TConst(e.span, ERROR, None)
         message = "index out of range"
         if len(args) == 3:
             if not (isinstance(args[2], TConst) and isinstance(args[2].value, str)):
-                self.diags.error("E0217", args[2].span, name="the message of normalize_index")
+                self.msg.error("E0217", args[2].span, name="the message of normalize_index")
                 return TConst(e.span, ERROR, None)
             message = args[2].value
-        index, count = (self.coerce(a, T.INT) for a in args[:2])
+        index, count = (self.exprs.coerce(a, T.INT) for a in args[:2])
         if ERROR in (index.type, count.type):
             return TConst(e.span, ERROR, None)
         return TBuiltin(e.span, T.INT, "normalize_index", [index, count, TConst(e.span, T.STRING_LITERAL, message)])
@@ -427,22 +461,22 @@ class CallChecks:
     def hash_call(self, e: ast.Call) -> TExpr:
         """`hash(x)`: Python's value for numbers and Bools; a struct's `__hash__`."""
         self._no_keywords("hash", e)
-        args = [self.expr(a) for a in e.args]
+        args = [self.exprs.expr(a) for a in e.args]
         if len(args) != 1:
-            self.diags.error("E0204", e.span, func="hash", expected=1, s="", found=len(args))
+            self.msg.error("E0204", e.span, func="hash", expected=1, s="", found=len(args))
             return TConst(e.span, ERROR, None)
-        x = self.value(args[0])
+        x = self.exprs.value(args[0])
         if x.type == ERROR:
             return x
-        if self.struct_of(x.type) is not None:
-            result = self.method_call(x, "__hash__", [], e.span)
+        if self.chk.structs.struct_of(x.type) is not None:
+            result = self.chk.structs.method_call(x, "__hash__", [], e.span)
             if result is None:
-                self.diags.error("E0118", e.span, struct=x.type, name="__hash__")
+                self.msg.error("E0118", e.span, struct=x.type, name="__hash__")
                 return TConst(e.span, ERROR, None)
             return result
         if isinstance(x.type, ScalarType):
             return TBuiltin(e.span, T.INT, "hash", [x])
-        self.diags.error("E0007", e.span, construct=f"`hash` of a `{x.type}`")
+        self.msg.error("E0007", e.span, construct=f"`hash` of a `{x.type}`")
         return TConst(e.span, ERROR, None)
 
     def struct_extreme(self, name: str, args: list[TExpr], e: ast.Call, t: StructType) -> TExpr:
@@ -450,9 +484,9 @@ class CallChecks:
         left to right, `max(max(a, b), c)`, which keeps the first of equal items as Python does."""
         from .module import MAX_OF_STRUCTS, MIN_OF_STRUCTS
 
-        decl = self.module.functions.get(MAX_OF_STRUCTS if name == "max" else MIN_OF_STRUCTS)
+        decl = self.chk.module.functions.get(MAX_OF_STRUCTS if name == "max" else MIN_OF_STRUCTS)
         if decl is None:
-            self.diags.error("E0203", e.span, op=name, operand=t)
+            self.msg.error("E0203", e.span, op=name, operand=t)
             return TConst(e.span, ERROR, None)
         result = args[0]
         for a in args[1:]:
@@ -461,53 +495,53 @@ class CallChecks:
 
     def math_builtin(self, name: str, e: ast.Call) -> TExpr:
         self._no_keywords(name, e)
-        args = [self.expr(a) for a in e.args]
+        args = [self.exprs.expr(a) for a in e.args]
         if any(a.type == ERROR for a in args):
             return TConst(e.span, ERROR, None)
         vector = next((a.type for a in args if isinstance(a.type, T.SIMDType)), None)
         if vector is not None:
             if (name == "abs" and len(args) != 1) or (name != "abs" and len(args) < 2):
-                self.diags.error("E0204", e.span, func=name, expected=1 if name == "abs" else "at least 2",
+                self.msg.error("E0204", e.span, func=name, expected=1 if name == "abs" else "at least 2",
                                  s="" if name == "abs" else "s", found=len(args))
                 return TConst(e.span, ERROR, None)
-            args = [self.broadcast(a, vector) for a in args]
+            args = [self.chk.simd.broadcast(a, vector) for a in args]
             if any(a.type == ERROR for a in args) or vector.elem.is_bool:
                 if vector.elem.is_bool:
-                    self.diags.error("E0203", e.span, op=name, operand=vector)
+                    self.msg.error("E0203", e.span, op=name, operand=vector)
                 return TConst(e.span, ERROR, None)
             return TBuiltin(e.span, vector, name, args)
         if name == "abs":
             if len(args) != 1:
-                self.diags.error("E0204", e.span, func="abs", expected=1, s="", found=len(args))
+                self.msg.error("E0204", e.span, func="abs", expected=1, s="", found=len(args))
                 return TConst(e.span, ERROR, None)
             a = args[0]
             if a.type == T.BOOL:
                 a = self.convert(a, T.INT, e.span)
-            if not (isinstance(a.type, LiteralType) or _is_num(a.type)):
-                self.diags.error("E0203", e.span, op="abs", operand=a.type)
+            if not (isinstance(a.type, LiteralType) or is_num(a.type)):
+                self.msg.error("E0203", e.span, op="abs", operand=a.type)
                 return TConst(e.span, ERROR, None)
             if isinstance(a, TConst):
                 return TConst(e.span, a.type, fold.normalize(abs(a.value), a.type))
             return TBuiltin(e.span, a.type, "abs", [a])
         if len(args) < 2:
-            self.diags.error("E0204", e.span, func=name, expected="at least 2", s="s", found=len(args))
+            self.msg.error("E0204", e.span, func=name, expected="at least 2", s="s", found=len(args))
             return TConst(e.span, ERROR, None)
-        text = self.string_type()
+        text = self.exprs.string_type()
         if text is not None and all(a.type in (text, T.STRING_LITERAL) for a in args):
-            args = [self.coerce(a, text) for a in args]  # max("pear", "apple") and max(s, "x") are str
+            args = [self.exprs.coerce(a, text) for a in args]  # max("pear", "apple") and max(s, "x") are str
         t = args[0].type
         for a in args[1:]:
             u = self._same_or_literal(t, a.type)
             if u is None:
-                self.diags.error("E0214", a.span, func=name, left=t, right=a.type)
+                self.msg.error("E0214", a.span, func=name, left=t, right=a.type)
                 return TConst(e.span, ERROR, None)
             t = u
         if isinstance(t, StructType):
             return self.struct_extreme(name, args, e, t)
-        if not (isinstance(t, LiteralType) or (isinstance(t, ScalarType))):
-            self.diags.error("E0203", e.span, op=name, operand=t)
+        if not (isinstance(t, (LiteralType, ScalarType))):
+            self.msg.error("E0203", e.span, op=name, operand=t)
             return TConst(e.span, ERROR, None)
-        args = [self.coerce(a, t) for a in args]
+        args = [self.exprs.coerce(a, t) for a in args]
         if any(a.type == ERROR for a in args):
             return TConst(e.span, ERROR, None)
         if all(isinstance(a, TConst) for a in args):
@@ -517,7 +551,7 @@ class CallChecks:
                     pick = a.value
             return TConst(e.span, t, pick)
         t = default_type(t)
-        return TBuiltin(e.span, t, name, [self.coerce(a, t) for a in args])
+        return TBuiltin(e.span, t, name, [self.exprs.coerce(a, t) for a in args])
 
     def _same_or_literal(self, a: Type, b: Type) -> Type | None:
         if a == b:
@@ -525,13 +559,13 @@ class CallChecks:
         if isinstance(a, LiteralType) and isinstance(b, LiteralType):
             return T.FLOAT_LITERAL
         for lit, other in ((a, b), (b, a)):
-            if isinstance(lit, LiteralType) and _is_num(other) and (lit.kind == "int" or other.is_float):
+            if isinstance(lit, LiteralType) and is_num(other) and (lit.kind == "int" or other.is_float):
                 return other
         return None
 
     def _no_keywords(self, name: str, e: ast.Call) -> None:
         for kw in e.keywords:
-            self.diags.error("E0207", kw.span, func=name, name=kw.name)
+            self.msg.error("E0207", kw.span, func=name, name=kw.name)
 
 
 def _in_process(symbol: str) -> bool:

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Callable
+from collections.abc import Callable
 
+from .. import types as T
 from ..source import Span
 from ..syntax import ast
-from .. import types as T
 from . import fold
 
 # Compile-time work has a budget per program, so no input makes the compiler run for minutes:
@@ -139,7 +139,8 @@ def evaluate(expr: ast.Expr, env: dict, lookup: Callable[[str, Span], object | N
             kind = T.FLOAT_LITERAL if isinstance(a, float) or isinstance(b, float) else T.INT_LITERAL
             return fold.binary(expr.op, a, b, kind)
         except fold.TooBig:
-            raise CtError(expr.span, f"the result of `{expr.op}` would have more than {fold.MAX_FOLD_BITS} bits") from None
+            limit = fold.MAX_FOLD_BITS
+            raise CtError(expr.span, f"the result of `{expr.op}` would have more than {limit} bits") from None
         except fold.NoFold:
             raise CtError(expr.span, f"`{expr.op}` cannot be computed at compile time here") from None
     raise CtError(expr.span, "this expression is not a compile-time value")

@@ -6,12 +6,19 @@ stage) and that a kernel is only ever started with `launch`.
 """
 from __future__ import annotations
 
-from ..source import Span
-from ..syntax import ast
+from typing import TYPE_CHECKING
+
 from .. import types as T
 from ..gpu_limits import MAX_STATIC_SHARED_BYTES
+from ..source import Span
+from ..syntax import ast
 from ..types import ERROR, ScalarType
 from .typed import TCall, TConst, TExpr, TGpu, TLaunch
+
+if TYPE_CHECKING:
+    from .check import FunctionChecker
+    from .expressions import ExpressionChecker
+    from .messages import MessageBuilder
 
 INDEX_NAMES = {"thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx"}
 ATOMICS = {"atomic_add": 2, "atomic_max": 2, "atomic_min": 2, "atomic_exch": 2, "atomic_cas": 3}
@@ -22,52 +29,58 @@ WARP_SIZE = 32
 SHARED_ALIGN = 16  # every shared array starts 16-aligned (the NVPTX globals and the CPU layout)
 
 
-class GPUChecks:
-    """Mixed into FunctionChecker."""
+class GPUChecker:
+    """GPU intrinsics, shared arrays and `launch`.
+    Reached as `chk.gpu` from the other checkers."""
+
+    def __init__(self, chk: FunctionChecker) -> None:
+        self.chk: FunctionChecker = chk
+        self.exprs: ExpressionChecker = chk.exprs
+        self.msg: MessageBuilder = chk.msg
 
     def gpu_used(self, span: Span) -> None:
-        if self.fn.gpu_use is None:
-            self.fn.gpu_use = span
+        if self.chk.fn.gpu_use is None:
+            self.chk.fn.gpu_use = span
 
     def gpu_index(self, e: ast.Attribute) -> TExpr:
         name = e.value.id
         if e.attr not in ("x", "y", "z"):
-            self.diags.error("E0223", e.span, name=name, attr=e.attr)
+            self.msg.error("E0223", e.span, name=name, attr=e.attr)
             return TConst(e.span, ERROR, None)
         self.gpu_used(e.span)
         return TGpu(e.span, T.INT, f"{name}.{e.attr}")
 
     def gpu_call(self, name: str, e: ast.Call) -> TExpr:
-        args = [self.expr(a) for a in e.args]
+        args = [self.exprs.expr(a) for a in e.args]
         for kw in e.keywords:
-            self.diags.error("E0207", kw.span, func=name, name=kw.name)
+            self.msg.error("E0207", kw.span, func=name, name=kw.name)
         if any(a.type == ERROR for a in args):
             return TConst(e.span, ERROR, None)
         self.gpu_used(e.span)
         if name in ("barrier", "lane_id"):
             if args:
-                self.diags.error("E0204", e.span, func=name, expected=0, s="s", found=len(args))
+                self.msg.error("E0204", e.span, func=name, expected=0, s="s", found=len(args))
                 return TConst(e.span, ERROR, None)
             return TGpu(e.span, T.NONE if name == "barrier" else T.INT, name)
         if name == "shared_array":
-            self.diags.error("E0151", e.span)
+            self.msg.error("E0151", e.span)
             return TConst(e.span, ERROR, None)
         if name in SHUFFLES or name in ("warp_sum", "ballot"):
             return self.warp_op(name, args, e)
         expected = ATOMICS[name]
         if len(args) != expected:
-            self.diags.error("E0204", e.span, func=name, expected=expected, s="s", found=len(args))
+            self.msg.error("E0204", e.span, func=name, expected=expected, s="s", found=len(args))
             return TConst(e.span, ERROR, None)
         pointer = args[0]
         if not isinstance(pointer.type, T.PtrType) or not isinstance(pointer.type.pointee, ScalarType) \
                 or pointer.type.pointee.is_bool or pointer.type.pointee.bits not in (32, 64):
-            self.diags.error("E0201", pointer.span, expected="a Ptr to a 32- or 64-bit number", found=pointer.type)
+            self.msg.error("E0201", pointer.span, expected="a Ptr to a 32- or 64-bit number", found=pointer.type)
             return TConst(e.span, ERROR, None)
         elem = pointer.type.pointee
         if name == "atomic_cas" and elem.is_float:
-            self.diags.error("E0201", pointer.span, expected="a Ptr to an integer", found=pointer.type)
+            self.msg.error("E0201", pointer.span, expected="a Ptr to an integer", found=pointer.type)
             return TConst(e.span, ERROR, None)
-        values = [self.coerce(a, elem) for a in args[1:]]
+        values = [self.exprs.coerce(a, elem) for a in args[1:]]
         if any(v.type == ERROR for v in values):
             return TConst(e.span, ERROR, None)
         return TGpu(e.span, elem, name, [pointer] + values)
@@ -77,11 +90,11 @@ class GPUChecks:
         from .comptime import CtError
 
         try:
-            values = [self.ct_value(i) for i in func.items if isinstance(i, ast.Expr)]
+            values = [self.chk.calls.ct_value(i) for i in func.items if isinstance(i, ast.Expr)]
         except CtError:
             values = []
         if len(values) != 1 or not isinstance(values[0], T.Type) or e.args:
-            self.diags.error("E0151", e.span)
+            self.msg.error("E0151", e.span)
             return TConst(e.span, ERROR, None)
         self.gpu_used(e.span)
         return TGpu(e.span, T.ptr(values[0], 3), "dynamic_shared")
@@ -90,18 +103,18 @@ class GPUChecks:
         """Warp operations: every live lane of the warp must reach them (as on the GPU)."""
         expected = 2 if name in SHUFFLES else 1
         if len(args) != expected:
-            self.diags.error("E0204", e.span, func=name, expected=expected, s="s" if expected > 1 else "",
+            self.msg.error("E0204", e.span, func=name, expected=expected, s="s" if expected > 1 else "",
                              found=len(args))
             return TConst(e.span, ERROR, None)
         if name == "ballot":
-            predicate = self.truth(args[0], args[0].span)
+            predicate = self.exprs.truth(args[0], args[0].span)
             return TGpu(e.span, T.UINT32, "ballot", [predicate])
-        value = self.value(args[0])
+        value = self.exprs.value(args[0])
         vt = value.type
         if not (isinstance(vt, ScalarType) and vt.is_numeric and vt.bits in (32, 64)):
-            self.diags.error("E0201", value.span, expected="a 32- or 64-bit number", found=vt)
+            self.msg.error("E0201", value.span, expected="a 32- or 64-bit number", found=vt)
             return TConst(e.span, ERROR, None)
-        rest = [self.index_value(a) for a in args[1:]]
+        rest = [self.chk.pointers.index_value(a) for a in args[1:]]
         if any(r.type == ERROR for r in rest):
             return TConst(e.span, ERROR, None)
         return TGpu(e.span, vt, name, [value] + rest)
@@ -110,54 +123,54 @@ class GPUChecks:
         from .comptime import CtError
 
         try:
-            values = [self.ct_value(i) for i in func.items if isinstance(i, ast.Expr)]
+            values = [self.chk.calls.ct_value(i) for i in func.items if isinstance(i, ast.Expr)]
         except CtError:
             values = []
         if len(values) != 2 or not isinstance(values[0], T.Type) or isinstance(values[1], bool) \
                 or not isinstance(values[1], int) or values[1] <= 0 or e.args:
-            self.diags.error("E0151", e.span)
+            self.msg.error("E0151", e.span)
             return TConst(e.span, ERROR, None)
         self.gpu_used(e.span)
         elem, count = values
-        self.fn.shared_arrays.append((e.span, elem, count))  # for check_shared_memory
+        self.chk.fn.shared_arrays.append((e.span, elem, count))  # for check_shared_memory
         # One block of shared memory per declaration, the same for every thread of a block.
         return TGpu(e.span, T.ptr(elem, 3), "shared_array", site=e.span.start, count=count)
 
     def launch(self, s: ast.Launch):
-        if self.fn.is_kernel:
-            self.diags.error("E0152", s.span, func=self.fn.name)
+        if self.chk.fn.is_kernel:
+            self.msg.error("E0152", s.span, func=self.chk.fn.name)
             return None
         kernel = s.kernel
-        decl = self.module.functions.get(kernel.id) if isinstance(kernel, ast.Name) else None
+        decl = self.chk.module.functions.get(kernel.id) if isinstance(kernel, ast.Name) else None
         if decl is None or not any(d.name == "kernel" for d in decl.decorators):
             name = kernel.span.file.text[kernel.span.start:kernel.span.end]
-            self.diags.error("E0149", kernel.span, name=name)
+            self.msg.error("E0149", kernel.span, name=name)
             return None
         config = {"grid": None, "block": None, "shared_bytes": None, "stream": None}
         for item in s.config:
             if not isinstance(item, ast.Keyword) or item.name not in config:
-                self.diags.error("E0207", item.span, func="launch",
+                self.msg.error("E0207", item.span, func="launch",
                                  name=getattr(item, "name", "a positional argument"))
                 return None
             config[item.name] = item.value
         for required in ("grid", "block"):
             if config[required] is None:
-                self.diags.error("E0204", s.span, func="launch", expected="grid= and block=", s="",
+                self.msg.error("E0204", s.span, func="launch", expected="grid= and block=", s="",
                                  found="only " + ", ".join(k for k, v in config.items() if v is not None) or "none")
                 return None
         grid = self.launch_dims("grid", config["grid"])
         block = self.launch_dims("block", config["block"])
         shared = TConst(s.span, T.INT, 0)
         if config["shared_bytes"] is not None:
-            shared = self.index_value(self.expr(config["shared_bytes"]))
+            shared = self.chk.pointers.index_value(self.exprs.expr(config["shared_bytes"]))
         # A CUDA stream handle (a `CUstream` as an integer; 0 is the default stream). Every launch
         # waits for its kernel, so on the CPU, where there are no streams, it changes nothing.
         stream = TConst(s.span, T.INT, 0)
         if config["stream"] is not None:
-            stream = self.index_value(self.expr(config["stream"]))
-        call = self.user_call(decl, ast.Call(s.span, kernel, s.args, s.keywords), launching=True)
-        if isinstance(call, TCall) and self.fn.callees and self.fn.callees[-1][0] is call.callee:
-            self.fn.callees.pop()  # a launch runs the kernel on the device, not as a host call
+            stream = self.chk.pointers.index_value(self.exprs.expr(config["stream"]))
+        call = self.chk.calls.user_call(decl, ast.Call(s.span, kernel, s.args, s.keywords), launching=True)
+        if isinstance(call, TCall) and self.chk.fn.callees and self.chk.fn.callees[-1][0] is call.callee:
+            self.chk.fn.callees.pop()  # a launch runs the kernel on the device, not as a host call
         if grid is None or block is None or call.type == ERROR or shared.type == ERROR or stream.type == ERROR:
             return None
         return TLaunch(s.span, call, grid, block, shared, stream)
@@ -165,17 +178,17 @@ class GPUChecks:
     def launch_dims(self, name: str, node: ast.Expr) -> list[TExpr] | None:
         items = node.elts if isinstance(node, ast.TupleExpr) else (node,)
         if not 1 <= len(items) <= 3:
-            self.diags.error("E0150", node.span, name=name)
+            self.msg.error("E0150", node.span, name=name)
             return None
         dims = []
         for item in items:
-            value = self.expr(item)
+            value = self.exprs.expr(item)
             if value.type == ERROR:
                 return None
             if not (value.type == T.INT_LITERAL or (isinstance(value.type, ScalarType) and value.type.is_int)):
-                self.diags.error("E0150", item.span, name=name)
+                self.msg.error("E0150", item.span, name=name)
                 return None
-            dims.append(self.index_value(value))
+            dims.append(self.chk.pointers.index_value(value))
         while len(dims) < 3:
             dims.append(TConst(node.span, T.INT, 1))
         return dims

@@ -2,8 +2,9 @@
 
 `from geometry import Vec, dot` looks for `geometry.px` (`pkg/geometry.px` for `pkg.geometry`;
 a package `pkg/__init__.px` for `pkg` when there is no `pkg.px`) in the directory of the file
-that imports it, then in the standard library (`stdlib/`, shipped as `pyx/stdlib`). Each file is parsed and collected once, so a
-cycle of imports is fine: names are resolved regardless of order, as within one module.
+that imports it, then in the standard library (`stdlib/`, shipped as `pyx/stdlib`). Each file is
+parsed and collected once, so a cycle of imports is fine: names are resolved regardless of order,
+as within one module.
 Every imported file's text is hashed into `dependencies`, which the caches check.
 """
 from __future__ import annotations
@@ -78,7 +79,8 @@ class ModuleLoader:
         else:
             module = syntax.parse(source, self.diags)
         taken = {m.name for m in self.modules}
-        unique = name if name not in taken else next(f"{name}~{i}" for i in range(2, 10**6) if f"{name}~{i}" not in taken)
+        unique = name if name not in taken else next(
+            f"{name}~{i}" for i in range(2, 10**6) if f"{name}~{i}" not in taken)
         return collect(module, self.diags, self, unique)
 
 

@@ -9,12 +9,18 @@ vector code must. Float32 arguments stay Float32.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
+from .. import types as T
 from ..source import Span
 from ..syntax import ast
-from .. import types as T
 from ..types import ERROR, LiteralType, ScalarType, SIMDType
 from .typed import TConst, TConvert, TExpr, TMath
+
+if TYPE_CHECKING:
+    from .check import FunctionChecker
+    from .expressions import ExpressionChecker
+    from .messages import MessageBuilder
 
 UNARY = {"sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
          "atan", "sinh", "cosh", "tanh", "erf", "erfc", "fabs", "floor", "ceil", "trunc", "isnan", "isinf",
@@ -26,22 +32,28 @@ TO_INT = {"floor", "ceil", "trunc"}
 MODULES = {"math": UNARY | BINARY | set(CONSTANTS)}
 
 
-class MathChecks:
-    """Mixed into FunctionChecker."""
+class MathChecker:
+    """The `math` module's constants and functions.
+    Reached as `chk.mathlib` from the other checkers."""
+
+    def __init__(self, chk: FunctionChecker) -> None:
+        self.chk: FunctionChecker = chk
+        self.exprs: ExpressionChecker = chk.exprs
+        self.msg: MessageBuilder = chk.msg
 
     def math_constant(self, name: str, span: Span) -> TExpr:
         return TConst(span, T.FLOAT_LITERAL, CONSTANTS[name])
 
     def math_call(self, name: str, e: ast.Call) -> TExpr:
         for kw in e.keywords:
-            self.diags.error("E0207", kw.span, func=f"math.{name}", name=kw.name)
+            self.msg.error("E0207", kw.span, func=f"math.{name}", name=kw.name)
         if name in CONSTANTS:
-            self.diags.error("E0109", e.func.span, name=f"math.{name}")
+            self.msg.error("E0109", e.func.span, name=f"math.{name}")
             return TConst(e.span, ERROR, None)
         arity = 1 if name in UNARY else 2
-        args = [self.expr(a) for a in e.args]
+        args = [self.exprs.expr(a) for a in e.args]
         if len(args) != arity:
-            self.diags.error("E0204", e.span, func=f"math.{name}", expected=arity, s="s" if arity > 1 else "",
+            self.msg.error("E0204", e.span, func=f"math.{name}", expected=arity, s="s" if arity > 1 else "",
                              found=len(args))
             return TConst(e.span, ERROR, None)
         if any(a.type == ERROR for a in args):
@@ -49,21 +61,21 @@ class MathChecks:
         vector = next((a.type for a in args if isinstance(a.type, SIMDType)), None)
         if vector is not None:
             if not vector.elem.is_float:
-                self.diags.error("E0203", e.span, op=f"math.{name}", operand=vector)
+                self.msg.error("E0203", e.span, op=f"math.{name}", operand=vector)
                 return TConst(e.span, ERROR, None)
-            args = [self.broadcast(a, vector) for a in args]
+            args = [self.chk.simd.broadcast(a, vector) for a in args]
             if any(a.type == ERROR for a in args):
                 return TConst(e.span, ERROR, None)
             result = T.simd(T.BOOL, vector.width) if name in PREDICATES else vector
             return TMath(e.span, result, name, args, False)
         for a in args:
             if not (isinstance(a.type, LiteralType) or (isinstance(a.type, ScalarType) and a.type.is_numeric)):
-                self.diags.error("E0203", a.span, op=f"math.{name}", operand=a.type)
+                self.msg.error("E0203", a.span, op=f"math.{name}", operand=a.type)
                 return TConst(e.span, ERROR, None)
         if name in TO_INT and all(isinstance(a.type, ScalarType) and a.type.is_int for a in args):
             return args[0]  # Python: math.floor of an int is that int
         ftype = _float_type(args)
-        args = [self.promote(a, ftype) for a in args]
+        args = [self.exprs.promote(a, ftype) for a in args]
         if name in PREDICATES:
             return TMath(e.span, T.BOOL, name, args, False)
         value = TMath(e.span, ftype, name, args, True)

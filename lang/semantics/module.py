@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import difflib
 
-from ..diagnostics import DiagnosticBag, Note  # noqa: F401
-from ..syntax import ast
 from .. import types as T
+from ..diagnostics import DiagnosticBag, Note
+from ..syntax import ast
 from ..types import ERROR, Type
 from .rules import FUTURE_NAMES
 from .scope import ComptimeSymbol, ModuleSymbols, StructSymbol
@@ -60,7 +60,8 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
 
 
 # Standard library names every module sees without an import (Mojo's prelude): name -> stdlib module.
-PRELUDE = {"List": "collections", "Span": "collections", "Dict": "collections", "sorted": "collections", "Buffer": "buffer", "String": "string",
+PRELUDE = {"List": "collections", "Span": "collections", "Dict": "collections", "sorted": "collections",
+           "Buffer": "buffer", "String": "string",
            "Python": "python", "PythonObject": "python", "Optional": "optional",
            "format": "string", "repr": "string", "Stringable": "string",
            "EqualityComparable": "traits", "Comparable": "traits", "Hashable": "traits", "KeyElement": "traits",
@@ -174,6 +175,14 @@ STRUCT_DECORATORS = {"fieldwise_init"}
 FUTURE_DECORATORS = {"parameter": "`@parameter`"}
 
 
+def _stdlib_struct_decorators(decl: ast.StructDef) -> set:
+    """`@python_layout("list")` and its kind (interop.py) promise the bridge a field layout: only the
+    standard library may make that promise; in a user's file it is an unknown decorator."""
+    from .imports import is_stdlib_file
+
+    return {"python_layout"} if is_stdlib_file(decl.span.file.name) else set()
+
+
 def check_decorators(decorators, known: set, diags: DiagnosticBag) -> None:
     for d in decorators:
         if d.name in FUTURE_DECORATORS:
@@ -216,7 +225,7 @@ MARKER_TRAITS = {"AnyType", "Copyable", "Movable", "ImplicitlyCopyable", "Defaul
 def _struct_symbol(decl: ast.StructDef, module: str, diags: DiagnosticBag) -> StructSymbol:
     sym = StructSymbol(decl, None)
     sym.type = T.StructType(decl.name, module, base=decl.name, symbol=sym)
-    check_decorators(decl.decorators, STRUCT_DECORATORS, diags)
+    check_decorators(decl.decorators, STRUCT_DECORATORS | _stdlib_struct_decorators(decl), diags)
     for method in decl.methods:
         _check_fn_params(method, diags)
         if method.name in sym.methods:

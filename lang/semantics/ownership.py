@@ -3,7 +3,7 @@
 A struct that defines `__del__`, or has a field of such a type, *owns* something (memory,
 a handle) and is destroyed exactly once: its variable's value when the function ends or
 the variable is assigned again, a temporary at the end of its statement. The lowering
-(ir/ownership.py) emits those destructor calls; this mixin checks the rules that make them
+(ir/ownership.py) emits those destructor calls; OwnershipChecker checks the rules that make them
 sound:
 
 - such a value is copied only by its struct's `__copyinit__(out self, other: Self)`, or, for a
@@ -21,10 +21,17 @@ ownership, which is why a borrowed argument cannot be moved or given away.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, StructType, Type
 from .typed import FieldTarget, LocalVar, TCall, TConst, TCopy, TExpr, TField, TLocal, TMove, TPtrOp, TRef
+
+if TYPE_CHECKING:
+    from .check import FunctionChecker
+    from .expressions import ExpressionChecker
+    from .messages import MessageBuilder
 
 def owning(t: Type) -> bool:
     """Whether values of t have a destructor to run (a `__del__` of their own or of a field).
@@ -45,33 +52,42 @@ def is_place(e: TExpr) -> bool:
     return isinstance(e, (TLocal, TField, TRef)) or (isinstance(e, TPtrOp) and e.op == "load")
 
 
-class OwnershipChecks:
+class OwnershipChecker:
+    """Moves, copies and destructors (the rules in this module's docstring).
+    Reached as `chk.ownership` from the other checkers."""
+
+    def __init__(self, chk: FunctionChecker) -> None:
+        self.chk: FunctionChecker = chk
+        self.exprs: ExpressionChecker = chk.exprs
+        self.msg: MessageBuilder = chk.msg
     owning = staticmethod(owning)
 
     def need_drop(self, t: Type, span: Span) -> None:
         """This function holds a value of type t: make sure its destructors are compiled."""
-        if not owning(t) or t in self.fn.drops:
+        if not owning(t) or t in self.chk.fn.drops:
             return
-        if self.fn.is_kernel or self.fn.gpu_use is not None:
-            self.diags.error("E0007", span, construct=f"a value with a destructor (`{t}`) in GPU code")
+        if self.chk.fn.is_kernel or self.chk.fn.gpu_use is not None:
+            self.msg.error("E0007", span, construct=f"a value with a destructor (`{t}`) in GPU code")
             return
-        if any(loop.parallel for loop in self.loops):
-            self.diags.error("E0007", span, construct=f"a value with a destructor (`{t}`) inside a `prange` loop")
+        if any(loop.parallel for loop in self.chk.loops):
+            self.msg.error("E0007", span, construct=f"a value with a destructor (`{t}`) inside a `prange` loop")
             return
-        self.fn.drops[t] = None
+        self.chk.fn.drops[t] = None
         decl = t.symbol.methods.get("__del__") if t.symbol is not None else None
         if decl is not None:  # (a malformed one was reported with its struct, and left out)
-            instance = self.instantiate(decl, (t,), span, t, ())
+            instance = self.chk.instantiate(decl, (t,), span, t, ())
             if instance is None:
                 return
-            self.fn.callees.append((instance, span))
-            self.fn.drops[t] = instance
+            self.chk.fn.callees.append((instance, span))
+            self.chk.fn.drops[t] = instance
         for _, ft in t.fields:
             self.need_drop(ft, span)
 
     def consume(self, value: TExpr, what: str) -> TExpr:
         """`value` is given away (bound, stored, returned, passed to a `var` argument): for a
         value with a destructor that must be a move or a fresh value, never a copy."""
+        if what != "assigned":  # (a binding's copy is judged by the variable's later use: sharing.py)
+            self.chk.sharing.stored_copy(value)  # `grid.append(row)`, `[row]`: Python would store row itself
         if owning(value.type) and is_place(value):
             copied = self.copy_of(value)
             if copied is not None:
@@ -80,7 +96,7 @@ class OwnershipChecks:
             hint = (f"move it with `{value.var.name}^`" if isinstance(value, TLocal)
                     else "make a new value instead (a method that builds a copy, say)")
             hint += ", or give the struct a `__copyinit__(out self, other: Self)`"
-            self.diags.error("E0161", value.span, type=value.type, what=what, hint=hint)
+            self.msg.error("E0161", value.span, type=value.type, what=what, hint=hint)
             return TConst(value.span, ERROR, None)
         if owning(value.type):
             self.need_drop(value.type, value.span)
@@ -92,7 +108,7 @@ class OwnershipChecks:
         sym = value.type.symbol
         copy = sym.methods.get("__copyinit__") if sym is not None else None
         if copy is not None and copy.self_convention == "out" and len(copy.params) == 2:
-            return self.finish_call(copy, [value], value.span, value.span, value.type)
+            return self.chk.calls.finish_call(copy, [value], value.span, value.span, value.type)
         if sym is None or "__del__" in sym.methods:
             return None  # it manages something itself: only it can say how to copy that
         fields = {}
@@ -106,36 +122,36 @@ class OwnershipChecks:
 
     def expr_Transfer(self, e: ast.Transfer) -> TExpr:
         if not isinstance(e.value, ast.Name):
-            self.diags.error("E0007", e.span, construct="moving anything but a variable (`x^`)")
+            self.msg.error("E0007", e.span, construct="moving anything but a variable (`x^`)")
             return TConst(e.span, ERROR, None)
-        value = self.expr(e.value)
+        value = self.exprs.expr(e.value)
         if not isinstance(value, TLocal) or value.type == ERROR:
             if value.type != ERROR:
-                self.diags.error("E0163", e.span, name=e.value.id, why="it is not a variable")
+                self.msg.error("E0163", e.span, name=e.value.id, why="it is not a variable")
             return TConst(e.span, ERROR, None)
         var = value.var
         if not var.owned:
-            self.diags.error("E0163", e.span, name=var.name,
+            self.msg.error("E0163", e.span, name=var.name,
                              why="it is an argument this function only borrows (declare it `var` to own it)")
             return TConst(e.span, ERROR, None)
-        loop = self.loops[-1] if self.loops else None
+        loop = self.chk.loops[-1] if self.chk.loops else None
         if loop is not None and 0 < var.id < loop.first_inner:
-            self.diags.error("E0162", e.span, name=var.name)
+            self.msg.error("E0162", e.span, name=var.name)
             return TConst(e.span, ERROR, None)
-        self.moved_at[var] = e.span
-        if self.assigned is not None:
-            self.assigned.discard(var)
+        self.chk.moved_at[var] = e.span
+        if self.chk.assigned is not None:
+            self.chk.assigned.discard(var)
         self.need_drop(var.type, e.span)
         return TMove(e.span, var.type, var)
 
     def moved_error(self, var: LocalVar, span: Span) -> bool:
         """Report a use of `var` after a move; False if it was never moved (so not this error)."""
-        where = self.moved_at.get(var)
+        where = self.chk.moved_at.get(var)
         if where is None:
             return False
         from ..diagnostics import Note
 
-        self.diags.error("E0160", span, (Note("moved here", where),), name=var.name)
+        self.msg.error("E0160", span, (Note("moved here", where),), name=var.name)
         return True
 
     def store_targets(self, variables: list, values: list[TExpr]) -> list[TExpr]:
@@ -143,14 +159,14 @@ class OwnershipChecks:
         out = []
         for k, (target, value) in enumerate(zip(variables, values)):
             if owning(value.type) and any(v is value for v in values[:k]):  # `a = b = make()`
-                self.diags.error("E0161", value.span, type=value.type, what="assigned to two variables",
+                self.msg.error("E0161", value.span, type=value.type, what="assigned to two variables",
                                  hint="assign it to one and make a new value for the other")
                 out.append(TConst(value.span, ERROR, None))
                 continue
             if owning(value.type):
                 value = self.consume(value, "assigned" if isinstance(target, (LocalVar, FieldTarget)) else "stored")
                 if isinstance(target, LocalVar):
-                    self.moved_at.pop(target, None)
+                    self.chk.moved_at.pop(target, None)
             out.append(value)
         return out
 

@@ -5,26 +5,39 @@ no lifetime tracking. What they point at is the programmer's promise.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .. import types as T
 from ..source import Span
 from ..syntax import ast
-from .. import types as T
 from ..types import ERROR, PtrType, ScalarType, SIMDType, Type
 from .typed import TConst, TExpr, TPtrOp
 
+if TYPE_CHECKING:
+    from .check import FunctionChecker
+    from .expressions import ExpressionChecker
+    from .messages import MessageBuilder
 
-class PointerChecks:
-    """Mixed into FunctionChecker."""
+
+class PointerChecker:
+    """`Ptr[T]`: construction, methods, indexing.
+    Reached as `chk.pointers` from the other checkers."""
+
+    def __init__(self, chk: FunctionChecker) -> None:
+        self.chk: FunctionChecker = chk
+        self.exprs: ExpressionChecker = chk.exprs
+        self.msg: MessageBuilder = chk.msg
 
     def ptr_static(self, t: Type, func: ast.Attribute, e: ast.Call) -> TExpr:
         """`Ptr[T].alloc(n)`."""
         if t == ERROR:
             return TConst(e.span, ERROR, None)
         if func.attr != "alloc":
-            self.diags.error("E0223", func.span, name=t, attr=func.attr)
+            self.msg.error("E0223", func.span, name=t, attr=func.attr)
             return TConst(e.span, ERROR, None)
-        args = [self.expr(a) for a in e.args]
+        args = [self.exprs.expr(a) for a in e.args]
         if len(args) != 1:
-            self.diags.error("E0204", e.span, func=f"{t}.alloc", expected=1, s="", found=len(args))
+            self.msg.error("E0204", e.span, func=f"{t}.alloc", expected=1, s="", found=len(args))
             return TConst(e.span, ERROR, None)
         count = self.index_value(args[0])
         if count.type == ERROR:
@@ -35,26 +48,26 @@ class PointerChecks:
         if t == ERROR:
             return TConst(e.span, ERROR, None)
         if e.args or e.keywords:
-            self.diags.error("E0204", e.span, func=t.name, expected=0, s="s", found=len(e.args) + len(e.keywords))
+            self.msg.error("E0204", e.span, func=t.name, expected=0, s="s", found=len(e.args) + len(e.keywords))
             return TConst(e.span, ERROR, None)
         return TConst(e.span, t, None)  # the null pointer
 
     def index_value(self, value: TExpr) -> TExpr:
         original = value.type
-        value = self.value(value)
+        value = self.exprs.value(value)
         if value.type == ERROR:
             return value
         if not (isinstance(value.type, ScalarType) and value.type.is_int):
-            self.diags.error("E0201", value.span, expected=T.INT, found=original)
+            self.msg.error("E0201", value.span, expected=T.INT, found=original)
             return TConst(value.span, ERROR, None)
         if value.type != T.INT:
-            value = self.convert(value, T.INT, value.span)
+            value = self.chk.calls.convert(value, T.INT, value.span)
         return value
 
     def ptr_method(self, receiver: TExpr, func: ast.Attribute, e: ast.Call, ct_items) -> TExpr:
         pt: PtrType = receiver.type
         name = func.attr
-        args = [self.expr(a) for a in e.args]
+        args = [self.exprs.expr(a) for a in e.args]
         if any(a.type == ERROR for a in args):
             return TConst(e.span, ERROR, None)
         if name == "free" and not args:
@@ -69,47 +82,47 @@ class PointerChecks:
         if name in ("load", "store"):
             width = 1
             if ct_items:
-                values = self._ct_args(ct_items, 1, name, e.span)
+                values = self.chk.simd.ct_args(ct_items, 1, name, e.span)
                 if values is None:
                     return TConst(e.span, ERROR, None)
                 width = values[0]
             if isinstance(width, bool) or not isinstance(width, int) or width < 1 or width & (width - 1):
-                self.diags.error("E0127", e.span, width=width)
+                self.msg.error("E0127", e.span, width=width)
                 return TConst(e.span, ERROR, None)
             if not isinstance(pt.pointee, ScalarType):
-                self.diags.error("E0223", func.span, name=pt, attr=name)
+                self.msg.error("E0223", func.span, name=pt, attr=name)
                 return TConst(e.span, ERROR, None)
             value_type = T.simd(pt.pointee, width) if width > 1 else pt.pointee
             if name == "load":
                 if len(args) > 1:
-                    self.diags.error("E0204", e.span, func="load", expected="0 or 1", s="s", found=len(args))
+                    self.msg.error("E0204", e.span, func="load", expected="0 or 1", s="s", found=len(args))
                     return TConst(e.span, ERROR, None)
                 index = self.index_value(args[0]) if args else TConst(e.span, T.INT, 0)
                 return TPtrOp(e.span, value_type, "load", [receiver, index])
             if len(args) not in (1, 2):
-                self.diags.error("E0204", e.span, func="store", expected="1 or 2", s="s", found=len(args))
+                self.msg.error("E0204", e.span, func="store", expected="1 or 2", s="s", found=len(args))
                 return TConst(e.span, ERROR, None)
             index = self.index_value(args[0]) if len(args) == 2 else TConst(e.span, T.INT, 0)
             value = args[-1]
             if isinstance(value.type, SIMDType) and width == 1:
                 value_type = value.type  # store(i, vec): the width comes from the value
                 if value_type.elem != pt.pointee:
-                    self.diags.error("E0201", value.span, expected=T.simd(pt.pointee, value_type.width),
+                    self.msg.error("E0201", value.span, expected=T.simd(pt.pointee, value_type.width),
                                      found=value_type)
                     return TConst(e.span, ERROR, None)
-            value = self.coerce(value, value_type)
+            value = self.exprs.coerce(value, value_type)
             if ERROR in (index.type, value.type):
                 return TConst(e.span, ERROR, None)
             return TPtrOp(e.span, T.NONE, "store", [receiver, index, value])
         if name == "bitcast":
-            values = self._ct_args(ct_items, 1, name, e.span)
+            values = self.chk.simd.ct_args(ct_items, 1, name, e.span)
             if values is None or args:
                 return TConst(e.span, ERROR, None)
             if not isinstance(values[0], T.Type):
-                self.diags.error("E0125", e.span, name="T", expected="a type", found=str(values[0]))
+                self.msg.error("E0125", e.span, name="T", expected="a type", found=str(values[0]))
                 return TConst(e.span, ERROR, None)
             return TPtrOp(e.span, T.ptr(values[0], pt.address_space), "bitcast", [receiver])
-        self.diags.error("E0223", func.span, name=pt, attr=name)
+        self.msg.error("E0223", func.span, name=pt, attr=name)
         return TConst(e.span, ERROR, None)
 
     def ptr_offset(self, pointer: TExpr, amount: TExpr, span: Span, negate: bool = False) -> TExpr:
@@ -124,7 +137,7 @@ class PointerChecks:
 
     def ptr_index(self, pointer: TExpr, items, span: Span) -> TExpr | None:
         if len(items) != 1 or not isinstance(items[0], ast.Expr):
-            self.diags.error("E0204", span, func="pointer indexing", expected=1, s="", found=len(items))
+            self.msg.error("E0204", span, func="pointer indexing", expected=1, s="", found=len(items))
             return None
-        index = self.index_value(self.expr(items[0]))
+        index = self.index_value(self.exprs.expr(items[0]))
         return None if index.type == ERROR else index

@@ -1,7 +1,7 @@
 """Rules the checker's parts share: operator tables, names, and small helpers."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Protocol
 
 from .. import types as T
 from ..source import Span
@@ -44,36 +44,40 @@ BIT_OPS = {"&", "|", "^", "<<", ">>"}
 CMP_OPS = {"<", ">", "<=", ">=", "==", "!="}
 
 
-Instantiate = Callable[[ast.FnDef, tuple[Type, ...], Span], FunctionInstance | None]
+class ResolveType(Protocol):
+    """The type an annotation names, with these compile-time names bound; `decl` says where it is
+    written (a callee's parameter types resolve in the module that declares it)."""
+
+    def __call__(self, expr: ast.Expr, env: dict | None = None, decl: ast.Node | None = None) -> Type: ...
 
 
-class Progress:
-    """Where the checker is: the internal-error wrapper reports this span."""
+class Instantiate(Protocol):
+    """Asks the instantiation stage for the instance of `decl` at these argument types (a method's
+    with its owner, a parameterized function's with its compile-time arguments)."""
 
-    span: Span | None = None
+    def __call__(self, decl: ast.FnDef, param_types: tuple[Type, ...], span: Span | None,
+                 owner: Type | None = None, ct_args: tuple = ()) -> FunctionInstance | None: ...
 
 
-PROGRESS = Progress()
-
-
-class _Loop:
+class Loop:
     def __init__(self, infinite: bool, parallel: bool = False, first_inner: int = 0):
         self.infinite = infinite
         self.parallel = parallel
         self.first_inner = first_inner  # a prange: variables with ids from here are its body's own
         self.shadowed: set[LocalVar] = set()  # a prange: outer loop variables its body re-bound
         self.break_states: list[set[LocalVar]] = []
+        self.body: list = []  # its statements (a rebinding at their top level starts each iteration afresh)
 
 
-def _is_num(t: Type) -> bool:
+def is_num(t: Type) -> bool:
     return isinstance(t, ScalarType) and t.is_numeric
 
 
-def _is_float(t: Type) -> bool:
+def is_float(t: Type) -> bool:
     return (isinstance(t, ScalarType) and t.is_float) or t == T.FLOAT_LITERAL
 
 
-def _unify(annotation: ast.Expr, t: Type, names: set, out: dict) -> None:
+def unify_annotation(annotation: ast.Expr, t: Type, names: set, out: dict) -> None:
     """Bind compile-time parameters by matching a parameter's annotation against an argument type."""
     def value(expr, v):
         if isinstance(expr, ast.Name) and expr.id in names and expr.id not in out:
@@ -89,13 +93,13 @@ def _unify(annotation: ast.Expr, t: Type, names: set, out: dict) -> None:
         elif kind == "Scalar" and isinstance(t, ScalarType) and len(items) == 1:
             value(items[0], T.dtype_of(t))
         elif kind == "Ptr" and isinstance(t, T.PtrType) and items:
-            _unify(items[0], t.pointee, names, out)
+            unify_annotation(items[0], t.pointee, names, out)
         elif isinstance(t, T.StructType) and t.base == kind and t.symbol is not None:
             # `List[T]` against `List[Int]`: each parameter of the struct against its value.
             for item, p in zip(items, t.symbol.decl.ct_params):
                 bound = t.ct_env.get(p.name)
                 if isinstance(bound, T.Type):
-                    _unify(item, bound, names, out)
+                    unify_annotation(item, bound, names, out)
                 else:
                     value(item, bound)
 
@@ -107,14 +111,14 @@ def _ct_kind(p: ast.CtParam) -> str:
     return "type"  # `T: AnyType`, a trait bound, or no annotation
 
 
-class _TypeParam:
+class TypeParam:
     """Marks a type-valued compile-time parameter in scope (it names a type, not a value)."""
 
     def __init__(self, name: str):
         self.name = name
 
 
-def _ct_type(value) -> Type:
+def ct_type(value) -> Type:
     if isinstance(value, T.DTypeValue):
         return T.DTYPE
     if isinstance(value, bool):
@@ -126,11 +130,11 @@ def _ct_type(value) -> Type:
     return ERROR
 
 
-def _source_text(node) -> str:
+def source_text(node) -> str:
     return node.span.file.text[node.span.start:node.span.end]
 
 
-def _field_span(sym, name: str) -> Span | None:
+def field_span(sym, name: str) -> Span | None:
     for f in sym.decl.fields:
         if f.name == name:
             return f.name_span
@@ -146,7 +150,7 @@ def signature(instance: FunctionInstance) -> str:
     return f"{decl.kind} {decl.name}({params}){raises}{tail}"
 
 
-def _nonempty_range(start: TExpr, stop: TExpr, step: TExpr) -> bool:
+def nonempty_range(start: TExpr, stop: TExpr, step: TExpr) -> bool:
     if not all(isinstance(x, TConst) and isinstance(x.value, int) for x in (start, stop, step)):
         return False
     if step.value > 0:
@@ -154,7 +158,7 @@ def _nonempty_range(start: TExpr, stop: TExpr, step: TExpr) -> bool:
     return step.value < 0 and start.value > stop.value
 
 
-def _merge(a: set | None, b: set | None) -> set | None:
+def merge_assigned(a: set | None, b: set | None) -> set | None:
     if a is None:
         return b
     if b is None:

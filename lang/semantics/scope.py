@@ -19,7 +19,7 @@ class ComptimeSymbol:
 @dataclass(eq=False)
 class StructSymbol:
     decl: ast.StructDef
-    type: "StructType"
+    type: StructType
     methods: dict[str, ast.FnDef] = field(default_factory=dict)
     state: str = "new"  # "new" -> "resolving" -> "done": fields are resolved once, cycles caught
     instances: dict = field(default_factory=dict)  # compile-time arguments -> StructType (generic structs)
@@ -43,12 +43,12 @@ class ModuleSymbols:
     modules: dict[str, str] = field(default_factory=dict)  # `import math as m`: m -> math
     imported: dict[str, tuple[str, str]] = field(default_factory=dict)  # `from math import sqrt`
     # `import geometry [as g]` of a .px module: the dotted name it is used by -> that module
-    px_modules: dict[str, "ModuleSymbols"] = field(default_factory=dict, repr=False)
+    px_modules: dict[str, ModuleSymbols] = field(default_factory=dict, repr=False)
     # Names whose import failed (already reported): their uses are not reported again.
     unresolved: set[str] = field(default_factory=set)
     # An imported trait's own module, where the names in its declaration (its parents, the types
     # in its methods) resolve; a trait declared here is absent.
-    trait_homes: dict[str, "ModuleSymbols"] = field(default_factory=dict, repr=False)
+    trait_homes: dict[str, ModuleSymbols] = field(default_factory=dict, repr=False)
     # Set by the instantiator: compile-time constants by name, looked up in this module.
     lookup_constant: object = field(default=None, repr=False)
 

@@ -2,47 +2,61 @@
 (a scalar operand is broadcast), comparisons giving a mask, and the SIMD methods."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .. import types as T
 from ..source import Span
 from ..syntax import ast
-from .. import types as T
 from ..types import ERROR, LiteralType, ScalarType, SIMDType, Type
 from .rules import CMP_OPS
 from .typed import LaneTarget, LocalVar, TConst, TConvert, TExpr, TLane, TLocal, TSIMDOp, TSplat, TVector
 
+if TYPE_CHECKING:
+    from .check import FunctionChecker
+    from .expressions import ExpressionChecker
+    from .messages import MessageBuilder
+
 REDUCTIONS = ("reduce_add", "reduce_mul", "reduce_min", "reduce_max")
 
 
-class SIMDChecks:
-    """Mixed into FunctionChecker: everything the checker does with SIMD values."""
+class SIMDChecker:
+    """Everything the checker does with SIMD values.
+    Reached as `chk.simd` from the other checkers."""
+
+    def __init__(self, chk: FunctionChecker) -> None:
+        self.chk: FunctionChecker = chk
+        self.exprs: ExpressionChecker = chk.exprs
+        self.msg: MessageBuilder = chk.msg
 
     def simd_construct(self, t: Type, e: ast.Call) -> TExpr:
         if t == ERROR:
             return TConst(e.span, ERROR, None)
         for kw in e.keywords:
-            self.diags.error("E0207", kw.span, func=t.name, name=kw.name)
-        args = [self.expr(a) for a in e.args]
+            self.msg.error("E0207", kw.span, func=t.name, name=kw.name)
+        args = [self.exprs.expr(a) for a in e.args]
         if any(a.type == ERROR for a in args):
             return TConst(e.span, ERROR, None)
         if isinstance(t, ScalarType):  # Scalar[dtype](x): a conversion
             if len(args) != 1:
-                self.diags.error("E0204", e.span, func=t.name, expected=1, s="", found=len(args))
+                self.msg.error("E0204", e.span, func=t.name, expected=1, s="", found=len(args))
                 return TConst(e.span, ERROR, None)
-            return self.convert(self.value(args[0]), t, e.span) if not isinstance(args[0].type, LiteralType) \
-                else self.coerce(args[0], t)
+            return self.chk.calls.convert(self.exprs.value(args[0]), t, e.span) \
+                if not isinstance(args[0].type, LiteralType) \
+                else self.exprs.coerce(args[0], t)
         if len(args) == 1:
             return self.broadcast(args[0], t)
         if len(args) != t.width:
-            self.diags.error("E0204", e.span, func=t.name, expected=f"1 or {t.width}", s="s", found=len(args))
+            self.msg.error("E0204", e.span, func=t.name, expected=f"1 or {t.width}", s="s", found=len(args))
             return TConst(e.span, ERROR, None)
-        return TVector(e.span, t, [self.coerce(a, t.elem) for a in args])
+        return TVector(e.span, t, [self.exprs.coerce(a, t.elem) for a in args])
 
     def broadcast(self, value: TExpr, t: SIMDType) -> TExpr:
         if value.type == t:
             return value
         if isinstance(value.type, SIMDType):
-            self.diags.error("E0201", value.span, expected=t, found=value.type)
+            self.msg.error("E0201", value.span, expected=t, found=value.type)
             return TConst(value.span, ERROR, None)
-        scalar = self.coerce(value, t.elem)
+        scalar = self.exprs.coerce(value, t.elem)
         if scalar.type == ERROR:
             return scalar
         return TSplat(value.span, t, scalar)
@@ -51,14 +65,14 @@ class SIMDChecks:
         from .comptime import CtError
 
         try:
-            dtype = self.ct_value(func.items[0]) if len(func.items) == 1 else None
+            dtype = self.chk.calls.ct_value(func.items[0]) if len(func.items) == 1 else None
         except CtError as exc:
-            self.diags.error("E0219", exc.span, detail=exc.detail)
+            self.msg.error("E0219", exc.span, detail=exc.detail)
             return TConst(e.span, ERROR, None)
         if not isinstance(dtype, T.DTypeValue):
-            self.diags.error("E0125", func.span, name="dtype", expected="a `DType`", found="something else")
+            self.msg.error("E0125", func.span, name="dtype", expected="a `DType`", found="something else")
             return TConst(e.span, ERROR, None)
-        bits = self.module.vector_bits
+        bits = self.chk.module.vector_bits
         return TConst(e.span, T.INT, max(1, bits // max(8, dtype.scalar.bits)))
 
     # ---- operators ----
@@ -66,7 +80,7 @@ class SIMDChecks:
         vt = left.type if isinstance(left.type, SIMDType) else right.type
         for side in (left, right):
             if isinstance(side.type, SIMDType) and side.type != vt:
-                self.diags.error("E0202", span, op=op, left=left.type, right=right.type)
+                self.msg.error("E0202", span, op=op, left=left.type, right=right.type)
                 return None
         return vt
 
@@ -80,7 +94,7 @@ class SIMDChecks:
         if (op in ("&", "|", "^") and not (elem.is_int or elem.is_bool)) or \
                 (op in ("<<", ">>") and not elem.is_int) or op == "@" or \
                 (op == "/" and not elem.is_float) or (elem.is_bool and op not in ("&", "|", "^")):
-            self.diags.error("E0202", span, op=op, left=left.type, right=right.type)
+            self.msg.error("E0202", span, op=op, left=left.type, right=right.type)
             return TConst(span, ERROR, None)
         a, b = self.broadcast(left, vt), self.broadcast(right, vt)
         if ERROR in (a.type, b.type):
@@ -91,10 +105,11 @@ class SIMDChecks:
         from .typed import TCompare
 
         if len(e.ops) != 1:
-            self.diags.error("E0007", e.span, construct="chained comparisons of SIMD values")
+            self.msg.error("E0007", e.span, construct="chained comparisons of SIMD values")
             return TConst(e.span, ERROR, None)
-        if e.ops[0] not in CMP_OPS:  # `in`, `is`: no lane-wise meaning (`in` on a SIMD passed check, then crashed lowering)
-            self.diags.error("E0202", e.span, op=e.ops[0], left=operands[0].type, right=operands[1].type)
+        if e.ops[0] not in CMP_OPS:  # `in`, `is`: no lane-wise meaning
+            # (`in` on a SIMD passed the checker, then crashed the lowering)
+            self.msg.error("E0202", e.span, op=e.ops[0], left=operands[0].type, right=operands[1].type)
             return TConst(e.span, ERROR, None)
         vt = self.simd_operand_type(e.ops[0], operands[0], operands[1], e.span)
         if vt is None:
@@ -108,13 +123,13 @@ class SIMDChecks:
     def simd_method(self, receiver: TExpr, func: ast.Attribute, e: ast.Call, ct_items) -> TExpr:
         vt: SIMDType = receiver.type
         name = func.attr
-        args = [self.expr(a) for a in e.args]
+        args = [self.exprs.expr(a) for a in e.args]
         if any(a.type == ERROR for a in args):
             return TConst(e.span, ERROR, None)
 
         def arity(n: int) -> bool:
             if len(args) != n:
-                self.diags.error("E0204", e.span, func=name, expected=n, s="s" if n != 1 else "", found=len(args))
+                self.msg.error("E0204", e.span, func=name, expected=n, s="s" if n != 1 else "", found=len(args))
                 return False
             return True
 
@@ -136,33 +151,33 @@ class SIMDChecks:
                 scalar = T.default_type(args[0].type if not isinstance(args[0].type, LiteralType) else args[1].type)
                 target = T.simd(scalar, vt.width) if isinstance(scalar, ScalarType) else None
             if target is None or target.width != vt.width:
-                self.diags.error("E0201", e.span, expected=f"SIMD values of width {vt.width}",
+                self.msg.error("E0201", e.span, expected=f"SIMD values of width {vt.width}",
                                  found=", ".join(str(a.type) for a in args))
                 return TConst(e.span, ERROR, None)
             return TSIMDOp(e.span, target, "select", [receiver, self.broadcast(args[0], target),
                                                        self.broadcast(args[1], target)])
         if name == "cast":
-            values = self._ct_args(ct_items, 1, name, e.span)
+            values = self.ct_args(ct_items, 1, name, e.span)
             if values is None or not arity(0):
                 return TConst(e.span, ERROR, None)
             if not isinstance(values[0], T.DTypeValue):
-                self.diags.error("E0125", e.span, name="dtype", expected="a `DType`", found=str(values[0]))
+                self.msg.error("E0125", e.span, name="dtype", expected="a `DType`", found=str(values[0]))
                 return TConst(e.span, ERROR, None)
             return TConvert(e.span, T.simd(values[0].scalar, vt.width), receiver, False)
         if name in ("shuffle", "slice"):
-            values = self._ct_args(ct_items, None, name, e.span)
+            values = self.ct_args(ct_items, None, name, e.span)
             if values is None or not arity(0):
                 return TConst(e.span, ERROR, None)
             if name == "slice":  # slice[size, offset=0]()
                 if not 1 <= len(values) <= 2:
-                    self.diags.error("E0128", e.span, func=name, expected="1 or 2", s="s", found=len(values))
+                    self.msg.error("E0128", e.span, func=name, expected="1 or 2", s="s", found=len(values))
                     return TConst(e.span, ERROR, None)
                 size, offset = values[0], values[1] if len(values) > 1 else 0
                 values = list(range(offset, offset + size)) if isinstance(size, int) and isinstance(offset, int) \
                     else [None]
             if not values or any(not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < vt.width
                                  for v in values) or len(values) & (len(values) - 1):
-                self.diags.error("E0219", e.span, detail=f"lane indices must be Ints in [0, {vt.width}) and their "
+                self.msg.error("E0219", e.span, detail=f"lane indices must be Ints in [0, {vt.width}) and their "
                                                            "count a power of two")
                 return TConst(e.span, ERROR, None)
             return TSIMDOp(e.span, T.simd(vt.elem, len(values)), "shuffle", [receiver], list(values))
@@ -170,28 +185,28 @@ class SIMDChecks:
 
     def _no_method(self, vt, name, span, report=True):
         if report:
-            self.diags.error("E0223", span, name=vt, attr=name)
+            self.msg.error("E0223", span, name=vt, attr=name)
         return TConst(span, ERROR, None)
 
-    def _ct_args(self, items, count, name, span):
+    def ct_args(self, items, count, name, span):
         from .comptime import CtError
 
-        items = [i for i in (items or ())]
+        items = list(items or ())
         if count is not None and len(items) != count:
-            self.diags.error("E0128", span, func=name, expected=count, s="s" if count != 1 else "", found=len(items))
+            self.msg.error("E0128", span, func=name, expected=count, s="s" if count != 1 else "", found=len(items))
             return None
         try:
-            return [self.ct_value(i) for i in items if isinstance(i, ast.Expr)]
+            return [self.chk.calls.ct_value(i) for i in items if isinstance(i, ast.Expr)]
         except CtError as exc:
-            self.diags.error("E0219", exc.span, detail=exc.detail)
+            self.msg.error("E0219", exc.span, detail=exc.detail)
             return None
 
     # ---- lanes ----
     def simd_lane(self, vector: TExpr, items, span: Span) -> TExpr:
         if len(items) != 1 or not isinstance(items[0], ast.Expr):
-            self.diags.error("E0204", span, func="SIMD indexing", expected=1, s="", found=len(items))
+            self.msg.error("E0204", span, func="SIMD indexing", expected=1, s="", found=len(items))
             return TConst(span, ERROR, None)
-        index = self.coerce(self.value(self.expr(items[0])), T.INT)
+        index = self.exprs.coerce(self.exprs.value(self.exprs.expr(items[0])), T.INT)
         if index.type == ERROR:
             return index
         return TLane(span, vector.type.elem, vector, index)

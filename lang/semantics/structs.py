@@ -1,25 +1,56 @@
 """Checking of struct values: construction, fields, methods, operator methods and iteration."""
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
 from .. import types as T
 from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, StructType, Type, default_type
-from .typed import (FieldTarget, LocalVar, Reference, TAssign, TBlock, TConst, TDictLit, TExpr, TExprStmt, TField,
-                    TListLit, TLocal, TPtrOp, TReturn, TUnary, TWhile)
-from .module import dotted_name
 from .imports import is_string
-from .rules import COMPARE_METHODS, _field_span, _unify
+from .module import dotted_name
+from .rules import COMPARE_METHODS, field_span, unify_annotation
+from .sharing import attribute_root, reroot
+from .typed import (
+    FieldTarget,
+    LocalVar,
+    Reference,
+    TAssign,
+    TBlock,
+    TConst,
+    TDictLit,
+    TExpr,
+    TExprStmt,
+    TField,
+    TListLit,
+    TLocal,
+    TPtrOp,
+    TReturn,
+    TUnary,
+    TWhile,
+)
+
+if TYPE_CHECKING:
+    from .check import FunctionChecker
+    from .expressions import ExpressionChecker
+    from .messages import MessageBuilder
 
 
-class StructChecks:
-    """Mixed into FunctionChecker."""
+class StructChecker:
+    """Struct values: construction, fields, methods, operator methods, iteration, modules' names.
+    Reached as `chk.structs` from the other checkers."""
+
+    def __init__(self, chk: FunctionChecker) -> None:
+        self.chk: FunctionChecker = chk
+        self.exprs: ExpressionChecker = chk.exprs
+        self.msg: MessageBuilder = chk.msg
 
     def struct_of(self, t: Type):
         if not isinstance(t, StructType):
             return None
-        return t.symbol if t.symbol is not None else self.module.structs.get(t.base or t.name)
+        return t.symbol if t.symbol is not None else self.chk.module.structs.get(t.base or t.name)
 
     def method_call(self, receiver: TExpr, method: str, args: list[TExpr], span: Span) -> TExpr | None:
         """`receiver.method(args)` with checked arguments (operators); None if there is no such method."""
@@ -30,24 +61,24 @@ class StructChecks:
         params = decl.params[1:]
         if decl.variadic is not None:  # `b[i, j]`: `__getitem__(self, *index: Int)`
             after = len(params) - decl.variadic
-            args = self.pack_variadic(decl, params, args, span, f"{receiver.type}.{method}", receiver.type,
+            args = self.chk.calls.pack_variadic(decl, params, args, span, f"{receiver.type}.{method}", receiver.type,
                                       trailing=after)
             if args is None:
                 return TConst(span, ERROR, None)
         if len(params) != len(args):
-            self.diags.error("E0204", span, func=f"{receiver.type}.{method}", expected=len(params),
+            self.msg.error("E0204", span, func=f"{receiver.type}.{method}", expected=len(params),
                              s="s" if len(params) != 1 else "", found=len(args))
             return TConst(span, ERROR, None)
-        return self.finish_call(decl, args, span, span, receiver.type, receiver)
+        return self.chk.calls.finish_call(decl, args, span, span, receiver.type, receiver)
 
     def struct_call(self, sym, e: ast.Call, t: Type | None = None) -> TExpr:
         init = sym.methods.get("__init__")
         if is_string(sym.type) and len(e.args) == 1 and not e.keywords:
-            value = self.expr(e.args[0])
+            value = self.exprs.expr(e.args[0])
             other = self.struct_of(value.type)
             if other is not None and other is not sym and "__str__" in other.methods:
                 return self.method_call(value, "__str__", [], e.span)  # `String(obj)` is Python's str(obj)
-            return self.finish_call(init, [value], e.span, e.func.span, sym.type)
+            return self.chk.calls.finish_call(init, [value], e.span, e.func.span, sym.type)
         if t is None and sym.generic and init is not None:
             t = self.infer_struct(sym, init, e)
             if t is None:
@@ -56,16 +87,16 @@ class StructChecks:
             return TConst(e.span, ERROR, None)
         owner = t if t is not None else sym.type
         if init is None:
-            self.diags.error("E0118", e.func.span, struct=sym.type, name="__init__",
+            self.msg.error("E0118", e.func.span, struct=sym.type, name="__init__",
                              notes=(Note("add `fn __init__(out self, ...)` or the `@fieldwise_init` decorator"),))
             for a in e.args:
-                self.expr(a)
+                self.exprs.expr(a)
             return TConst(e.span, ERROR, None)
         if not sym.generic and sym.state == "new":  # not named in a type yet: resolve its fields now
-            self._resolve_type(ast.Name(sym.decl.name_span, sym.decl.name), {}, sym.decl)
+            self.chk.type_resolver(ast.Name(sym.decl.name_span, sym.decl.name), {}, sym.decl)
         if not sym.generic and sym.state != "done":
             return TConst(e.span, ERROR, None)
-        return self.user_call(init, e, owner)
+        return self.chk.calls.user_call(init, e, owner)
 
     def infer_struct(self, sym, init: ast.FnDef, e: ast.Call):
         """`Pair(1, 2.5)`: bind the struct's parameters from the constructor's argument types."""
@@ -76,20 +107,20 @@ class StructChecks:
         params = init.params[1:]
         for p, a in zip(params, e.args):
             if p.annotation is not None:
-                _unify(p.annotation, default_type(self.expr(a).type), names, values)
+                unify_annotation(p.annotation, default_type(self.exprs.expr(a).type), names, values)
         for p in sym.decl.ct_params:
             if p.name not in values and p.default is not None:
-                values[p.name] = self.ct_value(p.default)
+                values[p.name] = self.chk.calls.ct_value(p.default)
         missing = [p.name for p in sym.decl.ct_params if p.name not in values]
         if missing:
-            self.diags.error("E0124", e.span, name=missing[0], func=sym.decl.name)
+            self.msg.error("E0124", e.span, name=missing[0], func=sym.decl.name)
             return None
-        return struct_instance(sym, tuple(values[p.name] for p in sym.decl.ct_params), e.span, self.module,
-                               self.diags, self._lookup_constant)
+        return struct_instance(sym, tuple(values[p.name] for p in sym.decl.ct_params), e.span, self.chk.module,
+                               self.msg.bag, self._lookup_constant)
 
     def _lookup_constant(self, name, span):
-        if name in self.module.comptimes:
-            value = self.comptime_value(self.module.comptimes[name])
+        if name in self.chk.module.comptimes:
+            value = self.chk.comptime_value(self.chk.module.comptimes[name])
             return value.value if value is not None else ERROR
         return None
 
@@ -103,48 +134,50 @@ class StructChecks:
             from .mathlib import MODULES
 
             if func.attr not in MODULES[module]:
-                self.diags.error("E0130", func.span, module=module, name=func.attr)
+                self.msg.error("E0130", func.span, module=module, name=func.attr)
                 return TConst(e.span, ERROR, None)
-            return self.math_call(func.attr, e)
+            return self.chk.mathlib.math_call(func.attr, e)
         if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name) and base.value.id == "Ptr" \
-                and self.scopes.lookup("Ptr") is None:
-            return self.ptr_static(self.resolve_type(base), func, e)
+                and self.chk.scopes.lookup("Ptr") is None:
+            return self.chk.pointers.ptr_static(self.chk.resolve_type(base), func, e)
         if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name) \
-                and base.value.id in self.module.structs and self.scopes.lookup(base.value.id) is None:
-            t = self.resolve_type(base)  # `Pair[Int].make()`: a static method of one instance
-            sym = self.module.structs[base.value.id]
+                and base.value.id in self.chk.module.structs and self.chk.scopes.lookup(base.value.id) is None:
+            t = self.chk.resolve_type(base)  # `Pair[Int].make()`: a static method of one instance
+            sym = self.chk.module.structs[base.value.id]
             decl = sym.methods.get(func.attr)
             if t == ERROR:
                 return TConst(e.span, ERROR, None)
             if decl is None or decl.self_convention is not None:
-                self.diags.error("E0118", func.span, struct=t, name=func.attr)
+                self.msg.error("E0118", func.span, struct=t, name=func.attr)
                 return TConst(e.span, ERROR, None)
-            return self.user_call(decl, e, t, ct_items=ct_items)
+            return self.chk.calls.user_call(decl, e, t, ct_items=ct_items)
         qualified = self.px_module_of(base.value) if isinstance(base, ast.Attribute) else None
         if (qualified is not None and base.attr in qualified.structs) or (
-                isinstance(base, ast.Name) and self.scopes.lookup(base.id) is None and base.id in self.module.structs):
+                isinstance(base, ast.Name) and self.chk.scopes.lookup(base.id) is None
+                and base.id in self.chk.module.structs):
             # `Point.origin()` (or `geometry.Point.origin()`): a static method
-            sym = qualified.structs[base.attr] if qualified is not None else self.module.structs[base.id]
+            sym = qualified.structs[base.attr] if qualified is not None else self.chk.module.structs[base.id]
             if sym.generic:
-                self.diags.error("E0126", base.span, name=sym.decl.name, example=f"{sym.decl.name}[...]")
+                self.msg.error("E0126", base.span, name=sym.decl.name, example=f"{sym.decl.name}[...]")
                 return TConst(e.span, ERROR, None)
             decl = sym.methods.get(func.attr)
             if decl is None or decl.self_convention is not None:
-                self.diags.error("E0118", func.span, struct=sym.type, name=func.attr)
+                self.msg.error("E0118", func.span, struct=sym.type, name=func.attr)
                 return TConst(e.span, ERROR, None)
-            return self.user_call(decl, e, sym.type)
-        receiver = self.expr(base)
+            return self.chk.calls.user_call(decl, e, sym.type)
+        mark = self.chk.sharing.change_mark()
+        receiver = self.exprs.expr(base)
         if receiver.type == ERROR:
             return receiver
-        if receiver.type == T.STRING_LITERAL and self.string_type() is not None:  # `",".join(parts)`
-            receiver = self.coerce(receiver, self.string_type())
+        if receiver.type == T.STRING_LITERAL and self.exprs.string_type() is not None:  # `",".join(parts)`
+            receiver = self.exprs.coerce(receiver, self.exprs.string_type())
         if isinstance(receiver.type, T.SIMDType):
-            return self.simd_method(receiver, func, e, ct_items)
+            return self.chk.simd.simd_method(receiver, func, e, ct_items)
         if isinstance(receiver.type, T.PtrType):
-            return self.ptr_method(receiver, func, e, ct_items)
+            return self.chk.pointers.ptr_method(receiver, func, e, ct_items)
         sym = self.struct_of(receiver.type)
         if sym is None:
-            self.diags.error("E0223", func.span, name=receiver.type, attr=func.attr)
+            self.msg.error("E0223", func.span, name=receiver.type, attr=func.attr)
             return TConst(e.span, ERROR, None)
         decl = sym.methods.get(func.attr)
         if decl is None and "__getattr__" in sym.methods and receiver.type.field_index(func.attr) is None:
@@ -153,11 +186,30 @@ class StructChecks:
                                          func.span)
             return self.call_value(attribute, e) if attribute.type != ERROR else attribute
         if decl is None:
-            self.diags.error("E0118", func.span, struct=receiver.type, name=func.attr)
+            self.msg.error("E0118", func.span, struct=receiver.type, name=func.attr)
             return TConst(e.span, ERROR, None)
         if decl.self_convention is None:  # a static method called on a value
-            return self.user_call(decl, e, receiver.type, ct_items=ct_items)
-        return self.user_call(decl, e, receiver.type, receiver, ct_items)
+            return self.chk.calls.user_call(decl, e, receiver.type, ct_items=ct_items)
+        if decl.self_convention == "mut" and self.chk.sharing.element_read(receiver):  # `xs[i].append(v)`: in place
+            lent = self.chk.sharing.lend(
+                receiver, e.span, lambda slot: self.chk.calls.user_call(decl, e, receiver.type, slot, ct_items), mark)
+            if lent is not None:
+                return lent
+        element = receiver
+        while isinstance(element, TField):
+            element = element.base
+        if decl.self_convention == "mut" and element is not receiver and self.chk.sharing.element_read(element) \
+                and isinstance(attribute_root(base), ast.Subscript):  # `bs[i].tags.append(v)`: in place
+            name = f"$element{self.chk.next_id}"
+
+            def use(slot):
+                self.chk.scopes.declare(name, slot.var)
+                return self.attribute_call(replace(func, value=reroot(base, name)), e, ct_items)
+
+            lent = self.chk.sharing.lend(element, e.span, use, mark)
+            if lent is not None:
+                return lent
+        return self.chk.calls.user_call(decl, e, receiver.type, receiver, ct_items)
 
     def call_value(self, callee: TExpr, e: ast.Call) -> TExpr:
         """`f(args)` of a struct value with `__call__`. A `__call__(self, args: List[T], kwargs:
@@ -166,32 +218,33 @@ class StructChecks:
         sym = self.struct_of(callee.type)
         decl = sym.methods.get("__call__") if sym is not None else None
         if decl is None or decl.self_convention is None:
-            self.diags.error("E0118", e.func.span, struct=callee.type, name="__call__")
+            self.msg.error("E0118", e.func.span, struct=callee.type, name="__call__")
             return TConst(e.span, ERROR, None)
         params = decl.params[1:]
         if [p.name for p in params] != ["args", "kwargs"]:
-            return self.user_call(decl, e, callee.type, callee)
+            return self.chk.calls.user_call(decl, e, callee.type, callee)
         env = {**callee.type.ct_env, "Self": callee.type}
-        list_type, dict_type = (self._resolve_type(p.annotation, env, decl) for p in params)
+        list_type, dict_type = (self.chk.type_resolver(p.annotation, env, decl) for p in params)
         if ERROR in (list_type, dict_type):
             return TConst(e.span, ERROR, None)
         elem = list_type.ct_env["T"]
-        items = [self.consume(self.coerce(self.expr(a), elem), "passed to a call") for a in e.args]
-        keys = [self.coerce(TConst(kw.span, T.STRING_LITERAL, kw.name), dict_type.ct_env["K"]) for kw in e.keywords]
-        values = [self.consume(self.coerce(self.expr(kw.value), elem), "passed to a call") for kw in e.keywords]
+        consume, coerce, expr = self.chk.ownership.consume, self.exprs.coerce, self.exprs.expr
+        items = [consume(coerce(expr(a), elem), "passed to a call") for a in e.args]
+        keys = [coerce(TConst(kw.span, T.STRING_LITERAL, kw.name), dict_type.ct_env["K"]) for kw in e.keywords]
+        values = [consume(coerce(expr(kw.value), elem), "passed to a call") for kw in e.keywords]
         if any(x.type == ERROR for x in items + keys + values):
             return TConst(e.span, ERROR, None)
-        self.need_drop(list_type, e.span)
+        self.chk.ownership.need_drop(list_type, e.span)
         positional = TListLit(e.span, list_type, items)
-        init = self.finish_call(dict_type.symbol.methods["__init__"], [], e.span, e.span, dict_type)
-        setitem = self.instantiate(dict_type.symbol.methods["__setitem__"], (dict_type, keys[0].type if keys else
+        init = self.chk.calls.finish_call(dict_type.symbol.methods["__init__"], [], e.span, e.span, dict_type)
+        setitem = self.chk.instantiate(dict_type.symbol.methods["__setitem__"], (dict_type, keys[0].type if keys else
                                    dict_type.ct_env["K"], elem), e.span, dict_type, ())
         if init.type == ERROR or setitem is None:
             return TConst(e.span, ERROR, None)
-        self.fn.callees.append((setitem, e.span))
-        self.need_drop(dict_type, e.span)
+        self.chk.fn.callees.append((setitem, e.span))
+        self.chk.ownership.need_drop(dict_type, e.span)
         named = TDictLit(e.span, dict_type, init, setitem, keys, values)
-        return self.finish_call(decl, [positional, named], e.span, e.func.span, callee.type, callee)
+        return self.chk.calls.finish_call(decl, [positional, named], e.span, e.func.span, callee.type, callee)
 
     def field_read(self, base: TExpr, attr: str, span: Span) -> TExpr:
         sym = self.struct_of(base.type)
@@ -201,12 +254,12 @@ class StructChecks:
             return self.method_call(base, "__getattr__", [TConst(span, T.STRING_LITERAL, attr)], span)
         if index is None:
             if attr in sym.methods:
-                self.diags.error("E0120", span, name=attr)
+                self.msg.error("E0120", span, name=attr)
             else:
-                self.diags.error("E0122", span, struct=base.type, name=attr)
+                self.msg.error("E0122", span, struct=base.type, name=attr)
             return TConst(span, ERROR, None)
         ftype = base.type.fields[index][1]
-        self.fn.references.append(Reference(span, "field", attr, ftype, _field_span(sym, attr)))
+        self.chk.fn.references.append(Reference(span, "field", attr, ftype, field_span(sym, attr)))
         return TField(span, ftype, base, index)
 
     def field_target(self, target: ast.Attribute) -> FieldTarget | None:
@@ -217,24 +270,26 @@ class StructChecks:
             names.append((node.attr, node.span))
             node = node.value
         if not isinstance(node, ast.Name):
-            self.diags.error("E0108", target.span)
+            self.msg.error("E0108", target.span)
             return None
-        var = self.scopes.lookup(node.id)
+        var = self.chk.scopes.lookup(node.id)
         if not isinstance(var, LocalVar):
             if var is None:
-                self.unknown_name(node.id, node.span)
+                self.exprs.unknown_name(node.id, node.span)
             else:
-                self.diags.error("E0108", target.span)
+                self.msg.error("E0108", target.span)
             return None
-        self.refer_local(node.span, var)
+        self.chk.refer_local(node.span, var)
+        if not self.chk.sharing.changed_in_place(var, node.span):
+            return None
         if not var.mutable:
-            self.diags.error("E0113", node.span, name=node.id, func=self.fn.name)
+            self.msg.error("E0113", node.span, name=node.id, func=self.chk.fn.name)
             return None
-        initializing = var is self.self_var and self.field_vars and len(names) == 1
-        if not initializing and self.assigned is not None and var not in self.assigned \
-                and var not in self.reported_unbound:
-            self.reported_unbound.add(var)
-            self.diags.error("E0103", node.span, name=node.id)
+        initializing = var is self.chk.self_var and self.chk.field_vars and len(names) == 1
+        if not initializing and self.chk.assigned is not None and var not in self.chk.assigned \
+                and var not in self.chk.reported_unbound:
+            self.chk.reported_unbound.add(var)
+            self.msg.error("E0103", node.span, name=node.id)
         t, path = var.type, []
         for attr, span in reversed(names):
             if t == ERROR:  # its mistake was reported where it was made
@@ -243,123 +298,141 @@ class StructChecks:
             index = t.field_index(attr) if sym is not None else None
             if index is None:
                 if sym is None:
-                    self.diags.error("E0223", span, name=t, attr=attr)
+                    self.msg.error("E0223", span, name=t, attr=attr)
                 else:
-                    self.diags.error("E0122", span, struct=t, name=attr)
+                    self.msg.error("E0122", span, struct=t, name=attr)
                 return None
             path.append(index)
-            self.fn.references.append(Reference(span, "field", attr, t.fields[index][1], _field_span(sym, attr)))
+            self.chk.fn.references.append(Reference(span, "field", attr, t.fields[index][1], field_span(sym, attr)))
             t = t.fields[index][1]
         return FieldTarget(var, path, t)
 
     def struct_compare(self, e: ast.Compare, operands: list[TExpr]) -> TExpr:
         if len(e.ops) != 1:
-            self.diags.error("E0007", e.span, construct="chained comparisons of structs")
+            self.msg.error("E0007", e.span, construct="chained comparisons of structs")
             return TConst(e.span, ERROR, None)
         op, (left, right) = e.ops[0], operands
         if op in ("in", "not in") and isinstance(right.type, StructType):
             found = self.method_call(right, "__contains__", [left], e.span)
             if found is None:
-                self.diags.error("E0118", e.span, struct=right.type, name="__contains__")
+                self.msg.error("E0118", e.span, struct=right.type, name="__contains__")
                 return TConst(e.span, ERROR, None)
-            return found if op == "in" else TUnary(e.span, T.BOOL, "not", self.truth(found, e.span))
+            return found if op == "in" else TUnary(e.span, T.BOOL, "not", self.exprs.truth(found, e.span))
         if op not in COMPARE_METHODS:
-            self.diags.error("E0007", e.span, construct=f"the `{op}` operator")
+            self.msg.error("E0007", e.span, construct=f"the `{op}` operator")
             return TConst(e.span, ERROR, None)
         result = None
         if left.type == T.STRING_LITERAL and right.type != T.STRING_LITERAL:  # "a" < s
-            left = self.coerce(left, right.type)
+            left = self.exprs.coerce(left, right.type)
         if isinstance(left.type, StructType):
             result = self.method_call(left, COMPARE_METHODS[op], [right], e.span)
             if result is None and op == "!=":  # Python falls back to `not __eq__`
                 equal = self.method_call(left, "__eq__", [right], e.span)
                 if equal is not None:
-                    result = TUnary(e.span, T.BOOL, "not", self.truth(equal, e.span))
+                    result = TUnary(e.span, T.BOOL, "not", self.exprs.truth(equal, e.span))
         if result is None:
-            self.diags.error("E0202", e.span, op=op, left=left.type, right=right.type)
+            self.msg.error("E0202", e.span, op=op, left=left.type, right=right.type)
             return TConst(e.span, ERROR, None)
         return result
 
     def declare_self(self, param: ast.Param, owner: StructType, convention: str) -> None:
-        var = self._new_var("self", owner, param.span, is_param=convention != "out",
+        var = self.chk.new_var("self", owner, param.span, is_param=convention != "out",
                             mutable=convention in ("mut", "out", "var", "owned"))
         var.by_ref = convention == "mut"
         var.owned = convention == "out"  # a constructor's own value; any other method borrows self
-        self.scopes.declare("self", var)
-        self.self_var = var
+        self.chk.scopes.declare("self", var)
+        self.chk.self_var = var
         if convention == "out":
             # Each field is tracked like a variable, so definite assignment covers initialization.
             for name, ftype in owner.fields:
-                self.field_vars[name] = LocalVar(f"self.{name}", ftype, param.span, id=-1)
+                self.chk.field_vars[name] = LocalVar(f"self.{name}", ftype, param.span, id=-1)
             if not owner.fields:
-                self.assigned.add(var)
+                self.chk.assigned.add(var)
         else:
-            self.fn.params.append(var)
-            self.assigned.add(var)
+            self.chk.fn.params.append(var)
+            self.chk.assigned.add(var)
 
     def return_self(self, span: Span) -> TReturn:
-        missing = [n for n, v in self.field_vars.items() if v not in (self.assigned or set())]
+        missing = [n for n, v in self.chk.field_vars.items() if v not in (self.chk.assigned or set())]
         for name in missing:
-            self.diags.error("E0117", span, field=name, struct=self.fn.owner)
-        return TReturn(span, TLocal(span, self.self_var.type, self.self_var))
+            self.msg.error("E0117", span, field=name, struct=self.chk.fn.owner)
+        return TReturn(span, TLocal(span, self.chk.self_var.type, self.chk.self_var))
 
-    def setitem(self, target: ast.Subscript, value: TExpr, span: Span):
-        base = self.expr(target.value)
+    def setitem(self, target: ast.Subscript, value: TExpr, span: Span, mark: int | None = None):
+        mark = self.chk.sharing.change_mark() if mark is None else mark
+        base = self.exprs.expr(target.value)
         if base.type == ERROR:
             return None
         if isinstance(base.type, T.PtrType):
-            index = self.ptr_index(base, target.items, target.span)
-            value = self.consume(self.coerce(value, base.type.pointee), "stored")
+            index = self.chk.pointers.ptr_index(base, target.items, target.span)
+            value = self.chk.ownership.consume(self.exprs.coerce(value, base.type.pointee), "stored")
             if index is None or value.type == ERROR:
                 return None
             return TExprStmt(span, TPtrOp(span, T.NONE, "store", [base, index, value]))
         if isinstance(base.type, T.SIMDType):
             if not (isinstance(base, TLocal) and base.var.mutable):
-                self.diags.error("E0108", target.span)
+                self.msg.error("E0108", target.span)
                 return None
-            lane = self.lane_target(base.var, target.items, target.span)
+            lane = self.chk.simd.lane_target(base.var, target.items, target.span)
             if lane is None:
                 return None
-            return self._store([lane], [self.coerce(value, lane.type)], span)
+            return self.chk.store([lane], [self.exprs.coerce(value, lane.type)], span)
         if self.struct_of(base.type) is None:
-            self.diags.error("E0007", target.span, construct="indexing")
+            self.msg.error("E0007", target.span, construct="indexing")
             return None
-        index = [self.expr(i) for i in target.items if isinstance(i, ast.Expr)]
+        index = [self.exprs.expr(i) for i in target.items if isinstance(i, ast.Expr)]
+        if self.chk.sharing.element_read(base):  # `g[i][j] = v`: g[i] changed in place
+            lent = self.chk.sharing.lend(
+                base, span, lambda slot: self.method_call(slot, "__setitem__", index + [value], span), mark)
+            if lent is not None:
+                return TExprStmt(span, lent) if lent.type != ERROR else None
         result = self.method_call(base, "__setitem__", index + [value], span)
         if result is None:
-            self.diags.error("E0118", target.span, struct=base.type, name="__setitem__")
+            self.msg.error("E0118", target.span, struct=base.type, name="__setitem__")
             return None
         return TExprStmt(span, result)
 
     def aug_subscript(self, s: ast.AugAssign):
         """`x[i] op= v`: x and i are evaluated once, as in Python."""
         target = s.target
-        base = self.expr(target.value)
+        mark = self.chk.sharing.change_mark()
+        base = self.exprs.expr(target.value)
         if base.type == ERROR:
             return None
+        if self.chk.sharing.element_read(base):  # `g[i][j] += v`: g[i] changed in place
+            name = f"$element{self.chk.next_id}"
+
+            def use(slot):
+                self.chk.scopes.declare(name, slot.var)
+                inner = self.aug_subscript(replace(s, target=replace(target, value=ast.Name(target.value.span, name))))
+                return [inner] if inner is not None else [TExprStmt(s.span, TConst(s.span, ERROR, None))]
+
+            lent = self.chk.sharing.lend(base, s.span, use, mark)
+            if lent is not None:
+                return TExprStmt(s.span, lent) if lent.type != ERROR else None
         prelude: list = []
 
         def once(value: TExpr) -> TExpr:
             if isinstance(value, (TConst, TLocal)):
                 return value
-            var = self._new_var(f"${len(prelude)}", value.type, value.span)
-            prelude.append(self._store([var], [value], value.span))
+            var = self.chk.new_var(f"${len(prelude)}", value.type, value.span)
+            prelude.append(self.chk.store([var], [value], value.span))
             return TLocal(value.span, var.type, var)
 
         if not isinstance(base, TLocal) and not isinstance(base.type, T.PtrType):
-            self.diags.error("E0108", target.span)
+            self.msg.error("E0108", target.span)
             return None
         base = once(base)
-        items = [once(self.value(self.expr(i))) for i in target.items if isinstance(i, ast.Expr)]
+        items = [once(self.exprs.value(self.exprs.expr(i))) for i in target.items if isinstance(i, ast.Expr)]
         names = [ast.Name(i.span, f"$item{n}") for n, i in enumerate(items)]
         for name, item in zip(names, items):
-            self.scopes.declare(name.id, item.var if isinstance(item, TLocal) else item)
-        self.scopes.declare("$base", base.var)
+            self.chk.scopes.declare(name.id, item.var if isinstance(item, TLocal) else item)
+        self.chk.scopes.declare("$base", base.var)
         subscript = ast.Subscript(target.span, ast.Name(target.value.span, "$base"), tuple(names))
-        current = self.expr(subscript)
+        current = self.exprs.expr(subscript)
         if current.type == ERROR:
             return None
-        result = self.binary(s.op, current, self.expr(s.value), s.span)
+        result = self.exprs.binary(s.op, current, self.exprs.expr(s.value), s.span)
         store = self.setitem(subscript, result, s.span)
         if store is None:
             return None
@@ -367,37 +440,43 @@ class StructChecks:
 
     def for_iterable(self, s: ast.For):
         """`for x in v`: v.__iter__() (or v itself) gives an iterator with __has_next__ and __next__."""
-        source = self.expr(s.iter)
+        source = self.exprs.expr(s.iter)
         if source.type == ERROR:
             return None
         sym = self.struct_of(source.type)
         if sym is None:
-            self.diags.error("E0145", s.iter.span, type=source.type)
+            self.msg.error("E0145", s.iter.span, type=source.type)
             return None
         iterator = self.method_call(source, "__iter__", [], s.iter.span) if "__iter__" in sym.methods else source
         if iterator is None or iterator.type == ERROR:
             return None
         isym = self.struct_of(iterator.type)
         if isym is None or "__has_next__" not in isym.methods or "__next__" not in isym.methods:
-            self.diags.error("E0145", s.iter.span, type=iterator.type)
+            self.msg.error("E0145", s.iter.span, type=iterator.type)
             return None
         if not isinstance(s.target, ast.Name):
-            self.diags.error("E0007", s.target.span, construct="unpacking in a `for` target")
+            self.msg.error("E0007", s.target.span, construct="unpacking in a `for` target")
             return None
-        hidden = self._new_var("$iter", iterator.type, s.iter.span)
-        start = self._store([hidden], [iterator], s.iter.span)
+        hidden = self.chk.new_var("$iter", iterator.type, s.iter.span)
+        start = self.chk.store([hidden], [iterator], s.iter.span)
         current = TLocal(s.iter.span, hidden.type, hidden)
-        more = self.truth(self.method_call(current, "__has_next__", [], s.iter.span), s.iter.span)
+        more = self.exprs.truth(self.method_call(current, "__has_next__", [], s.iter.span), s.iter.span)
         item = self.method_call(current, "__next__", [], s.iter.span)
         if ERROR in (more.type, item.type):
             return None
-        var = self.assign_target(s.target, item)
+        var = self.chk.assign_target(s.target, item)
         if var is None:
             return None
         if var.type != item.type and ERROR not in (var.type, item.type):
-            self.diags.error("E0201", s.target.span, expected=var.type, found=item.type)
+            self.msg.error("E0201", s.target.span, expected=var.type, found=item.type)
             return None
-        body = self.loop_body(var, s.body)
+        self.chk.sharing.copied(s.iter, source, var, loop_variable=True)
+        walked = self.chk.sharing.iterating(s.iter, s.iter.span)
+        if walked is not None:
+            self.chk.sharing.sharing_state()["iterating"].append(walked)
+        body = self.chk.loop_body(var, s.body)
+        if walked is not None:
+            self.chk.sharing.sharing_state()["iterating"].pop()
         step = TAssign(s.target.span, [var], [item])
         return TBlock(s.span, [start, TWhile(s.span, more, [step] + body)])
 
@@ -408,20 +487,20 @@ class StructChecks:
         root = node
         while isinstance(root, ast.Attribute):
             root = root.value
-        if isinstance(root, ast.Name) and self.scopes.lookup(root.id) is None:
-            return px_module_named(node, self.module)
+        if isinstance(root, ast.Name) and self.chk.scopes.lookup(root.id) is None:
+            return px_module_named(node, self.chk.module)
         return None
 
     def qualified_call(self, other, func: ast.Attribute, e: ast.Call, ct_items=None) -> TExpr:
         """`geometry.dot(a, b)`, `geometry.Vec2(1.0, 2.0)`, `geometry.Vec2.origin()`."""
         name = func.attr
         if name in other.functions:
-            return self.user_call(other.functions[name], e, ct_items=ct_items)
+            return self.chk.calls.user_call(other.functions[name], e, ct_items=ct_items)
         if name in other.structs:
             return self.struct_call(other.structs[name], e)
         if name in other.imported:
-            return self.math_call(other.imported[name][1], e)
-        self.diags.error("E0130", func.span, module=dotted_name(func.value), name=name)
+            return self.chk.mathlib.math_call(other.imported[name][1], e)
+        self.msg.error("E0130", func.span, module=dotted_name(func.value), name=name)
         return TConst(e.span, ERROR, None)
 
     def qualified_value(self, other, e: ast.Attribute) -> TExpr:
@@ -430,20 +509,21 @@ class StructChecks:
 
         name = e.attr
         if name in other.comptimes:
-            value = self.comptime_value(other.comptimes[name])
+            value = self.chk.comptime_value(other.comptimes[name])
             return TConst(e.span, value.type, value.value) if value is not None else TConst(e.span, ERROR, None)
         if name in other.imported and other.imported[name][1] in CONSTANTS:
-            return self.math_constant(other.imported[name][1], e.span)
+            return self.chk.mathlib.math_constant(other.imported[name][1], e.span)
         if name in other.functions or name in other.imported:
-            self.diags.error("E0007", e.span, construct="using a function as a value")
+            self.msg.error("E0007", e.span, construct="using a function as a value")
         elif name in other.structs:
-            self.diags.error("E0220", e.span, name=name)
+            self.msg.error("E0220", e.span, name=name)
         else:
-            self.diags.error("E0130", e.span, module=dotted_name(e.value), name=name)
+            self.msg.error("E0130", e.span, module=dotted_name(e.value), name=name)
         return TConst(e.span, ERROR, None)
 
     def module_of(self, node: ast.Expr) -> str | None:
         """The module a name refers to (`math` after `import math`), unless a local shadows it."""
-        if isinstance(node, ast.Name) and node.id in self.module.modules and self.scopes.lookup(node.id) is None:
-            return self.module.modules[node.id]
+        if isinstance(node, ast.Name) and node.id in self.chk.module.modules \
+                and self.chk.scopes.lookup(node.id) is None:
+            return self.chk.module.modules[node.id]
         return None

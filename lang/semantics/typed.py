@@ -47,7 +47,7 @@ class FunctionInstance:
     return_type: Type | None = None  # None while a `def`'s return type is still being inferred
     params: list[LocalVar] = field(default_factory=list)
     locals: list[LocalVar] = field(default_factory=list)
-    body: list["TStmt"] = field(default_factory=list)
+    body: list[TStmt] = field(default_factory=list)
     checked: bool = False
     in_progress: bool = False
     references: list[Reference] = field(default_factory=list)
@@ -265,6 +265,19 @@ class TFieldRef(TExpr):
 
 
 @dataclass(eq=False)
+class TLend(TExpr):
+    """An element of a container changed in place (`xs[i].append(v)`, `g[i][j] = v`,
+    `bs[i].vx = v`): `ptr` is the container's `__refitem__` (the element's address, checked), the
+    element's bits are lent to `slot` for `inner` (an expression) or `body` (statements), and
+    stored back afterwards, also when they raise, as a field lent to a `mut` argument is."""
+
+    slot: LocalVar
+    ptr: TExpr
+    inner: TExpr | None = None
+    body: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
 class TConvert(TExpr):
     """A numeric conversion; `checked` raises on NaN, infinity and out-of-range (Python's int())."""
 
@@ -286,7 +299,7 @@ class TStmt:
 
 @dataclass(eq=False)
 class TAssign(TStmt):
-    targets: list["LocalVar | FieldTarget | LaneTarget"]
+    targets: list[LocalVar | FieldTarget | LaneTarget]
     values: list[TExpr]  # all evaluated before any target is stored: `a, b = b, a`
 
 
@@ -359,8 +372,8 @@ class TBlock(TStmt):
 class TRaise(TStmt):
     exc: str | None  # None: re-raise what is being handled
     message: str
-    value: "TExpr | None" = None  # `raise e` of a caught exception
-    text: "TExpr | None" = None  # a message made at run time: a String
+    value: TExpr | None = None  # `raise e` of a caught exception
+    text: TExpr | None = None  # a message made at run time: a String
 
 
 @dataclass(eq=False)

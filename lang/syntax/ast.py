@@ -1,8 +1,8 @@
 """The syntax tree: frozen dataclasses, every node with the span it came from."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
-from typing import Iterator
 
 from ..source import Span
 

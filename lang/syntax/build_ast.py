@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import ast as pyast
 import re
+import unicodedata
 import warnings
+from dataclasses import dataclass
 
 from lark import Token, Transformer_NonRecursive, Tree, v_args
 
@@ -12,7 +14,6 @@ from ..diagnostics import DiagnosticBag
 from ..semantics.fold import MAX_FOLD_BITS
 from ..source import SourceFile, Span
 from . import ast
-from .validate import MAX_NESTING
 
 CONVENTIONS = {"mut", "owned", "out", "ref", "var"}
 _MAX_DECIMAL_DIGITS = len(str(1 << MAX_FOLD_BITS))  # the digits of the largest literal that can fold
@@ -23,20 +24,19 @@ AUG_OPS = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "//=": "//", "%=": "%", "
 
 @v_args(meta=True)
 class BuildAst(Transformer_NonRecursive):
-    def __init__(self, source: SourceFile, diags: DiagnosticBag, offset: int = 0):
+    def __init__(self, source: SourceFile, diags: DiagnosticBag):
         super().__init__()
         self.source = source
         self.diags = diags
-        self.offset = offset  # where the parsed text starts in the file (an f-string's expression)
 
     # ---- helpers ----
     def _span(self, meta) -> Span:
         if getattr(meta, "empty", True):
             return self.source.span(0, 0)
-        return self.source.span(meta.start_pos + self.offset, meta.end_pos + self.offset)
+        return self.source.span(meta.start_pos, meta.end_pos)
 
     def _tok(self, tok: Token) -> Span:
-        return self.source.span(tok.start_pos + self.offset, tok.end_pos + self.offset)
+        return self.source.span(tok.start_pos, tok.end_pos)
 
     def _unsupported(self, meta, construct: str, code: str = "E0002"):
         self.diags.error(code, self._span(meta), construct=construct)
@@ -212,7 +212,7 @@ class BuildAst(Transformer_NonRecursive):
         for x in rest:
             if isinstance(x, list) and x and x[0] == "finally":
                 finalbody = x[1]
-        plain = [x for x in tails]
+        plain = list(tails)
         if plain:
             orelse = plain[0]
         return ast.Try(self._span(meta), body, handlers, orelse, finalbody)
@@ -397,10 +397,10 @@ class BuildAst(Transformer_NonRecursive):
         return ast.Call(self._span(meta), func, tuple(args), tuple(keywords))
 
     def arguments(self, meta, c):
-        return [x for x in c]
+        return list(c)
 
     def subscripts(self, meta, c):
-        return [x for x in c]
+        return list(c)
 
     def subscript(self, meta, c):
         return ast.Subscript(self._span(meta), c[0], tuple(c[1]))
@@ -466,23 +466,49 @@ class BuildAst(Transformer_NonRecursive):
         return self._bad_expr(meta, "a complex number literal")
 
     def string(self, meta, c):
-        parts = []
-        for tok in c:
-            text = str(tok)
+        """Adjacent literals are one string, as in Python: `"a" 'b'`, and with f-strings among
+        them the text pieces and fields of all of them, joined (see `fstring`)."""
+        parts: list[ast.Expr] = []
+        for item in c:
+            if isinstance(item, _FString):
+                parts.extend(item.parts)
+                continue
+            text = str(item)
             if text[:1] in "bB" or text[:2].lower() in ("rb", "br"):
                 return self._bad_expr(meta, "bytes literals", "E0007")
             try:
                 with warnings.catch_warnings():
                     # '\ ' and friends keep their backslash, as in Python; no warning on the console.
                     warnings.simplefilter("ignore")
-                    parts.append(pyast.literal_eval(text))
+                    value = pyast.literal_eval(text)
             except (ValueError, SyntaxError) as exc:
-                self.diags.error("E0004", self._tok(tok), detail=str(exc))
-                parts.append("")
-                continue
-            if not self._valid_text(parts[-1], self._tok(tok)):
-                parts[-1] = ""
-        return ast.StrLit(self._span(meta), "".join(parts))
+                self.diags.error("E0004", self._tok(item), detail=str(exc))
+                value = ""
+            if not self._valid_text(value, self._tok(item)):
+                value = ""
+            parts.append(ast.StrLit(self._tok(item), value))
+        return self._join(self._span(meta), parts)
+
+    @staticmethod
+    def _join(span: Span, parts: list[ast.Expr]) -> ast.Expr:
+        """The pieces of a string joined with `+`, neighbouring text merged: a string without
+        fields stays one literal (a `StringLiteral`, a constant), as `"a" "b"` always was."""
+        merged: list[ast.Expr] = []
+        for part in parts:
+            if isinstance(part, ast.ErrorExpr):
+                return part
+            if isinstance(part, ast.StrLit) and merged and isinstance(merged[-1], ast.StrLit):
+                merged[-1] = ast.StrLit(merged[-1].span.to(part.span), merged[-1].value + part.value)
+            else:
+                merged.append(part)
+        if not merged:
+            return ast.StrLit(span, "")
+        if len(merged) == 1 and isinstance(merged[0], ast.StrLit):
+            return ast.StrLit(span, merged[0].value)
+        result = merged[0]
+        for part in merged[1:]:
+            result = ast.Binary(span, "+", result, part)
+        return result
 
     def _valid_text(self, text: str, span: Span) -> bool:
         """A string pyx can hold: its text is UTF-8, and a lone surrogate (`"\\ud800"`) has no UTF-8
@@ -502,67 +528,91 @@ class BuildAst(Transformer_NonRecursive):
         self.diags.error("E0009", span, escape=f"\\u{ord(ch):04x}", hint=hint)
         return False
 
+    # ---- f-strings: the grammar's tokens (pyx.lark, PEP 701's rules) -> text and fields ----
     def fstring(self, meta, c):
-        """`f"x = {x:.2f}!"`: the text pieces joined with `+` to `str(x)`, `repr(x)` (`!r`) or
-        `format(x, ".2f")` (a spec), as Python evaluates it. The expressions keep their places
-        in the file, so errors in them point where they are written."""
-        tok = c[0]
-        text = str(tok)
-        try:
-            joined = pyast.parse(text, mode="eval").body
-        except SyntaxError as exc:
-            self.diags.error("E0004", self._tok(tok), detail=f"f-string: {exc.msg}")
-            return ast.StrLit(self._tok(tok), "")
-        except (MemoryError, RecursionError):  # CPython's parser gives up on deeper nesting than pyx allows
-            self.diags.error("E0003", self._tok(tok), limit=MAX_NESTING)
-            return ast.StrLit(self._tok(tok), "")
-        span = self._tok(tok)
+        """`f"x = {x:.2f}!"`: its pieces, which `string` joins with `+`: each text token as a
+        literal, each field as `str(x)`, `repr(x)` (`!r`) or `format(x, ".2f")` (a spec), as
+        Python evaluates it. Every piece keeps the span where it is written."""
+        _start, *pieces, _end = c
         parts: list[ast.Expr] = []
-        for value in joined.values:
-            if isinstance(value, pyast.Constant):
-                if not self._valid_text(value.value, span):
-                    return ast.ErrorExpr(span)
-                parts.append(ast.StrLit(span, value.value))
-                continue
-            start = tok.start_pos + self.offset + _char_offset(text, value.value.col_offset)
-            end = tok.start_pos + self.offset + _char_offset(text, value.value.end_col_offset)
-            inner = self._inner_expression(start, end)
-            if value.conversion == ord("a"):
-                return self._bad_expr(meta, "`!a` in an f-string", "E0007")
-            if value.format_spec is not None:
-                if not all(isinstance(v, pyast.Constant) for v in value.format_spec.values):
-                    return self._bad_expr(meta, "a `{...}` inside an f-string's format spec", "E0007")
-                spec = "".join(v.value for v in value.format_spec.values)
-                if not self._valid_text(spec, span):
-                    return ast.ErrorExpr(span)
-                if value.conversion == ord("r"):
-                    inner = ast.Call(inner.span, ast.Name(span, "repr"), (inner,), ())
-                parts.append(ast.Call(inner.span, ast.Name(span, "format"), (inner, ast.StrLit(span, spec)), ()))
+        for piece in pieces:
+            if isinstance(piece, _Field):
+                parts.extend(piece.parts)
             else:
-                name = "repr" if value.conversion == ord("r") else "str"
-                parts.append(ast.Call(inner.span, ast.Name(span, name), (inner,), ()))
-        if not parts:
-            return ast.StrLit(span, "")
-        result = parts[0]
-        for part in parts[1:]:
-            result = ast.Binary(span, "+", result, part)
-        return result
+                parts.append(self._fstring_text(piece, doubled_braces=True))
+        return _FString(tuple(parts))
 
-    def _inner_expression(self, start: int, end: int) -> ast.Expr:
-        """Parse source[start:end] as an expression, its nodes' spans where it is in the file: it
-        is parsed alone, parenthesized (so a space before it is no indentation), and the spans
-        are moved by where it starts. (Parsing the whole file blanked around it, once for every
-        `{...}`, made a file of many f-strings quadratic.)"""
-        from .parser import _parser
-
+    def _fstring_text(self, tok: Token, doubled_braces: bool) -> ast.Expr:
+        """The value of an f-string's text token: escapes decoded unless the string is raw
+        (the token's type says), and `{{`/`}}` in text (not in a spec) made single."""
+        span = self._tok(tok)
+        raw = tok.type.rsplit("_", 1)[-1].startswith("R")
         try:
-            tree = _parser().parse("(" + self.source.text[start:end] + ")\n")
-        except Exception:  # noqa: BLE001 - Python accepted it; pyx's grammar did not
-            self.diags.error("E0004", self.source.span(start, end), detail="f-string expression pyx cannot parse")
-            return ast.ErrorExpr(self.source.span(start, end))
-        body = BuildAst(self.source, self.diags, start - 1).transform(tree)  # the "(" is at start - 1
-        statement = body[0] if body else None
-        return statement.expr if isinstance(statement, ast.ExprStmt) else ast.ErrorExpr(self.source.span(start, end))
+            value = _decode_fstring_text(str(tok), raw, doubled_braces)
+        except ValueError as exc:
+            self.diags.error("E0004", span, detail=str(exc))
+            return ast.ErrorExpr(span)
+        if not self._valid_text(value, span):
+            return ast.ErrorExpr(span)
+        return ast.StrLit(span, value)
+
+    def fstring_field(self, meta, c):
+        """`{expr=!r:spec}`: the field's pieces. `=` puts the expression's text (as written,
+        spaces and all) before the value and makes `repr` the default conversion."""
+        value, eq, conv, spec = c
+        span = self._span(meta)
+        conversion = None
+        if conv is not None:
+            name, conv_span = conv
+            conversion = str(name)
+            if conv_span.start + 1 != name.start_pos:
+                self.diags.error("E0004", conv_span,
+                                 detail="the conversion must come right after `!` (`!r`, `!s` or `!a`)")
+                return _Field(span, (ast.ErrorExpr(span),))
+            if conversion not in ("r", "s", "a"):
+                self.diags.error("E0004", self._tok(name),
+                                 detail=f"invalid conversion character `{conversion}`: expected `r`, `s` or `a`")
+                return _Field(span, (ast.ErrorExpr(span),))
+            if conversion == "a":
+                self._unsupported(meta, "`!a` in an f-string", "E0007")
+                return _Field(span, (ast.ErrorExpr(span),))
+        parts: list[ast.Expr] = []
+        if eq is not None:
+            # The text runs to the `!`, the `:` or the `}`: spaces around `=` are kept, as in Python.
+            ends = [x.start for x in (conv[1] if conv else None, spec[0] if spec else None) if x is not None]
+            text_end = min(ends) if ends else meta.end_pos - 1
+            parts.append(ast.StrLit(self.source.span(meta.start_pos + 1, text_end),
+                                    self.source.text[meta.start_pos + 1:text_end]))
+            if conversion is None and spec is None:
+                conversion = "r"
+        if spec is None:
+            call = "repr" if conversion == "r" else "str"
+            parts.append(ast.Call(value.span, ast.Name(span, call), (value,), ()))
+            return _Field(span, tuple(parts))
+        colon, spec_pieces = spec
+        spec_span = self.source.span(colon.start + 1, colon.end)
+        nested = next((p for p in spec_pieces if isinstance(p, _Field)), None)
+        if nested is not None:
+            self.diags.error("E0007", nested.span, construct="a `{...}` inside an f-string's format spec")
+            return _Field(span, (ast.ErrorExpr(span),))
+        text_parts = [self._fstring_text(p, doubled_braces=False) for p in spec_pieces]
+        if any(isinstance(p, ast.ErrorExpr) for p in text_parts):
+            return _Field(span, (ast.ErrorExpr(span),))
+        spec_text = "".join(p.value for p in text_parts)
+        if conversion is not None:  # `!r`/`!s` convert first, then the spec formats the text
+            value = ast.Call(value.span, ast.Name(span, "repr" if conversion == "r" else "str"), (value,), ())
+        parts.append(ast.Call(value.span, ast.Name(span, "format"), (value, ast.StrLit(spec_span, spec_text)), ()))
+        return _Field(span, tuple(parts))
+
+    def fstring_eq(self, meta, c):
+        return self._span(meta)
+
+    def fstring_conv(self, meta, c):
+        return (c[0], self._span(meta))
+
+    def fstring_spec(self, meta, c):
+        """`:spec` -> (its span, from the colon, and its text tokens and nested fields)."""
+        return (self._span(meta), c)
 
     def true(self, meta, c):
         return ast.BoolLit(self._span(meta), True)
@@ -580,9 +630,58 @@ class BuildAst(Transformer_NonRecursive):
         raise AssertionError(f"grammar rule `{data}` has no AST builder")
 
 
-def _char_offset(line: str, utf8_offset: int) -> int:
-    """Python's ast columns count UTF-8 bytes; spans count characters."""
-    return len(line.encode("utf-8")[:utf8_offset].decode("utf-8", "ignore"))
+@dataclass(frozen=True)
+class _FString:
+    """An f-string's pieces, before `string` joins them with the literals beside it."""
+    parts: tuple
+
+
+@dataclass(frozen=True)
+class _Field:
+    """A `{...}` field: its span and the pieces it adds (with `=`, the text, then the value)."""
+    span: Span
+    parts: tuple
+
+
+_ESCAPE = re.compile(r"\\(N\{[^}]*\}|x[0-9a-fA-F]{0,2}|u[0-9a-fA-F]{0,4}|U[0-9a-fA-F]{0,8}|[0-7]{1,3}|\r\n|.|\n|$)"
+                     r"|\{\{|\}\}", re.S)
+_SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r",
+                   "t": "\t", "v": "\v", "\n": "", "\r\n": ""}
+_ESCAPE_DIGITS = {"x": 2, "u": 4, "U": 8}
+
+
+def _decode_fstring_text(text: str, raw: bool, doubled_braces: bool) -> str:
+    """Python's escapes (`\\n`, `\\x41`, `\\N{SNAKE}`, ...; an unknown one keeps its backslash)
+    and, in text outside a spec, `{{`/`}}`. Raises ValueError with the reason for a bad escape."""
+    def one(m: re.Match) -> str:
+        found = m.group()
+        if found in ("{{", "}}"):
+            return found[0] if doubled_braces else found
+        if raw:
+            return found
+        body = m.group(1)
+        if body in _SIMPLE_ESCAPES:
+            return _SIMPLE_ESCAPES[body]
+        kind = body[:1]
+        if kind in _ESCAPE_DIGITS:
+            if len(body) != 1 + _ESCAPE_DIGITS[kind]:
+                raise ValueError(f"truncated `\\{kind}{'X' * _ESCAPE_DIGITS[kind]}` escape")
+            code = int(body[1:], 16)
+            if code > 0x10FFFF:
+                raise ValueError(f"illegal Unicode character `\\{body}`")
+            return chr(code)
+        if kind and kind in "01234567":
+            return chr(int(body, 8))
+        if kind == "N":
+            if not body.startswith("N{") or not body.endswith("}"):
+                raise ValueError("malformed `\\N` character escape")
+            try:
+                return unicodedata.lookup(body[2:-1])
+            except KeyError:
+                raise ValueError(f"unknown Unicode character name in `\\{body}`") from None
+        return found  # not an escape: the backslash stays, as in Python (which warns)
+
+    return _ESCAPE.sub(one, text)
 
 
 def build(tree: Tree, source: SourceFile, diags: DiagnosticBag) -> tuple:

@@ -1,10 +1,10 @@
 """Source text -> pyx AST: Lark's LALR parser, Python's indentation rules, our diagnostics."""
 from __future__ import annotations
 
+import copy
 import functools
-import io
 import re
-import tokenize
+import threading
 import unicodedata
 from pathlib import Path
 
@@ -29,15 +29,103 @@ TOKEN_NAMES = {
 }
 
 
+class _FStringError(Exception):
+    """A mistake in an f-string seen in the token stream before the parser sees it."""
+
+    def __init__(self, start: int, end: int, detail: str):
+        super().__init__(detail)
+        self.start, self.end, self.detail = start, end, detail
+
+
+def _token_at(tok: Token, kind: str, text: str, offset: int) -> Token:
+    """A one-character token at `offset` in `tok` (on its line)."""
+    return Token(kind, text, tok.start_pos + offset, tok.line, tok.column + offset,
+                 tok.line, tok.column + offset + 1, tok.start_pos + offset + 1)
+
+
+def _single_quoted(fstring_start: Token) -> bool:
+    return "T" not in fstring_start.type.rsplit("_", 1)[-1]  # FSTRING_START_D, _S, _RD, _RS
+
+
 class _Indenter(PythonIndenter):
-    """Python's indentation rules, and a point where a long parse can be cancelled (see cancel.py):
-    Lark parses a megabyte in seconds, and an editor may have moved on meanwhile."""
+    """Python's indentation rules, f-string modes as Python's tokenizer keeps them, and a point
+    where a long parse can be cancelled (see cancel.py): Lark parses a megabyte in seconds, and
+    an editor may have moved on meanwhile."""
 
     def process(self, stream):
-        for count, token in enumerate(super().process(stream)):
+        self.open: list[tuple[str, Token]] = []  # what is open at this token: see _modes
+        for count, token in enumerate(super().process(self._modes(stream))):
             if count & 4095 == 0:
                 cancel.check()
             yield token
+
+    def _modes(self, stream):
+        """Keep the stack of open brackets and f-string parts ("f" for an f-string's text, "field"
+        for its `{...}`, "spec" once the field's `:` is seen). The grammar tokenizes f-strings
+        (pyx.lark); this stack only serves two checks: a newline in a single-quoted f-string's
+        text or spec ends it unterminated (inside brackets the indenter would drop the newline
+        and the text would go on on the next line), and an error names what was never closed."""
+        open_ = self.open
+        for tok in stream:
+            kind = tok.type
+            if kind.startswith("FSTRING_START"):
+                open_.append(("f", tok))
+            elif kind.startswith("FSTRING_END"):
+                if open_ and open_[-1][0] == "f":
+                    open_.pop()
+            elif kind in ("LPAR", "LSQB"):
+                open_.append((kind, tok))
+            elif kind == "LBRACE":
+                open_.append(("field" if open_ and open_[-1][0] in ("f", "spec") else kind, tok))
+            elif kind in ("RPAR", "RSQB", "RBRACE"):
+                if open_ and open_[-1][0] != "f":
+                    open_.pop()
+            elif kind == "COLON" and open_ and open_[-1][0] == "field":
+                open_[-1] = ("spec", open_[-1][1])
+            elif tok == ":=" and open_ and open_[-1][0] == "field":
+                # `f"{x:=5}"` is x with the spec `=5` (`=` alignment), as in Python: a walrus
+                # needs brackets there. The lexer read `:=`; the parser gets `:` and spec text.
+                open_[-1] = ("spec", open_[-1][1])
+                fstring = next(t for k, t in reversed(open_) if k == "f")
+                yield _token_at(tok, "COLON", ":", 0)
+                yield _token_at(tok, "FSTRING_SPEC_" + fstring.type.rsplit("_", 1)[-1], "=", 1)
+                continue
+            elif kind == "_NEWLINE" and open_ and open_[-1][0] in ("f", "spec"):
+                fstring = next(t for k, t in reversed(open_) if k == "f")
+                if _single_quoted(fstring):
+                    if open_[-1][0] == "f":
+                        raise _FStringError(fstring.start_pos, tok.start_pos, "unterminated f-string literal")
+                    raise _FStringError(tok.start_pos, tok.start_pos + 1,
+                                        "a single-quoted f-string's format spec cannot go on on the next "
+                                        "line; expected `}`")
+            yield tok
+
+    def innermost(self, *kinds: str) -> Token | None:
+        """The token that opened the innermost open part of one of these kinds, after an error."""
+        return next((tok for kind, tok in reversed(getattr(self, "open", ())) if kind in kinds), None)
+
+
+class _OnePerParse(_Indenter):
+    """The postlexer the one Lark parser keeps, shared by every thread that parses. An _Indenter
+    holds the state of one parse (parenthesis depth, indentation stack, open f-string parts), so
+    each parse runs a fresh one; `innermost`, asked after an error, answers from the one this
+    thread ran last (two compiles in two threads once broke each other's indentation here)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._mine = threading.local()
+
+    def process(self, stream):
+        fresh = _Indenter()
+        self._mine.current = fresh
+        return fresh.process(stream)
+
+    def innermost(self, *kinds: str) -> Token | None:
+        current = getattr(self._mine, "current", None)
+        return current.innermost(*kinds) if current is not None else None
+
+
+_INDENTER = _OnePerParse()
 
 
 def _normalize_name(token: Token) -> Token:
@@ -51,9 +139,28 @@ def _normalize_name(token: Token) -> Token:
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
     # cache=True stores the LALR tables in the temp dir: building them costs ~0.5 s.
-    return Lark(GRAMMAR.read_text(), parser="lalr", postlex=_Indenter(), start="file_input",
+    lark = Lark(GRAMMAR.read_text(), parser="lalr", postlex=_INDENTER, start="file_input",
                 propagate_positions=True, maybe_placeholders=True, cache=True,
                 lexer_callbacks={"NAME": _normalize_name})
+    _report_tokens_without_fstring_text(lark)
+    return lark
+
+
+def _report_tokens_without_fstring_text(lark: Lark) -> None:
+    """When no token the parser expects matches, Lark's contextual lexer reads the text again
+    with every terminal to say what it found ("unexpected name `print`"). An f-string's text
+    terminals match nearly any character and have a high priority (they must win over spaces
+    and comments inside an f-string), so they would be found instead: that second reading
+    leaves them out. (Lark's internals: if they change, errors only name less precisely.)"""
+    contextual = getattr(getattr(lark.parser, "lexer", None), "lexer", None)
+    root = getattr(contextual, "root_lexer", None)
+    if root is None:
+        return
+    conf = copy.copy(lark.lexer_conf)
+    conf.terminals = [t for t in conf.terminals
+                      if not t.name.startswith(("FSTRING_MIDDLE", "FSTRING_SPEC", "FSTRING_END"))]
+    conf.skip_validation = True
+    contextual.root_lexer = type(root)(conf)
 
 
 def parse(source: SourceFile, diags: DiagnosticBag | None = None) -> ast.Module:
@@ -67,6 +174,10 @@ def parse(source: SourceFile, diags: DiagnosticBag | None = None) -> ast.Module:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
         diags.add(_syntax_error(source, exc))
+        diags.raise_if_errors()
+        raise
+    except _FStringError as exc:
+        diags.error("E0004", source.span(exc.start, max(exc.end, exc.start + 1)), detail=exc.detail)
         diags.raise_if_errors()
         raise
     except DedentError:
@@ -86,22 +197,11 @@ def _last_line_span(source: SourceFile):
     return source.span(max(0, len(source.text.rstrip()) - 1), len(source.text.rstrip()))
 
 
-def _unclosed_bracket(text: str) -> int | None:
-    """Offset of the innermost bracket still open at the end of the file (pyx tokenizes like Python)."""
-    stack: list[int] = []
-    lines = text.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.OP and tok.string in "([{":
-                stack.append(starts[tok.start[0] - 1] + tok.start[1])
-            elif tok.type == tokenize.OP and tok.string in ")]}" and stack:
-                stack.pop()
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        pass
-    return stack[-1] if stack else None
+def _unclosed_bracket() -> int | None:
+    """Offset of the innermost bracket still open where the parse stopped (the indenter's
+    stack, so brackets inside f-strings count as Python 3.12 counts them)."""
+    opener = _INDENTER.innermost("LPAR", "LSQB", "LBRACE", "field", "spec")
+    return opener.start_pos if opener is not None else None
 
 
 def _describe(token) -> str:
@@ -115,10 +215,13 @@ def _syntax_error(source: SourceFile, exc: UnexpectedInput):
     from ..diagnostics import error
 
     pos = getattr(exc, "pos_in_stream", None)
+    fstring = _fstring_error(source, exc)
+    if fstring is not None:
+        return fstring
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         if tok.type in ("$END", "_DEDENT"):
-            opener = _unclosed_bracket(source.text)
+            opener = _unclosed_bracket()
             if opener is not None:
                 return error("E0001", source.span(opener, opener + 1),
                              detail=f"`{source.text[opener]}` was never closed")
@@ -131,7 +234,7 @@ def _syntax_error(source: SourceFile, exc: UnexpectedInput):
                 return error("E0005", span)
             return error("E0001", span, detail="unexpected end of block")
         before = source.text[:tok.start_pos].rstrip()
-        if exc.expected and (set(exc.expected) <= {"_INDENT"} or before.endswith(":")) and tok.column == 1 \
+        if (exc.expected and (set(exc.expected) <= {"_INDENT"} or before.endswith(":")) and tok.column == 1) \
                 or set(exc.expected) <= {"_INDENT"}:
             return error("E0001", source.span(tok.start_pos, tok.end_pos), detail="expected an indented block")
         if tok.type == "$END" or pos is None:
@@ -146,21 +249,60 @@ def _syntax_error(source: SourceFile, exc: UnexpectedInput):
             return error("E0005", span)
         return error("E0001", span, detail=detail)
     if isinstance(exc, UnexpectedCharacters):
-        ch = source.text[exc.pos_in_stream] if exc.pos_in_stream < len(source.text) else "?"
-        number = re.match(r"0\d[\d_]*", source.text[exc.pos_in_stream:])
-        if number:
-            return error("E0004", source.span(exc.pos_in_stream, exc.pos_in_stream + number.end()),
-                         detail="leading zeros in decimal integer literals are not permitted; "
-                                "use an 0o prefix for octal integers")
-        if ch in "\"'":
-            return error("E0004", source.span(exc.pos_in_stream, exc.pos_in_stream + 1),
-                         detail="unterminated string literal")
-        shown = f"`{ch}`" if ch.isprintable() else f"U+{ord(ch):04X}"  # a NUL or an escape code, named
-        return error("E0001", source.span(exc.pos_in_stream, exc.pos_in_stream + 1),
-                     detail=f"unexpected character {shown}")
+        return _bad_character(source, exc.pos_in_stream)
     if isinstance(exc, UnexpectedEOF):
         return error("E0001", _last_line_span(source), detail="unexpected end of file")
     return error("E0001", _last_line_span(source), detail=str(exc))
+
+
+def _fstring_error(source: SourceFile, exc: UnexpectedInput):
+    """Python 3.12's f-string errors, in pyx's words, or None when the error is not one."""
+    from ..diagnostics import error
+
+    if not isinstance(exc, UnexpectedToken):
+        return None
+    tok, expected = exc.token, set(exc.expected) - {"_NEWLINE"}
+    if tok.type in ("$END", "_DEDENT"):
+        start = _INDENTER.innermost("f")
+        if start is None:
+            return None
+        return error("E0004", source.span(start.start_pos, start.end_pos),
+                     detail=("unterminated triple-quoted f-string literal" if not _single_quoted(start)
+                             else "unterminated f-string literal"))
+    ch = source.text[tok.start_pos:tok.start_pos + 1]
+    span = source.span(tok.start_pos, tok.start_pos + 1)
+    if ch == "}" and any(t.startswith("FSTRING_MIDDLE") for t in expected):
+        return error("E0004", span, detail="a single `}` is not allowed in an f-string (`}}` is a literal `}`)")
+    before = source.text[:tok.start_pos].rstrip()
+    if before.endswith("{") and ch in "}!:=" and "RBRACE" not in expected:
+        return error("E0004", span, detail=f"an f-string field needs an expression before `{ch}`")
+    if before.endswith("!") and expected == {"NAME"}:
+        return error("E0004", span, detail="missing conversion character after `!` (`r`, `s` or `a`)")
+    if tok.type.startswith(("FSTRING_MIDDLE", "FSTRING_SPEC", "FSTRING_END")):
+        # Lark's contextual lexer read nothing the parser could take here, and then read the
+        # text with every terminal: an f-string's text matches nearly anything, so what is
+        # wrong is the character here.
+        return _bad_character(source, tok.start_pos)
+    return None
+
+
+def _bad_character(source: SourceFile, pos: int):
+    """The error at a character that starts no token the parser can take there."""
+    from ..diagnostics import error
+
+    ch = source.text[pos] if pos < len(source.text) else "?"
+    number = re.match(r"0\d[\d_]*", source.text[pos:])
+    if number:
+        return error("E0004", source.span(pos, pos + number.end()),
+                     detail="leading zeros in decimal integer literals are not permitted; "
+                            "use an 0o prefix for octal integers")
+    if ch in "\"'":
+        fstring, field = _INDENTER.innermost("f"), _INDENTER.innermost("field", "spec")
+        if fstring is not None and field is not None and field.start_pos > fstring.start_pos:
+            return error("E0004", source.span(pos, pos + 1), detail="expected `}` before the end of the f-string")
+        return error("E0004", source.span(pos, pos + 1), detail="unterminated string literal")
+    shown = f"`{ch}`" if ch.isprintable() else f"U+{ord(ch):04X}"  # a NUL or an escape code, named
+    return error("E0001", source.span(pos, pos + 1), detail=f"unexpected character {shown}")
 
 
 def _expected(exc: UnexpectedToken) -> str:
@@ -185,4 +327,4 @@ def parse_file(path: str) -> ast.Module:
     return parse(SourceFile.read(path))
 
 
-__all__ = ["parse", "parse_file", "CompileError"]
+__all__ = ["CompileError", "parse", "parse_file"]

@@ -89,7 +89,8 @@ def test_cache_clear_removes_the_libraries_too(program, monkeypatch):
 
 @needs_cc
 def test_a_cached_import_needs_no_llvm(tmp_path):
-    (tmp_path / "lib.px").write_text("fn twice(x: Ptr[Float64], n: Int):\n    for i in range(n):\n        x[i] *= 2.0\n")
+    (tmp_path / "lib.px").write_text("fn twice(x: Ptr[Float64], n: Int):\n"
+                                     "    for i in range(n):\n        x[i] *= 2.0\n")
     script = textwrap.dedent(f'''
         import sys
         import numpy as np

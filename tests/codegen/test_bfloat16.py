@@ -1,10 +1,10 @@
 """BFloat16 against a reference written from its definition (the top 16 bits of a Float32, rounded to
 nearest even): every one of its 65,536 values converts, prints and computes as the reference says."""
 import math
-from fractions import Fraction
 import os
 import subprocess
 import sys
+from fractions import Fraction
 
 import pytest
 
@@ -101,7 +101,7 @@ def values_of(bits) -> list[float]:
 def same_bits(got, expected_values) -> list:
     """Mismatches between BFloat16 bits and the values expected (every NaN counts as the same)."""
     out = []
-    for g, e in zip(got, expected_values):
+    for g, e in zip(got, expected_values, strict=True):
         value = bfloat16_from_bits(int(g))
         if not (math.isnan(e) and math.isnan(value)) and int(g) != bfloat16_bits(e):
             out.append((hex(int(g)), e))
@@ -124,7 +124,8 @@ def test_float64_and_float32_round_to_nearest_even(bf):
     # Random doubles across the whole range, ties and near-ties between neighbouring BFloat16s, and
     # values around the largest finite one and the subnormals.
     random = rng.integers(0, 2**64, size=20000, dtype=np.uint64).view(np.float64)
-    middles = np.array([(a + b) / 2 for a, b in zip(values_of(EVERY[:0x7F7F]), values_of(EVERY[1:0x7F80]))])
+    pairs = zip(values_of(EVERY[:0x7F7F]), values_of(EVERY[1:0x7F80]), strict=True)
+    middles = np.array([(a + b) / 2 for a, b in pairs])
     nudged = np.concatenate([middles, np.nextafter(middles, 0), np.nextafter(middles, np.inf)])
     edges = np.array([3.3895313892515355e38, 3.3961e38, 3.4e38, 1e39, 9.1835e-41, 4.6e-41, 4.5917e-41, 1e-45])
     values = np.concatenate([random, nudged, -nudged, edges, -edges])
@@ -155,7 +156,7 @@ def test_arithmetic_is_correctly_rounded(bf, op):
         b[(b & 0x7FFF) == 0] = 0x3F80  # dividing by zero raises ZeroDivisionError, as in Python
     # Float64 holds these sums and products exactly, and a quotient closely enough that rounding it
     # once more to BFloat16 is the correctly rounded result.
-    expected = [OPS[op](u, v) for u, v in zip(values_of(a), values_of(b))]
+    expected = [OPS[op](u, v) for u, v in zip(values_of(a), values_of(b), strict=True)]
     for kernel in (bf.arith, bf.arith8):
         out = np.zeros(len(a), np.uint16)
         kernel(a, b, out, len(a), op)
@@ -168,7 +169,7 @@ def test_comparisons(bf):
     b = rng.integers(0, 2**16, size=20000, dtype=np.uint32).astype(np.uint16)
     out = np.zeros(len(a), np.bool_)
     bf.less(a, b, out, len(a))
-    assert list(out) == [u < v for u, v in zip(values_of(a), values_of(b))]
+    assert list(out) == [u < v for u, v in zip(values_of(a), values_of(b), strict=True)]
 
 
 def bfloat16_repr(bits: int) -> str:
@@ -192,12 +193,11 @@ def bfloat16_repr(bits: int) -> str:
             scale = Fraction(10) ** (exponent - digits + 1)
             n = min(fits, key=lambda n: (abs(n * scale - Fraction(x)), n % 2))  # a tie goes to the even digit
             text = f"{float(f'{n}e{exponent - digits + 1}'):.{digits - 1}e}"
-            mantissa, exp = text.split("e")
-            exp = int(exp)
+            exp = int(text.split("e")[1])
             if -4 <= exp < 16:
                 decimals = max(0, digits - 1 - exp)
-                return "%.*f" % (decimals, float(text)) + (".0" if decimals == 0 else "")
-            return "%.*e" % (digits - 1, float(text))
+                return f"{float(text):.{decimals}f}" + (".0" if decimals == 0 else "")
+            return f"{float(text):.{digits - 1}e}"
     raise AssertionError(x)
 
 

@@ -34,7 +34,7 @@ def test_float_hash_matches_cpython(m):
                              -np.ldexp(1.5, np.arange(-1074, 1023)), np.arange(-5000, 5000) * 0.25, edges])
     out = np.zeros(len(values), np.int64)
     m.hashes(values, out, len(values))
-    wrong = [(float(v), int(h), hash(float(v))) for v, h in zip(values, out)
+    wrong = [(float(v), int(h), hash(float(v))) for v, h in zip(values, out, strict=True)
              if not math.isnan(v) and int(h) != hash(float(v))]
     assert not wrong, wrong[:5]
     assert m.hash32(0.1) == hash(float(np.float32(0.1)))

@@ -45,7 +45,7 @@ def test_float64_repr_matches_cpython(tmp_path):
                              -np.ldexp(1.0, np.arange(-1074, 1024))])
     expected = [repr(float(v)) for v in values]
     got = done.stdout.splitlines()
-    mismatches = [(e, g) for e, g in zip(expected, got) if e != g]
+    mismatches = [(e, g) for e, g in zip(expected, got, strict=True) if e != g]
     assert len(got) == len(expected) and not mismatches, mismatches[:10]
 
 
@@ -79,8 +79,8 @@ def narrow_repr(v) -> str:
     digits, exponent, decimal = len(mantissa.lstrip("-").replace(".", "")), int(exponent), float(text)
     if -4 <= exponent < 16:
         decimals = max(0, digits - 1 - exponent)
-        return "%.*f" % (decimals, decimal) + (".0" if decimals == 0 else "")
-    return "%.*e" % (digits - 1, decimal)
+        return f"{decimal:.{decimals}f}" + (".0" if decimals == 0 else "")
+    return f"{decimal:.{digits - 1}e}"
 
 
 @pytest.mark.parametrize("bits", [16, 32])
@@ -94,6 +94,6 @@ def test_narrow_floats_print_their_own_shortest_digits(tmp_path, bits):
     values = narrow_values(bits)
     got = done.stdout.splitlines()
     assert len(got) == len(values)
-    mismatches = [(narrow_repr(v), g) for v, g in zip(values, got) if narrow_repr(v) != g]
+    mismatches = [(narrow_repr(v), g) for v, g in zip(values, got, strict=True) if narrow_repr(v) != g]
     assert not mismatches, mismatches[:10]
-    assert all(type(v)(float(g)) == v for v, g in zip(values, got) if np.isfinite(v))
+    assert all(type(v)(float(g)) == v for v, g in zip(values, got, strict=True) if np.isfinite(v))

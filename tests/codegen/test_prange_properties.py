@@ -7,7 +7,8 @@ import pytest
 
 np = pytest.importorskip("numpy")
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 import pyx  # noqa: E402
 
@@ -50,7 +51,8 @@ def loops(tmp_path_factory):
 
 @settings(max_examples=300, deadline=None)
 @given(data=st.lists(st.integers(-1000, 1000), max_size=600),
-       start=st.integers(-600, 600), count=st.sampled_from([0, 1, 2, 255, 256, 257, 511, 513, 1000]) | st.integers(0, 700),
+       start=st.integers(-600, 600),
+       count=st.sampled_from([0, 1, 2, 255, 256, 257, 511, 513, 1000]) | st.integers(0, 700),
        step=st.sampled_from([1, 1, 2, 3, -1, -2, -7, 1000]))
 def test_prange_computes_what_range_does(loops, data, start, count, step):
     x = np.array(data or [0], dtype=np.int64)

@@ -22,7 +22,8 @@ ref = np.exp(x.astype(np.float64))
 ok = (ref > 1.2e-38) & (ref < 3.4e38)
 err = np.abs(out[ok].astype(np.float64) - ref[ok]) / np.spacing(np.abs(ref[ok]).astype(np.float32)).astype(np.float64)
 special = out[-16:-8] if len(x) % 16 == 0 else None
-print(err.max(), np.isinf(out[np.isposinf(x)]).all(), (out[np.isneginf(x)] == 0).all(), np.isnan(out[np.isnan(x)]).all())
+print(err.max(), np.isinf(out[np.isposinf(x)]).all(), (out[np.isneginf(x)] == 0).all(),
+      np.isnan(out[np.isnan(x)]).all())
 """
 
 

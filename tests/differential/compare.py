@@ -103,7 +103,7 @@ def check_constant_overflow(source: str, stderr: str) -> None:
     even where it never runs (a documented difference). Raise Discard when that is what
     happened: the expression at the reported place must evaluate, in Python, to the value
     pyx names, and that value must really be out of range. Anything else is a real rejection."""
-    errors = [m for m in _TOO_BIG.finditer(stderr)]
+    errors = list(_TOO_BIG.finditer(stderr))
     if not errors or stderr.count("error[") != len(errors):
         return
     lines = source.splitlines()

@@ -61,10 +61,9 @@ def _check(value):
 
 def _truediv(a, b):
     result = a / b
-    if type(a) is int and type(b) is int and max(abs(a), abs(b)) > EXACT_FLOAT_INT:
-        # Documented: pyx converts both ints to float first (rounding twice above 2**53).
-        if float(a) / float(b) != result:
-            raise Discard(f"int / int beyond 2**53 rounds differently (documented): {a} / {b}")
+    # Documented: pyx converts both ints to float first (rounding twice above 2**53).
+    if type(a) is int and type(b) is int and max(abs(a), abs(b)) > EXACT_FLOAT_INT and float(a) / float(b) != result:
+        raise Discard(f"int / int beyond 2**53 rounds differently (documented): {a} / {b}")
     return result
 
 
@@ -114,7 +113,7 @@ class _Instrument(ast.NodeTransformer):
     def visit_Compare(self, node):
         node = self.generic_visit(node)
         args = [ast.Lambda(_no_args(), node.left)]
-        for op, right in zip(node.ops, node.comparators):
+        for op, right in zip(node.ops, node.comparators, strict=True):
             args += [ast.Constant(_AST_COMPARE[type(op)]), ast.Lambda(_no_args(), right)]
         return ast.copy_location(ast.Call(ast.Name("_pyx_compare", ast.Load()), args, []), node)
 

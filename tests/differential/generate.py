@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
-
 INT, FLOAT, BOOL = "int", "float", "bool"
 TYPES = (INT, FLOAT, BOOL)
 
@@ -96,7 +95,7 @@ class Scope:
     vars: dict[str, str] = field(default_factory=dict)
     readonly: set[str] = field(default_factory=set)
 
-    def child(self) -> "Scope":
+    def child(self) -> Scope:
         return Scope(dict(self.vars), set(self.readonly))
 
     def of_type(self, ty: str) -> list[str]:

@@ -37,8 +37,9 @@ def render(ops, pyx: bool) -> str:
             lines.append("    print(xs)")
         elif op == "sum":
             lines += ["    s = 0", "    for x in xs:", "        s += x", "    print(s)"]
-        elif op == "copy_append":  # a copy is independent of the original (pyx copies on assignment)
-            lines += [f"    c{k} = xs" if pyx else f"    c{k} = list(xs)", f"    c{k}.append({arg})",
+        elif op == "copy_append":  # a copy is independent of the original (`c = xs` and then changing c
+            # is rejected: Python would share the list, docs/semantics.md)
+            lines += [f"    c{k} = xs.copy()", f"    c{k}.append({arg})",
                       f"    print(len(c{k}), len(xs))"]
         else:
             body = ("print(xs.pop())" if op == "pop" else f"print(xs[{arg}])" if op == "get"

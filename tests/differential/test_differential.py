@@ -21,9 +21,9 @@ from __future__ import annotations
 import os
 
 import pytest
-import pyx.pipeline  # noqa: F401  (raises the recursion limit now, not in the middle of a hypothesis run)
 from hypothesis import HealthCheck, assume, event, given, note, settings
 
+import pyx.pipeline  # noqa: F401  (raises the recursion limit now, not in the middle of a hypothesis run)
 from compare import compare
 from cpython import Discard
 from generate import Program, expression_programs, programs

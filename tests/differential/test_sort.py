@@ -1,7 +1,8 @@
 """list.sort() and sorted() against CPython's: the same order for random lists of every length up
 to 70 (so every merge width), duplicates, both directions, and stability: items that compare
 equal by key keep their order, which only a struct whose `<` looks at part of it can show."""
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import prints_as_python
 

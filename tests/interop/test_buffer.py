@@ -99,7 +99,7 @@ def test_writes_land_in_the_array_through_a_view(m):
 def test_shape_and_strides_of_five_dimensions(m):
     def layout(a) -> int:
         code = 0
-        for size, stride in zip(a.shape, a.strides):
+        for size, stride in zip(a.shape, a.strides, strict=True):
             code = code * 100 + size * 10 + (stride // a.itemsize) % 10
         return code
 

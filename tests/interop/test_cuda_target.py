@@ -39,7 +39,7 @@ def test_cpu_is_the_cpu(load):
 
 @pytest.mark.skipif(HAVE_GPU, reason="this machine has a GPU")
 def test_cuda_without_a_gpu_says_what_is_missing(load):
-    with pytest.raises(cuda.CudaUnavailable, match="cuda-python|NVIDIA driver|no GPU|did not start"):
+    with pytest.raises(cuda.CudaUnavailable, match=r"cuda-python|NVIDIA driver|no GPU|did not start"):
         load("saxpy", "cuda")
 
 

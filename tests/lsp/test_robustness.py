@@ -5,7 +5,6 @@ Each wait below has a timeout only so that a hang fails the test instead of stal
 none of them measures how fast the server is.
 """
 import json
-import os
 import queue
 import subprocess
 import sys
@@ -22,7 +21,7 @@ class Server:
     """A `pyx lsp` process and the messages it writes, parsed from its stdout."""
 
     def __init__(self, tmp_path):
-        self.errors = open(tmp_path / "server.stderr", "wb")
+        self.errors = open(tmp_path / "server.stderr", "wb")  # noqa: SIM115 - the server's, closed in close()
         self.proc = subprocess.Popen([sys.executable, "-m", "pyx", "lsp"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.errors, cwd=tmp_path)
         self.incoming: queue.Queue = queue.Queue()
@@ -159,8 +158,8 @@ def test_a_newer_version_supersedes_the_analysis_in_flight(server, tmp_path):
     slow = "".join(f"fn f{i}(x: Int) -> Int:\n    var y = x * {i}\n    return y + {i}\n\n" for i in range(12000))
     slow += "fn main():\n    print(undefined_name)\n"
     server.open(uri, slow)
-    server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
-                                             "contentChanges": [{"text": "fn main():\n    var x = 1\n    var x = 2\n"}]})
+    change = {"text": "fn main():\n    var x = 1\n    var x = 2\n"}
+    server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [change]})
     seen: list = []
     codes = [d["code"] for d in server.diagnostics_for(uri, seen)]
     while codes != ["E0102"]:

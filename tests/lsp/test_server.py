@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("pygls", reason="the language server needs pygls (pip install 'pyx-llvm[lsp]')")
 
-from lsprotocol import types as lsp  # noqa: E402
-from pygls.lsp.client import LanguageClient  # noqa: E402
+from lsprotocol import types as lsp
+from pygls.lsp.client import LanguageClient
 
 SOURCE = """fn scale(x: Float64, k: Int) -> Float64:
     var y = x * k

@@ -42,7 +42,7 @@ def test_generic_functions_instantiating_each_other_stop_at_e0227(tmp_path):
     text = "".join(f"fn g{k}[N: Int]() -> Int:\n    comptime if N > 0:\n"
                    f"        return g{(k + 1) % 64}[N - 1]() + g{(k + 7) % 64}[N - 1]()\n"
                    f"    else:\n        return 0\n\n\n" for k in range(64))
-    result, path = check(tmp_path, text + "fn main():\n    print(g0[300]())\n")
+    result, _ = check(tmp_path, text + "fn main():\n    print(g0[300]())\n")
     assert result.status == 1
     assert "error[E0227]: too many function instances: a program may have 8192 in all" in result.stderr
     assert result.stderr.count("error[E0227]") == 1

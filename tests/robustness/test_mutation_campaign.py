@@ -8,7 +8,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import mutate  # noqa: E402
+import mutate
 
 # Small programs that compile and run in well under a second, so fifty mutants stay quick.
 SMALL = [mutate.ROOT / "tests" / "golden" / f"{name}.px" for name in (

@@ -6,7 +6,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cache_attacks import other_user, planted_library, world_writable_dir  # noqa: E402
+from cache_attacks import other_user, planted_library, world_writable_dir
 
 
 @pytest.fixture()

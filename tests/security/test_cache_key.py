@@ -81,6 +81,6 @@ def test_cached_ptx_is_not_reused_once_a_module_it_imports_changed(fake, tmp_pat
     two, three = b"1073741824", b"1077936128"  # 2.0 and 3.0 as PTX writes the helper's result
     assert two in fake.ptx
     (tmp_path / "helper.px").write_text("fn factor() -> Float32:\n    return 3.0\n")
-    monkeypatch.setattr(cuda, "_DEVICE", None)
+    cuda.use_driver(lambda: fake)  # a fresh device: the module is loaded again
     assert run_cli("run", "--target=cuda", str(tmp_path / "prog.px")).stdout == "launched\n"
     assert three in fake.ptx and two not in fake.ptx

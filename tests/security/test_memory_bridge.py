@@ -161,7 +161,7 @@ def wrong_and_right_values():
         ("float inf", lambda: float("inf")), ("True", lambda: True), ("complex", lambda: 1 + 2j),
         ("list of floats", lambda: [1.0, 2.0, 3.0, 4.0]), ("tuple (1.5, 2)", lambda: (1.5, 2)),
         ("tuple (1.5, 2**40)", lambda: (1.5, 2**40)), ("tuple of 3", lambda: (1.0, 2.0, 3.0)),
-        ("dict", lambda: {}), ("object", lambda: object()),
+        ("dict", dict), ("object", lambda: object()),
     ]
     return values
 
@@ -289,9 +289,9 @@ def test_a_read_only_array_is_never_written(m):
                     lambda: m.bump_kernel[1, 4](frozen, 1.0, 4)):
         with pytest.raises(TypeError, match="read-only"):
             attempt()
-    with pytest.raises(TypeError, match="arg_span.*read-only"):
+    with pytest.raises(TypeError, match=r"arg_span.*read-only"):
         m.bump_span(np.frombuffer(b"\0" * 16, np.float64))
-    with pytest.raises(TypeError, match="arg_buffer.*read-only"):
+    with pytest.raises(TypeError, match=r"arg_buffer.*read-only"):
         m.bump_buffer(np.broadcast_to(np.zeros(3, np.float32), (2, 3)))  # NumPy makes it read-only
     assert not frozen.any()
     writable = np.zeros(4, np.float32)
@@ -303,10 +303,10 @@ def test_a_read_only_array_is_never_written(m):
 def test_none_a_scalar_or_a_0d_array_is_not_a_pointer(m):
     for value, what in ((None, "not NoneType"), (np.float32(1), "0-dimensional float32"),
                         (np.array(2.0, np.float32), "0-dimensional ndarray")):
-        for call in (lambda: m.bump_float32(value, 1), lambda: m.bump_slow(value, 1, (1.0, 2)),
-                     lambda: m.bump_kernel[1, 1](value, 1.0, 1)):
+        for call in (lambda v: m.bump_float32(v, 1), lambda v: m.bump_slow(v, 1, (1.0, 2)),
+                     lambda v: m.bump_kernel[1, 1](v, 1.0, 1)):
             with pytest.raises(TypeError, match=f"'arg_(ptr_float32|ptr_slow|kernel_ptr)' .*{what}"):
-                call()
+                call(value)
     with pytest.raises(TypeError, match=r"bump_span\(\) argument 'arg_span' must be Span\[Float64\] .*NoneType"):
         m.bump_span(None)
 

@@ -14,7 +14,8 @@ import time
 
 import pytest
 
-from runtime_helpers import child_env as _child_env, pyx_command
+from runtime_helpers import child_env as _child_env
+from runtime_helpers import pyx_command
 
 
 def child_env(tmp_path):

@@ -4,7 +4,6 @@ call: pyx requires 3.11 (pyproject.toml), and loading a module checks every C-AP
 code calls (bridge.check_python_api, over the list build.py records)."""
 import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 

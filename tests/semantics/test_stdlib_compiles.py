@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
+from pyx import syntax
 from pyx.diagnostics import DiagnosticBag
 from pyx.monomorphize.instantiate import Instantiator
 from pyx.semantics.imports import STDLIB, ModuleLoader
 from pyx.source import SourceFile
-from pyx import syntax
 
 MODULES = sorted(p.stem for p in Path(STDLIB).glob("*.px"))
 

@@ -9,7 +9,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import ROOT
-
 from pyx import pipeline
 from pyx.diagnostics import CompileError
 from pyx.options import CompileOptions

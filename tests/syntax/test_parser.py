@@ -35,7 +35,7 @@ def shape(node) -> str:
         return "(" + f" {node.op} ".join(shape(v) for v in node.values) + ")"
     if isinstance(node, ast.Compare):
         parts = [shape(node.left)]
-        for op, c in zip(node.ops, node.comparators):
+        for op, c in zip(node.ops, node.comparators, strict=True):
             parts += [op, shape(c)]
         return "(" + " ".join(parts) + ")"
     if isinstance(node, ast.Name):

@@ -1,0 +1,244 @@
+"""The operations an `ir.Intrinsic` names: ONE table of what each takes, gives and does.
+
+An `Intrinsic` is `name(args)` plus typed compile-time attributes (`gpu.thread_idx[axis=x]`,
+`gpu.shared_array[site=.., owner=.., count=..]`, `extern[symbol=..]`): nothing is packed into the
+name. Every stage reads this table instead of testing names:
+
+- the lowering builds instructions through `make` (an unknown name or a missing attribute fails
+  there, at the line that made it);
+- the verifier (verify.py) checks operand count and types, the result and the attributes against
+  the entry;
+- the code generator dispatches on `lowering` (one handler per family, `op_<lowering>` in
+  codegen/llvm_gen.py; `variant` is the handler's data) and refuses an operation whose `targets`
+  lack its target with `UnsupportedOnTarget(feature)`;
+- passes ask `synchronizes` (the GPU-on-CPU scheduler), `writes` (--memcheck), `float_math`
+  (BFloat16 legalisation) and `prints` (the Python entry points), never a list of names.
+
+Type rules are small named predicates over the operand types (`Rule`), so that a failure can say
+what was expected.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .. import types as T
+from ..source import Span
+from ..types import ScalarType, Type
+from . import nodes as ir
+
+HOST, DEVICE = "host", "device"  # a CPU target (libc, the process), a GPU target (NVPTX)
+BOTH = frozenset({HOST, DEVICE})
+HOST_ONLY = frozenset({HOST})
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A constraint on one type: `test(t, operand_types)` (the operands, for rules like "same as the first")."""
+
+    what: str
+    test: Callable[[Type, list[Type]], bool]
+
+    def __call__(self, t: Type, operands: list[Type]) -> bool:
+        try:
+            return self.test(t, operands)
+        except (AttributeError, IndexError, TypeError):
+            return False  # a rule about operand 0 when there is none, or of the wrong kind
+
+
+def _scalar(t: Type) -> ScalarType | None:
+    t = T.elem_type(t)
+    return t if isinstance(t, ScalarType) else None
+
+
+def _exactly(t: Type) -> Rule:
+    return Rule(str(t), lambda u, ops: u == t)
+
+
+def _mask_of(t: Type) -> Type:
+    return T.simd(T.BOOL, t.width) if isinstance(t, T.SIMDType) else T.BOOL
+
+
+ANY = Rule("any type", lambda t, ops: True)
+def _floats(t: Type, operands: list[Type]) -> bool:
+    elem = T.elem_type(t)
+    return isinstance(elem, ScalarType) and elem.is_float
+
+
+FLOATS = Rule("a float or a SIMD of floats", _floats)
+WORD = Rule("a 32- or 64-bit number", lambda t, ops: isinstance(t, ScalarType) and t.is_numeric
+            and t.bits in (32, 64))
+PTR = Rule("a Ptr", lambda t, ops: isinstance(t, T.PtrType))
+SHARED_PTR = Rule("a Ptr into shared memory (address space 3)",
+                  lambda t, ops: isinstance(t, T.PtrType) and t.address_space == 3)
+SAME = Rule("the first operand's type", lambda t, ops: t == ops[0])
+MASK = Rule("Bool (lane by lane for a SIMD) of the first operand", lambda t, ops: t == _mask_of(ops[0]))
+POINTEE = Rule("the type the first operand points to",
+               lambda t, ops: isinstance(ops[0], T.PtrType) and t == ops[0].pointee)
+INT, BOOL, STR, EXC = (_exactly(t) for t in (T.INT, T.BOOL, T.STRING_LITERAL, T.EXCEPTION))
+
+
+@dataclass(frozen=True)
+class Attr:
+    """A compile-time operand: a typed field of the instruction, not text in its name."""
+
+    name: str
+    type: type
+    choices: tuple[str, ...] = ()
+
+    def accepts(self, value: Any) -> bool:
+        return type(value) is self.type and (not self.choices or value in self.choices)
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    name: str
+    operands: tuple[Rule, ...] = ()
+    variadic: Rule | None = None  # further operands, each following this rule (any number)
+    result: Rule | None = None  # None: the operation gives no value
+    result_optional: bool = False  # extern: a C function may return void
+    attrs: tuple[Attr, ...] = ()
+    reads: bool = False  # reads memory through its first operand
+    writes: bool = False  # writes memory through its first operand
+    side_effects: bool = False  # output, the exception state, the stack: never removable
+    synchronizes: bool = False  # waits for the other threads of its block or warp (convergent)
+    float_math: bool = False  # computes on float operands (BFloat16 ones are widened first)
+    prints: bool = False  # writes to stdout
+    targets: frozenset[str] = BOTH
+    feature: str = ""  # what the user wrote, for "not supported on this target"
+    lowering: str = ""  # the code generator's handler family
+    variant: str = ""  # the handler's data: the libm function, the index register, the print routine
+
+    def describe(self) -> str:
+        parts = [r.what for r in self.operands] + ([f"*{self.variadic.what}"] if self.variadic else [])
+        return f"{self.name}({', '.join(parts)})"
+
+
+SPECS: dict[str, OpSpec] = {}
+
+
+def _add(name: str, **kw: Any) -> None:
+    assert name not in SPECS, name
+    kw.setdefault("feature", name)
+    kw.setdefault("lowering", name)
+    SPECS[name] = OpSpec(name, **kw)
+
+
+# ---- float arithmetic LLVM has as intrinsics (and fneg) ----
+_add("fneg", operands=(FLOATS,), result=SAME, float_math=True)
+for _name, _arity in (("fabs", 1), ("floor", 1), ("copysign", 2), ("pow", 2), ("fma", 3)):
+    _add(_name, operands=(FLOATS,) + (SAME,) * (_arity - 1), result=SAME, float_math=True, lowering="llvm_math",
+         variant=_name)
+
+# ---- the `math` module, one entry per function ----
+from ..semantics.mathlib import BINARY, PREDICATES, UNARY  # noqa: E402
+
+for _fn in sorted(UNARY | BINARY):
+    _add(f"math.{_fn}", operands=(FLOATS,) + ((SAME,) if _fn in BINARY else ()),
+         result=MASK if _fn in PREDICATES else SAME, float_math=True, lowering="math_function", variant=_fn,
+         feature=f"math.{_fn}")
+
+# ---- GPU: indices, barrier, warp operations, atomics, shared memory ----
+AXIS = Attr("axis", str, ("x", "y", "z"))
+for _kind in ("thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx"):
+    _add(f"gpu.{_kind}", result=INT, attrs=(AXIS,), lowering="gpu_index", variant=_kind, feature=_kind)
+_add("gpu.lane_id", result=INT, lowering="gpu_lane_id", feature="lane_id")
+_add("gpu.barrier", side_effects=True, synchronizes=True, lowering="gpu_barrier", feature="barrier")
+for _kind in ("shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx"):
+    _add(f"gpu.{_kind}", operands=(WORD, INT), result=SAME, synchronizes=True, lowering="gpu_warp", variant=_kind,
+         feature=_kind)
+_add("gpu.warp_sum", operands=(WORD,), result=SAME, synchronizes=True, lowering="gpu_warp", variant="warp_sum",
+     feature="warp_sum")
+_add("gpu.ballot", operands=(BOOL,), result=_exactly(T.UINT32), synchronizes=True, lowering="gpu_warp",
+     variant="ballot", feature="ballot")
+for _kind in ("atomic_add", "atomic_max", "atomic_min", "atomic_exch"):
+    _add(f"gpu.{_kind}", operands=(PTR, POINTEE), result=POINTEE, reads=True, writes=True, side_effects=True,
+         lowering="gpu_atomic", variant=_kind, feature=_kind)
+_add("gpu.atomic_cas", operands=(PTR, POINTEE, POINTEE), result=POINTEE, reads=True, writes=True,
+     side_effects=True, lowering="gpu_atomic", variant="atomic_cas", feature="atomic_cas")
+# One array per declaration (`site`, its source offset) and per function instance (`owner`, the
+# symbol: a generic `shared_array[T, N]` is a different size for each T and N).
+_add("gpu.shared_array", result=SHARED_PTR, attrs=(Attr("site", int), Attr("owner", str), Attr("count", int)),
+     lowering="gpu_shared_array", feature="shared_array")
+_add("gpu.dynamic_shared", result=SHARED_PTR, lowering="gpu_dynamic_shared", feature="dynamic_shared")
+
+# ---- --memcheck: (pointer, index, element count, is a store) -> the access failed ----
+_add("memcheck", operands=(PTR, INT, INT, BOOL), result=BOOL, side_effects=True, targets=HOST_ONLY,
+     feature="--memcheck")
+
+# ---- the exception state and run-time messages ----
+_add("exc_matches", variadic=STR, result=BOOL)
+_add("exc_value", result=EXC)
+_add("exc_restore", operands=(EXC,), side_effects=True)
+_add("exc_message", operands=(EXC,), result=STR)
+_add("raise_text", operands=(STR, PTR, INT), side_effects=True)
+_add("texts_mark", result=PTR)
+_add("texts_release", operands=(PTR,), side_effects=True)
+
+# ---- a C function by name (`extern[symbol]`) ----
+_add("extern", variadic=ANY, result=ANY, result_optional=True, side_effects=True, attrs=(Attr("symbol", str),),
+     targets=HOST_ONLY, feature="external_call")
+
+# ---- the recursion guard (ir/recursion.py); the guard is an opaque pointer into the entry's frame,
+# the limit (the lowest stack address the recursion may reach) a UInt64 the bodies pass on, a site
+# the number of a recursive call (where the traceback says the recursion ran out) ----
+_add("recursion_guard", result=PTR, side_effects=True, targets=HOST_ONLY)
+_add("recursion_enter", operands=(PTR,), result=BOOL, side_effects=True, targets=HOST_ONLY)
+_add("recursion_limit", operands=(PTR,), result=_exactly(T.UINT64), targets=HOST_ONLY)
+_add("recursion_leave", operands=(PTR,), side_effects=True, targets=HOST_ONLY)
+_add("recursion_raise", operands=(PTR,), side_effects=True, targets=HOST_ONLY)
+_add("recursion_site", result=_exactly(T.INT32), targets=HOST_ONLY)
+_add("recursion_check", operands=(_exactly(T.UINT64), _exactly(T.INT32)), side_effects=True, targets=HOST_ONLY)
+
+# ---- the process: stdout and Ctrl-C ----
+_add("stdout_failed", result=BOOL, side_effects=True, targets=HOST_ONLY,
+     feature="print")
+_add("interrupt_poll", result=BOOL, side_effects=True, targets=HOST_ONLY)
+I64 = Rule("a signed 64-bit integer", lambda t, ops: isinstance(t, ScalarType) and t.is_int and t.is_signed
+           and t.bits == 64)
+U64 = Rule("an unsigned 64-bit integer", lambda t, ops: isinstance(t, ScalarType) and t.is_int and not t.is_signed
+           and t.bits == 64)
+_PRINTS = {"print_str": (STR,), "print_exception": (EXC,), "print_bool": (BOOL,), "print_i64": (I64,),
+           "print_u64": (U64,), "print_f64": (_exactly(T.FLOAT64),),
+           "print_f32": (_exactly(T.FLOAT32),), "print_f16": (_exactly(T.FLOAT16),),
+           "print_bf16": (_exactly(T.BFLOAT16),), "print_bytes": (PTR, INT), "print_repr": (PTR, INT)}
+for _name, _operands in _PRINTS.items():
+    _add(_name, operands=_operands, side_effects=True, prints=True, targets=HOST_ONLY, feature="print",
+         lowering="print_exception" if _name == "print_exception" else "print", variant=_name)
+
+
+def spec_of(instr: ir.Intrinsic) -> OpSpec | None:
+    """The entry for an `ir.Intrinsic`; None for an unknown operation (the verifier reports it)."""
+    return SPECS.get(instr.name)
+
+
+def make(span: Span | None, result: ir.Temp | None, name: str, args: list[ir.Value], **attrs: Any) -> ir.Intrinsic:
+    """An `ir.Intrinsic`, checked against its entry as it is built: an unknown name or a wrong set of
+    attributes is a bug in the code that builds it, caught there rather than in codegen."""
+    spec = SPECS[name]
+    if {a.name for a in spec.attrs} != set(attrs):
+        raise AssertionError(f"{name} takes attributes {[a.name for a in spec.attrs]}, given {sorted(attrs)}")
+    return ir.Intrinsic(span, result, name, args, {a.name: attrs[a.name] for a in spec.attrs})
+
+
+def _flag(instr: ir.Instr, flag: str) -> bool:
+    spec = SPECS.get(instr.name) if isinstance(instr, ir.Intrinsic) else None
+    return spec is not None and getattr(spec, flag)
+
+
+def synchronizes(instr: ir.Instr) -> bool:
+    """Whether a thread must wait here for the others of its block or warp."""
+    return _flag(instr, "synchronizes")
+
+
+def writes_memory(instr: ir.Instr) -> bool:
+    return _flag(instr, "writes")
+
+
+def computes_on_floats(instr: ir.Instr) -> bool:
+    return _flag(instr, "float_math")
+
+
+def prints(instr: ir.Instr) -> bool:
+    return _flag(instr, "prints")

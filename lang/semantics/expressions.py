@@ -1,0 +1,668 @@
+"""Type checking of expressions: literals, names, operators, comparisons, coercion.
+
+`ExpressionChecker` is the statement checker's collaborator (`chk.exprs`): it types one
+expression at a time, reading the scopes and flow state the statement checker (`self.chk`)
+owns, and hands a feature's expressions (calls, struct values, SIMD, ...) to that feature's
+checker.
+"""
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING
+
+from .. import types as T
+from ..diagnostics import Note
+from ..source import Span
+from ..syntax import ast
+from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
+from . import fold
+from .gpu import GPU_NAMES
+from .imports import is_stdlib_struct, is_string
+from .messages import MessageBuilder
+from .rules import (
+    BINARY_METHODS,
+    BIT_OPS,
+    BUILTIN_FUNCTIONS,
+    CMP_OPS,
+    FUTURE_NAMES,
+    UNARY_METHODS,
+    TypeParam,
+    is_float,
+    is_num,
+)
+from .typed import (
+    LocalVar,
+    Reference,
+    TBinary,
+    TBoolOp,
+    TBuiltin,
+    TCompare,
+    TConst,
+    TDictLit,
+    TExpr,
+    TIfExp,
+    TListLit,
+    TLocal,
+    TPtrOp,
+    TUnary,
+)
+
+if TYPE_CHECKING:
+    from .check import FunctionChecker
+
+
+class ExpressionChecker:
+    """Turns an AST expression into a typed one (`expr`), and converts typed values (`coerce`, `value`)."""
+
+    def __init__(self, chk: FunctionChecker) -> None:
+        self.chk: FunctionChecker = chk
+        self.msg: MessageBuilder = chk.msg
+
+    def expr_Transfer(self, e: ast.Transfer) -> TExpr:
+        return self.chk.ownership.expr_Transfer(e)
+
+    # ---- expressions ----
+    def expr(self, e: ast.Expr) -> TExpr:
+        method = getattr(self, "expr_" + type(e).__name__)
+        return method(e)
+
+    def value(self, e: TExpr) -> TExpr:
+        """An expression whose value is needed now: untyped constants take their default type."""
+        if isinstance(e.type, LiteralType):
+            return self.coerce(e, default_type(e.type))
+        return e
+
+    def expr_IntLit(self, e):
+        return TConst(e.span, T.INT_LITERAL, e.value)
+
+    def expr_FloatLit(self, e):
+        return TConst(e.span, T.FLOAT_LITERAL, e.value)
+
+    def expr_BoolLit(self, e):
+        return TConst(e.span, T.BOOL, e.value)
+
+    def expr_StrLit(self, e):
+        return TConst(e.span, T.STRING_LITERAL, e.value)
+
+    def expr_NoneLit(self, e):
+        return TConst(e.span, T.NONE, None)
+
+    def expr_EllipsisLit(self, e):
+        self.msg.error("E0007", e.span, construct="`...` outside a trait")
+        return TConst(e.span, ERROR, None)
+
+    def expr_ErrorExpr(self, e):
+        return TConst(e.span, ERROR, None)
+
+    def string_type(self) -> StructType | None:
+        """The stdlib's String, where this module uses string literals as Python's str."""
+        from .module import STRING_LITERAL
+
+        sym = self.chk.module.structs.get(STRING_LITERAL)
+        return sym.type if sym is not None else None
+
+    def string_or(self, t: Type) -> Type:
+        """A string literal's type where a value is kept (in a list, a dict): String, as Python's str."""
+        return (self.string_type() or t) if t == T.STRING_LITERAL else t
+
+    def expr_TupleExpr(self, e):
+        return self.chk.tuple_error(e)
+
+    def expr_ListExpr(self, e: ast.ListExpr) -> TExpr:
+        """`[a, b, c]`: a List of the elements' one type (untyped constants adapt, as in `var`)."""
+        from .module import LIST_LITERAL, struct_instance
+
+        elts = [self.expr(x) for x in e.elts]
+        if any(x.type == ERROR for x in elts):
+            return TConst(e.span, ERROR, None)
+        if not elts:
+            self.msg.error("E0007", e.span, construct="an empty list literal (write `List[Int]()`, with the "
+                                                        "element type)")
+            return TConst(e.span, ERROR, None)
+        elem = self.string_or(_element_type(elts))
+        elts = [self.chk.ownership.consume(self.coerce(x, elem), "put in a list") for x in elts]
+        sym = self.chk.module.structs.get(LIST_LITERAL)
+        if any(x.type == ERROR for x in elts) or sym is None:
+            return TConst(e.span, ERROR, None)
+        list_type = struct_instance(sym, (elem,), e.span, self.chk.module, self.msg.bag,
+                                    self.chk.module.lookup_constant)
+        if list_type == ERROR:
+            return TConst(e.span, ERROR, None)
+        self.chk.ownership.need_drop(list_type, e.span)
+        return TListLit(e.span, list_type, elts)
+
+    def expr_DictExpr(self, e: ast.DictExpr) -> TExpr:
+        """`{k: v, ...}`: a Dict built by inserting the pairs in order (a repeated key keeps its
+        first place and its last value, as in Python)."""
+        from .module import DICT_LITERAL, struct_instance
+
+        keys, values = [self.expr(k) for k in e.keys], [self.expr(v) for v in e.values]
+        if any(x.type == ERROR for x in keys + values):
+            return TConst(e.span, ERROR, None)
+        if not keys:
+            self.msg.error("E0007", e.span, construct="an empty dict literal (write `Dict[Int, Int]()`, with the "
+                                                        "key and value types)")
+            return TConst(e.span, ERROR, None)
+        key_type, value_type = self.string_or(_element_type(keys)), self.string_or(_element_type(values))
+        keys = [self.chk.ownership.consume(self.coerce(k, key_type), "put in a dict") for k in keys]
+        values = [self.chk.ownership.consume(self.coerce(v, value_type), "put in a dict") for v in values]
+        sym = self.chk.module.structs.get(DICT_LITERAL)
+        if any(x.type == ERROR for x in keys + values) or sym is None:
+            return TConst(e.span, ERROR, None)
+        dict_type = struct_instance(sym, (key_type, value_type), e.span, self.chk.module, self.msg.bag,
+                                    self.chk.module.lookup_constant)
+        if dict_type == ERROR:
+            return TConst(e.span, ERROR, None)
+        init = self.chk.calls.finish_call(dict_type.symbol.methods["__init__"], [], e.span, e.span, dict_type)
+        setitem = self.chk.instantiate(dict_type.symbol.methods["__setitem__"], (dict_type, key_type, value_type),
+                                   e.span, dict_type, ())
+        if init.type == ERROR or setitem is None:
+            return TConst(e.span, ERROR, None)
+        self.chk.fn.callees.append((setitem, e.span))
+        self.chk.ownership.need_drop(dict_type, e.span)
+        return TDictLit(e.span, dict_type, init, setitem, keys, values)
+
+    def expr_Name(self, e: ast.Name) -> TExpr:
+        found = self.chk.scopes.lookup(e.id)
+        if isinstance(found, LocalVar):
+            self.chk.refer_local(e.span, found)
+            if self.chk.assigned is not None and found not in self.chk.assigned \
+                    and found not in self.chk.reported_unbound:
+                self.chk.reported_unbound.add(found)
+                if not self.chk.ownership.moved_error(found, e.span):
+                    self.msg.error("E0103", e.span, name=e.id)
+            return TLocal(e.span, found.type, found)
+        if isinstance(found, TConst):
+            if isinstance(found.value, TypeParam):
+                self.msg.error("E0220", e.span, name=e.id)
+            return TConst(e.span, found.type, found.value)
+        if e.id in self.chk.module.comptimes:
+            sym = self.chk.module.comptimes[e.id]
+            value = self.chk.comptime_value(sym)
+            self.chk.fn.references.append(Reference(e.span, "comptime", e.id, value.type if value else None,
+                                                sym.decl.name_span, f"= {value.value!r}" if value else ""))
+            return TConst(e.span, value.type, value.value) if value is not None else TConst(e.span, ERROR, None)
+        if e.id == "WARP_SIZE":
+            from .gpu import WARP_SIZE
+
+            return TConst(e.span, T.INT, WARP_SIZE)
+        if e.id in GPU_NAMES:
+            self.msg.error("E0007", e.span, construct=f"`{e.id}` on its own (use `{e.id}.x`, or call it)")
+            return TConst(e.span, ERROR, None)
+        if e.id in self.chk.module.imported:
+            _module, name = self.chk.module.imported[e.id]
+            from .mathlib import CONSTANTS
+
+            if name in CONSTANTS:
+                return self.chk.mathlib.math_constant(name, e.span)
+            self.msg.error("E0007", e.span, construct="using a function as a value")
+            return TConst(e.span, ERROR, None)
+        if e.id in self.chk.module.modules or any(m.split(".")[0] == e.id for m in self.chk.module.px_modules):
+            self.msg.error("E0007", e.span, construct="using a module as a value")
+            return TConst(e.span, ERROR, None)
+        if e.id in self.chk.module.functions or e.id in BUILTIN_FUNCTIONS:
+            self.msg.error("E0007", e.span, construct="using a function as a value")
+            return TConst(e.span, ERROR, None)
+        if e.id in T.TYPE_NAMES or e.id in self.chk.module.structs:
+            self.msg.error("E0220", e.span, name=e.id)
+            return TConst(e.span, ERROR, None)
+        self.unknown_name(e.id, e.span)
+        return TConst(e.span, ERROR, None)
+
+    def unknown_name(self, name: str, span: Span) -> None:
+        if name in self.chk.module.unresolved:
+            return  # its import failed, and that was reported
+        if name in FUTURE_NAMES:
+            self.msg.error("E0007", span, construct=f"`{name}`")
+            return
+        candidates = (self.chk.scopes.all_names() + list(self.chk.module.functions) + list(self.chk.module.comptimes)
+                      + list(self.chk.module.structs)
+                      + sorted(BUILTIN_FUNCTIONS) + list(T.TYPE_NAMES))
+        close = difflib.get_close_matches(name, candidates, n=1)
+        notes = (Note(f"did you mean `{close[0]}`?"),) if close else ()
+        self.msg.error("E0101", span, notes, name=name)
+
+    def expr_Attribute(self, e: ast.Attribute):
+        from .gpu import INDEX_NAMES
+
+        if isinstance(e.value, ast.Name) and e.value.id in INDEX_NAMES and self.chk.scopes.lookup(e.value.id) is None:
+            return self.chk.gpu.gpu_index(e)
+        other = self.chk.structs.px_module_of(e.value)
+        if other is not None:
+            return self.chk.structs.qualified_value(other, e)
+        module = self.chk.structs.module_of(e.value)
+        if module is not None:
+            from .mathlib import CONSTANTS, MODULES
+
+            if e.attr in CONSTANTS:
+                return self.chk.mathlib.math_constant(e.attr, e.span)
+            if e.attr in MODULES[module]:
+                self.msg.error("E0007", e.span, construct="using a function as a value")
+            else:
+                self.msg.error("E0130", e.span, module=module, name=e.attr)
+            return TConst(e.span, ERROR, None)
+        if isinstance(e.value, ast.Name) and e.value.id == "DType" and self.chk.scopes.lookup("DType") is None:
+            if e.attr in T.DTYPES:
+                return TConst(e.span, T.DTYPE, T.DTYPES[e.attr])
+            self.msg.error("E0223", e.span, name="DType", attr=e.attr)
+            return TConst(e.span, ERROR, None)
+        if isinstance(e.value, ast.Name) and e.value.id in FUTURE_NAMES and self.chk.scopes.lookup(e.value.id) is None:
+            self.msg.error("E0007", e.span, construct=f"`{e.value.id}`")
+            return TConst(e.span, ERROR, None)
+        if isinstance(e.value, ast.Name) and e.value.id == "self" and self.chk.field_vars \
+                and self.chk.scopes.lookup("self") is self.chk.self_var and self.chk.assigned is not None \
+                and self.chk.self_var not in self.chk.assigned:
+            # Inside `__init__(out self)`: a field may be read once it is initialized.
+            fvar = self.chk.field_vars.get(e.attr)
+            if fvar is not None and fvar not in self.chk.assigned:
+                self.msg.error("E0117", e.span, field=e.attr, struct=self.chk.fn.owner)
+            base = TLocal(e.value.span, self.chk.self_var.type, self.chk.self_var)
+        else:
+            base = self.expr(e.value)
+        if base.type == ERROR:
+            return TConst(e.span, ERROR, None)
+        if self.chk.structs.struct_of(base.type) is not None:
+            return self.chk.structs.field_read(base, e.attr, e.span)
+        self.msg.error("E0223", e.span, name=base.type, attr=e.attr)
+        return TConst(e.span, ERROR, None)
+
+    def expr_Subscript(self, e: ast.Subscript):
+        if isinstance(e.value, ast.Name) and e.value.id in FUTURE_NAMES and self.chk.scopes.lookup(e.value.id) is None:
+            self.msg.error("E0007", e.span, construct=f"`{e.value.id}[...]`")
+            return TConst(e.span, ERROR, None)
+        base = self.expr(e.value)
+        if base.type == ERROR:
+            return base
+        if isinstance(base.type, T.SIMDType):
+            return self.chk.simd.simd_lane(base, e.items, e.span)
+        if isinstance(base.type, T.PtrType):
+            index = self.chk.pointers.ptr_index(base, e.items, e.span)
+            if index is None:
+                return TConst(e.span, ERROR, None)
+            return TPtrOp(e.span, base.type.pointee, "load", [base, index])
+        if self.chk.structs.struct_of(base.type) is not None:
+            index = [self.expr(i) for i in e.items if isinstance(i, ast.Expr)]
+            result = self.chk.structs.method_call(base, "__getitem__", index, e.span)
+            if result is not None:
+                return result
+            self.msg.error("E0118", e.span, struct=base.type, name="__getitem__")
+            return TConst(e.span, ERROR, None)
+        self.msg.error("E0007", e.span, construct="indexing")
+        return TConst(e.span, ERROR, None)
+
+    def expr_Unary(self, e: ast.Unary) -> TExpr:
+        operand = self.expr(e.operand)
+        if e.op == "not":
+            test = self.truth(operand, e.operand.span)
+            if isinstance(test, TConst) and test.type != ERROR:
+                return TConst(e.span, T.BOOL, not test.value)
+            return TUnary(e.span, T.BOOL, "not", test)
+        t = operand.type
+        if t == ERROR:
+            return operand
+        if isinstance(t, T.SIMDType):
+            ok = (e.op == "~" and (t.elem.is_int or t.elem.is_bool)) or (e.op in "-+" and t.elem.is_numeric)
+            if not ok:
+                self.msg.error("E0203", e.span, op=e.op, operand=t)
+                return TConst(e.span, ERROR, None)
+            return operand if e.op == "+" else TUnary(e.span, t, e.op, operand)
+        if isinstance(t, StructType):
+            result = self.chk.structs.method_call(operand, UNARY_METHODS[e.op], [], e.span)
+            if result is None:
+                self.msg.error("E0203", e.span, op=e.op, operand=t)
+                return TConst(e.span, ERROR, None)
+            return result
+        if t == T.BOOL:  # Python: -True == -1, ~True == -2
+            operand, t = self.chk.calls.convert(operand, T.INT, e.span), T.INT
+        ok = (isinstance(t, LiteralType) and (e.op != "~" or t.kind == "int")) or (
+            isinstance(t, ScalarType) and t.is_numeric and (e.op != "~" or t.is_int))
+        if not ok:
+            self.msg.error("E0203", e.span, op=e.op, operand=t)
+            return TConst(e.span, ERROR, None)
+        if isinstance(operand, TConst):
+            try:
+                return TConst(e.span, t, fold.unary(e.op, operand.value, t))
+            except fold.NoFold:
+                pass
+        if e.op == "+":
+            return operand
+        return TUnary(e.span, t, e.op, operand)
+
+    def expr_Binary(self, e: ast.Binary) -> TExpr:
+        return self.binary(e.op, self.expr(e.left), self.expr(e.right), e.span)
+
+    def binary(self, op: str, left: TExpr, right: TExpr, span: Span) -> TExpr:
+        if ERROR in (left.type, right.type):
+            return TConst(span, ERROR, None)
+        if isinstance(left.type, T.SIMDType) or isinstance(right.type, T.SIMDType):
+            return self.chk.simd.simd_binary(op, left, right, span)
+        if isinstance(left.type, T.PtrType) or isinstance(right.type, T.PtrType):
+            if isinstance(left.type, T.PtrType) and op in ("+", "-") and not isinstance(right.type, T.PtrType):
+                return self.chk.pointers.ptr_offset(left, right, span, negate=op == "-")
+            self.msg.error("E0202", span, op=op, left=left.type, right=right.type)
+            return TConst(span, ERROR, None)
+        if left.type == T.STRING_LITERAL and is_string(right.type):  # "a" + s
+            left = self.coerce(left, right.type)
+        elif left.type == T.STRING_LITERAL and op == "*" and self.string_type() is not None:  # "-" * n
+            left = self.coerce(left, self.string_type())
+        if isinstance(left.type, StructType) or isinstance(right.type, StructType):
+            result = self.chk.structs.method_call(left, BINARY_METHODS[op], [right], span) \
+                if isinstance(left.type, StructType) else None
+            if result is None:
+                self.msg.error("E0202", span, op=op, left=left.type, right=right.type)
+                return TConst(span, ERROR, None)
+            return result
+        if op == "@":
+            self.msg.error("E0202", span, op=op, left=left.type, right=right.type)
+            return TConst(span, ERROR, None)
+        if left.type == right.type == T.STRING_LITERAL and op == "+" and isinstance(left, TConst) \
+                and isinstance(right, TConst):
+            return TConst(span, T.STRING_LITERAL, left.value + right.value)
+        if op in BIT_OPS and left.type == right.type == T.BOOL and op in ("&", "|", "^"):
+            return self._fold_or_build(op, left, right, T.BOOL, T.BOOL, span)
+        operand_type = self.arith_type(op, left, right, span)
+        if operand_type is None:
+            return TConst(span, ERROR, None)
+        left = self.promote(left, operand_type)
+        right = self.promote(right, operand_type)
+        if ERROR in (left.type, right.type):
+            return TConst(span, ERROR, None)
+        result_type = operand_type
+        if op == "/" and not is_float(operand_type):
+            # Python's true division of ints gives a float.
+            result_type = T.FLOAT_LITERAL if isinstance(operand_type, LiteralType) else T.FLOAT64
+            if isinstance(left, TConst) and isinstance(right, TConst) and right.value != 0:
+                return TConst(span, result_type, fold.normalize(left.value / right.value, result_type))
+            left = self.coerce_or_convert(left, default_type(result_type))
+            right = self.coerce_or_convert(right, default_type(result_type))
+            return TBinary(span, default_type(result_type), op, left, right, ints=True)
+        return self._fold_or_build(op, left, right, operand_type, result_type, span)
+
+    def _fold_or_build(self, op, left, right, operand_type, result_type, span) -> TExpr:
+        if isinstance(left, TConst) and isinstance(right, TConst):
+            try:
+                return TConst(span, result_type, fold.binary(op, left.value, right.value, operand_type))
+            except fold.TooBig:  # exact only at compile time, and too big for that: never wrap it
+                self.msg.error("E0008", span, limit=f"{fold.MAX_FOLD_BITS} bits")
+                return TConst(span, ERROR, None)
+            except fold.NoFold:
+                pass
+        if isinstance(operand_type, LiteralType):
+            # Cannot fold (e.g. 1 // 0): it happens at run time, at the default type.
+            concrete = default_type(operand_type)
+            return TBinary(span, concrete, op, self.coerce(left, concrete), self.coerce(right, concrete))
+        return TBinary(span, result_type, op, left, right)
+
+    def arith_type(self, op: str, left: TExpr, right: TExpr, span: Span) -> Type | None:
+        """The type both operands of an arithmetic/bitwise operator are brought to."""
+        lt, rt = left.type, right.type
+        # Python computes with a Bool as the int 0 or 1.
+        if lt == T.BOOL:
+            lt = rt if is_num(rt) else T.INT
+        if rt == T.BOOL:
+            rt = lt if is_num(lt) else T.INT
+        result = None
+        if isinstance(lt, LiteralType) and isinstance(rt, LiteralType):
+            result = T.FLOAT_LITERAL if "float" in (lt.kind, rt.kind) else T.INT_LITERAL
+        elif isinstance(lt, LiteralType) and is_num(rt):
+            result = rt if (lt.kind == "int" or rt.is_float) else T.FLOAT64
+        elif isinstance(rt, LiteralType) and is_num(lt):
+            result = lt if (rt.kind == "int" or lt.is_float) else T.FLOAT64
+        elif is_num(lt) and is_num(rt):
+            if lt == rt or (lt.is_float and rt.is_int):
+                result = lt
+            elif rt.is_float and lt.is_int:
+                result = rt
+        if result is None or (op in BIT_OPS and is_float(result)):
+            notes = ()
+            if is_num(lt) and is_num(rt):
+                notes = (Note(f"convert one side explicitly, e.g. `{lt}(...)` or `{rt}(...)`"),)
+            self.msg.error("E0202", span, notes, op=op, left=left.type, right=right.type)
+            return None
+        return result
+
+    def expr_Compare(self, e: ast.Compare) -> TExpr:
+        operands = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
+        if any(isinstance(o.type, StructType) for o in operands):
+            return self.chk.structs.struct_compare(e, operands)
+        if any(isinstance(o.type, T.PtrType) for o in operands):
+            if len(e.ops) == 1 and e.ops[0] in ("==", "!=") and operands[0].type == operands[1].type:
+                return TCompare(e.span, T.BOOL, operands, list(e.ops), [operands[0].type])
+            if all(o.type != ERROR for o in operands):
+                self.msg.error("E0202", e.span, op=e.ops[0], left=operands[0].type, right=operands[-1].type)
+            return TConst(e.span, ERROR, None)
+        if any(isinstance(o.type, T.SIMDType) for o in operands):
+            if any(o.type == ERROR for o in operands):
+                return TConst(e.span, ERROR, None)
+            return self.chk.simd.simd_compare(e, operands)
+        link_types: list[Type] = []
+        for i, op in enumerate(e.ops):
+            a, b = operands[i], operands[i + 1]
+            if op not in CMP_OPS:
+                self.msg.error("E0007", e.span, construct=f"the `{op}` operator")
+                return TConst(e.span, ERROR, None)
+            if ERROR in (a.type, b.type):
+                return TConst(e.span, ERROR, None)
+            if a.type == b.type and a.type in (T.BOOL, T.STRING_LITERAL) and (
+                    a.type == T.BOOL or op in ("==", "!=") or (isinstance(a, TConst) and isinstance(b, TConst))):
+                if a.type == T.STRING_LITERAL and not (isinstance(a, TConst) and isinstance(b, TConst)):
+                    self.msg.error("E0202", e.span, op=op, left=a.type, right=b.type)
+                    return TConst(e.span, ERROR, None)
+                link_types.append(a.type)
+                continue
+            t = self.arith_type(op, a, b, e.span)
+            if t is None:
+                return TConst(e.span, ERROR, None)
+            link_types.append(t)
+        if all(isinstance(o, TConst) for o in operands):
+            result = True
+            for i, op in enumerate(e.ops):
+                result = result and fold.compare(op, operands[i].value, operands[i + 1].value)
+            return TConst(e.span, T.BOOL, result)
+        link_types = [default_type(t) for t in link_types]
+        return TCompare(e.span, T.BOOL, operands, list(e.ops), link_types)
+
+
+    def expr_BoolOp(self, e: ast.BoolOp) -> TExpr:
+        values = [self.expr(v) for v in e.values]
+        if any(v.type == ERROR for v in values):
+            return TConst(e.span, ERROR, None)
+        types = {v.type for v in values}
+        if len(types) > 1:
+            concrete = {t for t in types if not isinstance(t, LiteralType)}
+            target = concrete.pop() if len(concrete) == 1 else None
+            if target is None and types <= {T.INT_LITERAL, T.FLOAT_LITERAL}:
+                target = T.FLOAT_LITERAL
+            if target is None:
+                self.msg.error("E0208", e.span, left=values[0].type, right=values[-1].type)
+                return TConst(e.span, ERROR, None)
+            values = [self.coerce(v, target) for v in values]
+        t = values[0].type
+        for v in values:
+            self.truth(v, v.span)
+        if isinstance(t, LiteralType):
+            values = [self.value(v) for v in values]
+            t = values[0].type
+        return TBoolOp(e.span, t, e.op, values)
+
+    def expr_IfExp(self, e: ast.IfExp) -> TExpr:
+        test = self.condition(e.test)
+        body, orelse = self.expr(e.body), self.expr(e.orelse)
+        if ERROR in (body.type, orelse.type):
+            return TConst(e.span, ERROR, None)
+        if self.chk.ownership.owning(body.type):
+            self.msg.error("E0007", e.span, construct=f"a conditional expression of `{body.type}` (a type with "
+                                                        "a destructor)")
+            return TConst(e.span, ERROR, None)
+        t = self.unify(body, orelse, e.span)
+        if t is None:
+            return TConst(e.span, ERROR, None)
+        return TIfExp(e.span, t, test, self.coerce(body, t), self.coerce(orelse, t))
+
+    def unify(self, a: TExpr, b: TExpr, span: Span) -> Type | None:
+        if a.type == b.type:
+            return default_type(a.type)
+        if isinstance(a.type, LiteralType) and isinstance(b.type, LiteralType):
+            return T.FLOAT64
+        if isinstance(a.type, LiteralType) and self._accepts(b.type, a):
+            return b.type
+        if isinstance(b.type, LiteralType) and self._accepts(a.type, b):
+            return a.type
+        self.msg.error("E0208", span, left=a.type, right=b.type)
+        return None
+
+    def _accepts(self, target: Type, literal: TExpr) -> bool:
+        return isinstance(target, ScalarType) and target.is_numeric and (
+            literal.type == T.INT_LITERAL or target.is_float)
+
+    # ---- calls ----
+    def expr_Call(self, e: ast.Call) -> TExpr:
+        func = e.func
+        if isinstance(func, ast.Subscript):
+            return self.chk.calls.parameterized_call(func, e)
+        if isinstance(func, ast.Attribute):
+            return self.chk.structs.attribute_call(func, e)
+        if not isinstance(func, ast.Name):
+            self.expr(func)
+            self.msg.error("E0007", func.span, construct="calling anything but a function name")
+            return TConst(e.span, ERROR, None)
+        name = func.id
+        shadow = self.chk.scopes.lookup(name)
+        if isinstance(shadow, LocalVar) and self.chk.structs.struct_of(shadow.type) is not None:
+            return self.chk.structs.call_value(self.expr(func), e)  # a struct value with `__call__`
+        bound = self.chk.ct_env.get(name) if isinstance(shadow, TConst) and isinstance(shadow.value, TypeParam) \
+            else None
+        if isinstance(bound, (ScalarType, StructType)):  # `T()` or `T(x)` in a generic: what T is, made
+            if isinstance(bound, ScalarType):
+                return self.chk.calls.conversion(bound.name, e)
+            return self.chk.structs.struct_call(self.chk.structs.struct_of(bound), e, bound)
+        if shadow is not None:
+            self.msg.error("E0109", func.span, name=name)
+            return TConst(e.span, ERROR, None)
+        if name in self.chk.module.functions:
+            return self.chk.calls.user_call(self.chk.module.functions[name], e)
+        if name in self.chk.module.structs:
+            return self.chk.structs.struct_call(self.chk.module.structs[name], e)
+        if name in self.chk.module.imported:
+            return self.chk.mathlib.math_call(self.chk.module.imported[name][1], e)
+        if name in GPU_NAMES and name not in ("WARP_SIZE",):
+            return self.chk.gpu.gpu_call(name, e)
+        if name in self.chk.module.comptimes:
+            self.msg.error("E0109", func.span, name=name)
+            return TConst(e.span, ERROR, None)
+        if name in T.TYPE_NAMES or name in ("int", "float", "bool"):
+            return self.chk.calls.conversion(name, e)
+        if name in ("abs", "min", "max"):
+            return self.chk.calls.math_builtin(name, e)
+        if name == "normalize_index":
+            return self.chk.calls.normalize_index(e)
+        if name == "hash":
+            return self.chk.calls.hash_call(e)
+        if name == "print":
+            self.msg.error("E0007", e.span, construct="`print(...)` inside an expression")
+            return TConst(e.span, ERROR, None)
+        if name in ("range", "prange"):
+            self.msg.error("E0007", e.span, construct=f"`{name}` outside a `for` loop")
+            return TConst(e.span, ERROR, None)
+        if name == "len":
+            args = [self.expr(a) for a in e.args]
+            if len(args) == 1 and self.chk.structs.struct_of(args[0].type) is not None:
+                result = self.chk.structs.method_call(args[0], "__len__", [], e.span)
+                if result is not None:
+                    return result
+            if len(args) == 1 and args[0].type == ERROR:
+                return args[0]
+            if len(args) == 1 and isinstance(args[0], TConst) and args[0].type == T.STRING_LITERAL:
+                return TConst(e.span, T.INT, len(args[0].value))  # code points, as Python counts
+            if len(args) == 1 and isinstance(args[0].type, T.SIMDType):
+                return TConst(e.span, T.INT, args[0].type.width)  # its lanes (of `*xs`: how many were passed)
+            self.msg.error("E0007", e.span, construct="`len` of anything but a struct with `__len__` or a SIMD")
+            return TConst(e.span, ERROR, None)
+        self.unknown_name(name, func.span)
+        for a in e.args:
+            self.expr(a)
+        return TConst(e.span, ERROR, None)
+
+
+    # ---- structs ----
+
+
+    # ---- conversions ----
+    def coerce(self, e: TExpr, target: Type | None) -> TExpr:
+        """Implicit conversion: only an untyped constant changes type, and only where it fits."""
+        if target is None or e.type == target or ERROR in (e.type, target):
+            return e
+        if e.type == T.STRING_LITERAL and is_string(target):  # Python's str: a String of its text
+            init = self.chk.structs.struct_of(target).methods["__init__"]
+            return self.chk.calls.finish_call(init, [e], e.span, e.span, target)
+        if is_stdlib_struct(target, "PythonObject") and (isinstance(e.type, (ScalarType, LiteralType))
+                                                         or is_string(e.type) or e.type == T.STRING_LITERAL):
+            # a pyx value where Python's is wanted (an argument of a call, an index, an operand)
+            return self.chk.calls.finish_call(self.chk.structs.struct_of(target).methods["__init__"], [self.value(e)],
+                                              e.span, e.span,
+                                    target)
+        if isinstance(e.type, LiteralType) and isinstance(e, TConst):
+            if isinstance(target, LiteralType):
+                return TConst(e.span, target, float(e.value) if target.kind == "float" else e.value)
+            if isinstance(target, T.SIMDType) and target.elem.is_numeric:
+                return self.chk.simd.broadcast(e, target)
+            if isinstance(target, ScalarType) and target.is_numeric:
+                if e.type.kind == "int" and target.is_int:
+                    if not target.min <= e.value <= target.max:
+                        self.msg.error("E0206", e.span, value=e.value, type=target)
+                        return TConst(e.span, ERROR, None)
+                    return TConst(e.span, target, e.value)
+                if target.is_float:
+                    return TConst(e.span, target, fold.round_float(float(e.value), target))
+        if isinstance(e.type, LiteralType) and not isinstance(e, TConst) and isinstance(target, ScalarType):
+            # An untyped expression that could not fold (`1 // 0`) already has its default type.
+            pass
+        self.msg.error("E0201", e.span, expected=target, found=e.type)
+        return TConst(e.span, ERROR, None)
+
+    def promote(self, e: TExpr, target: Type) -> TExpr:
+        """Bring an operand to its operator's type: constants adapt, ints and Bools widen to floats."""
+        if e.type == target or isinstance(e.type, LiteralType) or not isinstance(target, ScalarType):
+            return self.coerce(e, target)
+        return self.chk.calls.convert(e, target, e.span)
+
+    def coerce_or_convert(self, e: TExpr, target: ScalarType) -> TExpr:
+        """Python's numeric promotion inside one operator: int operands become float."""
+        if isinstance(e.type, LiteralType):
+            return self.coerce(e, target)
+        return self.chk.calls.convert(e, target, e.span)
+
+    def condition(self, e: ast.Expr) -> TExpr:
+        return self.truth(self.expr(e), e.span)
+
+    def truth(self, v: TExpr, span: Span) -> TExpr:
+        """Python truthiness as a Bool: nonzero numbers, non-empty strings."""
+        if v.type in (T.BOOL, ERROR):
+            return v
+        if isinstance(v.type, T.PtrType):
+            return TBuiltin(span, T.BOOL, "truth", [v])
+        if isinstance(v.type, StructType):
+            result = self.chk.structs.method_call(v, "__bool__", [], span)
+            if result is None:
+                result = self.chk.structs.method_call(v, "__len__", [], span)
+            if result is not None:
+                return self.truth(result, span)
+        if isinstance(v, TConst) and v.type in (T.INT_LITERAL, T.FLOAT_LITERAL, T.STRING_LITERAL, T.NONE):
+            return TConst(span, T.BOOL, bool(v.value))
+        if isinstance(v.type, ScalarType):
+            if isinstance(v, TConst):
+                return TConst(span, T.BOOL, bool(v.value))
+            return TBuiltin(span, T.BOOL, "truth", [v])
+        self.msg.error("E0218", span, type=v.type)
+        return TConst(span, ERROR, None)
+
+
+def _element_type(values: list[TExpr]) -> Type:
+    """The one type of a literal's elements: the first typed one's, else Int (Float64 if any
+    constant is a float)."""
+    typed = [x.type for x in values if not isinstance(x.type, LiteralType)]
+    if typed:
+        return typed[0]
+    if any(x.type == T.FLOAT_LITERAL for x in values):
+        return T.FLOAT64
+    return default_type(values[0].type)

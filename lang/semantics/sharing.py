@@ -1,0 +1,418 @@
+"""Where Python would share one object and pyx holds two values (docs/semantics.md).
+
+Python passes, binds and stores lists, dicts and objects by reference; pyx passes arguments by
+borrowing and binds and stores values by copying them (Mojo's value semantics). The two print the
+same as long as no value is changed in place while another name holds what Python would see as
+the same object. SharingChecker finds the changes in place where they would not, and rejects them:
+
+- a borrowed argument (the default convention: the function sees the caller's value but does not
+  own it) changed in place. Beyond the difference from Python (the caller's list would change),
+  the callee would be changing the caller's memory behind its back: `xs.append(9)` reallocated
+  the caller's buffer and the caller then freed it a second time. Reassigning the argument is
+  fine (Python rebinds too), and `s += t` on a borrowed `String` rebinds it, as Python's str does
+  (E0228);
+- a variable that holds a copy Python would share, changed in place after the copy was made: the
+  copy side (`v = nested[0]` or `b = a` of a list or dict, written without `var`, then
+  `v.append(1)`; a `for` loop variable over structs or containers, which Mojo and Python both
+  bind to the element itself) (E0229), or the original side (`b = a`, `grid.append(row)`, then
+  `a.append(1)` / `row.append(1)`, while the copy is still read) (E0231);
+- the container a `for` loop iterates over, changed in place inside the loop body (the iterator
+  holds the container's memory, which the change may reallocate) (E0230);
+- an element changed in place through either side of a `.copy()` of a list of lists (Python's
+  copy shares the inner lists, pyx's copies them) (E0233);
+- a list a call's earlier argument names, changed by a later argument (E0234).
+
+"After the copy" is decided by source position, or by both sites being in one loop (the next
+iteration runs the change after the copy) unless the variable is bound afresh at the top of the
+loop body first. Copies written explicitly (`var v = x`, `x.copy()`) are the program's stated
+intent and are not tracked (except for the shallow `.copy()` above).
+
+Elements are changed in place (`xs[i].append(v)`, `g[i][j] = v`, `bs[i].vx = v`) by lending
+them (`lend`, TLend): the container's `__refitem__` gives the element's address, the change works
+on a slot holding its bits, which go back afterwards; the container itself may not change
+meanwhile (E0232).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import TYPE_CHECKING
+
+from .. import types as T
+from ..diagnostics import Note
+from ..source import Span
+from ..syntax import ast
+from ..types import ERROR, PtrType, StructType, Type
+from .imports import is_stdlib_struct, is_string
+from .typed import LocalVar, TCall, TConst, TExpr, TField, TIfExp, TLend, TLocal
+
+if TYPE_CHECKING:
+    from .check import FunctionChecker
+    from .expressions import ExpressionChecker
+    from .messages import MessageBuilder
+
+
+def python_shared(t: Type) -> bool:
+    """Types whose Python spelling (list, dict) is a mutable object shared by every name bound to it."""
+    return is_stdlib_struct(t, "List") or is_stdlib_struct(t, "Dict")
+
+
+def borrowed_argument(var: LocalVar) -> bool:
+    """An argument the function only borrows: its slot holds the caller's value, bit for bit."""
+    return var.is_param and not var.owned and not var.by_ref and isinstance(var.type, StructType)
+
+
+def place_root(e: TExpr) -> LocalVar | None:
+    """The variable whose memory a place expression (`v`, `v.a.b`) names."""
+    while isinstance(e, TField):
+        e = e.base
+    return e.var if isinstance(e, TLocal) else None
+
+
+@dataclass
+class _Copy:
+    span: Span  # where the copy is made
+    loops: tuple  # the loops around it (their Loop objects)
+    copy: LocalVar | None  # the variable that holds the copy (None: stored into a container or field)
+    root: LocalVar | None  # the variable the copy was taken from (None: not a variable's memory)
+    source: str  # the copied expression, as written
+    whole: bool  # a copy of the variable or one of its fields (False: of an element)
+    loop_variable: bool = False  # a `for` loop's variable, a copy of each element in turn
+    shallow: bool = False  # `b = a.copy()` of a list of lists: Python's copy shares the elements
+
+
+@dataclass
+class _Change:
+    span: Span
+    loops: tuple
+    var: LocalVar
+    element: bool = False  # one of its elements changed (`xs[i].append(v)`), not the container itself
+
+
+class SharingChecker:
+    """Changes in place where Python would share what pyx copied (this module's docstring).
+    Reached as `chk.sharing` from the other checkers."""
+
+    def __init__(self, chk: FunctionChecker) -> None:
+        self.chk: FunctionChecker = chk
+        self.exprs: ExpressionChecker = chk.exprs
+        self.msg: MessageBuilder = chk.msg
+
+    def sharing_state(self) -> dict:
+        """What the check of this function instance has seen so far: the copies, the changes in
+        place, the containers `for` loops walk and the elements lent (checked at the end)."""
+        state = self.__dict__.get("_sharing_state")
+        if state is None:
+            state = self.__dict__["_sharing_state"] = {"copies": [], "changes": [], "iterating": [], "lent": []}
+        return state
+
+    def _source_text(self, span: Span) -> str:
+        return span.file.text[span.start:span.end]
+
+    def changed_in_place(self, var: LocalVar, span: Span, element: bool = False) -> bool:
+        """`var`'s value is changed in place at `span` (a `mut` method or argument, an item or a
+        field stored). Reports a borrowed argument or a loop's own container now; a copy Python
+        would share is judged at the end, when every copy is known. False after an error."""
+        if borrowed_argument(var) and var is not self.chk.self_var \
+                and not _rebound_before(self.chk.fn.decl.body, var.name, span):  # (`self`: E0123's advice)
+            rebound = _rebinding(self.chk.fn.decl.body, var.name)
+            advice = (Note(f"declare it `mut {var.name}: {var.type}` to change the caller's value, as Python does",
+                           var.span) if rebound is None else
+                      Note(f"`{self.chk.fn.name}` also assigns `{var.name}` here, which in Python rebinds only its own "
+                           f"name: give that value a name of its own, then declare `mut {var.name}: {var.type}` to "
+                           "change the caller's value", rebound))
+            self.msg.error("E0228", span, (advice,), name=var.name, func=self.chk.fn.name, type=var.type)
+            return False
+        for root, loop_span in reversed(self.sharing_state()["iterating"]):
+            if root is var:
+                self.msg.error("E0230", span, name=var.name, notes=(Note("the loop", loop_span),))
+                return False
+        for root, element_span in reversed(self.sharing_state()["lent"]):
+            if root is var:
+                self.msg.error("E0232", span, name=var.name, notes=(Note("the element", element_span),))
+                return False
+        self.sharing_state()["changes"].append(_Change(span, tuple(self.chk.loops), var, element))
+        return True
+
+    # ---- elements changed in place ----
+    def element_read(self, e: TExpr) -> bool:
+        """Whether `e` reads `container[i]` of a container that can lend its elements (`__refitem__`)."""
+        if not (isinstance(e, TCall) and e.callee.decl.name == "__getitem__" and e.callee.owner is not None
+                and e.args):
+            return False
+        sym = self.chk.structs.struct_of(e.callee.owner)
+        return sym is not None and "__refitem__" in sym.methods
+
+    def change_mark(self) -> int:
+        """Where the changes recorded from now on start (see `lend`'s `since`)."""
+        return len(self.sharing_state()["changes"])
+
+    def lend(self, element: TCall, span: Span, use, since: int | None = None) -> TExpr | None:
+        """`use(slot)` applied to the element that `element` (a `container[i]` read) names, in
+        place: the element is lent to a slot and stored back (TLend). `use` returns an expression
+        or a list of statements. None where the container is not a place this function may change
+        (a call's result, say): the caller reports its usual error.
+
+        Nothing may change the container itself while its element is lent (its memory could move,
+        or an element be taken out twice): not `use`, and not what was checked before the lend
+        but runs inside it (the value and indices of `g[i][j] = v`, from `since` on)."""
+        container, index = element.args[0], element.args[1:]
+        if self.element_read(container):  # `g[i][j]`: lend g[i], then its element j
+            return self.lend(container, span, lambda outer: self._lend_at(outer, index, element, span, use), since)
+        root = place_root(container)
+        if root is None or not (root.mutable or borrowed_argument(root)) \
+                or (root is self.chk.self_var and not root.mutable):
+            return None
+        if not self.changed_in_place(root, span, element=True):
+            return TConst(span, ERROR, None)
+        state = self.sharing_state()
+        if since is not None:
+            for change in state["changes"][since:-1]:
+                if change.var is root:
+                    self.msg.error("E0232", change.span, name=root.name, notes=(Note("the element", span),))
+                    return TConst(span, ERROR, None)
+        state["lent"].append((root, span))
+        try:
+            return self._lend_at(container, index, element, span, use)
+        finally:
+            state["lent"].pop()
+
+    def _lend_at(self, container: TExpr, index: list, element: TCall, span: Span, use) -> TExpr:
+        ptr = self.chk.structs.method_call(container, "__refitem__", list(index), span)
+        if ptr is None or ptr.type == ERROR:
+            return TConst(span, ERROR, None)
+        slot = self.chk.new_var("$element", element.type, span)
+        slot.owned = False  # the container's: the slot only holds its bits for the change
+        if self.chk.assigned is not None:
+            self.chk.assigned.add(slot)
+        inner = use(TLocal(span, slot.type, slot))
+        if isinstance(inner, list):
+            return TLend(span, T.NONE, slot, ptr, None, inner)
+        if inner is None or inner.type == ERROR:
+            return TConst(span, ERROR, None)
+        return TLend(span, inner.type, slot, ptr, inner)
+
+    def copied(self, value_ast: ast.Expr, value: TExpr, copy: LocalVar, loop_variable: bool = False) -> None:
+        """`copy` was bound (Python-style, without `var`) to a copy of `value`, written `value_ast`,
+        or is a `for` loop variable over `value_ast`. Remembered when Python would share instead."""
+        element_type = copy.type if loop_variable else value.type
+        if not (python_shared(element_type) or (loop_variable and isinstance(element_type, StructType)
+                                                and not is_string(element_type))):
+            return
+        if not loop_variable and _shallow_copy(value_ast, value.type):
+            # Python's `copy()` copies the outer list only: both share the elements, pyx's copies them.
+            node = attribute_root(value_ast.func.value)
+            while isinstance(node, ast.Subscript):
+                node = attribute_root(node.value)
+            root = self.chk.scopes.lookup(node.id) if isinstance(node, ast.Name) else None
+            self.sharing_state()["copies"].append(_Copy(value_ast.span, tuple(self.chk.loops), copy,
+                                                        root if isinstance(root, LocalVar) else None,
+                                                        self._source_text(value_ast.func.value.span), False,
+                                                        shallow=True))
+            return
+        if not loop_variable and not isinstance(value_ast, (ast.Name, ast.Attribute, ast.Subscript)):
+            return  # a fresh value (a call's result, a literal): nobody else holds it
+        node, whole = value_ast, not loop_variable
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            whole = whole and isinstance(node, ast.Attribute)
+            node = node.value
+        root = self.chk.scopes.lookup(node.id) if isinstance(node, ast.Name) else None
+        self.sharing_state()["copies"].append(_Copy(value_ast.span, tuple(self.chk.loops), copy,
+                                               root if isinstance(root, LocalVar) else None,
+                                               self._source_text(value_ast.span), whole, loop_variable))
+
+    def stored_copy(self, value: TExpr) -> None:
+        """`value`, a variable's list or dict or an element of one, was copied into a container or
+        a field (a `var` argument, a list literal, a store): Python would store the object itself."""
+        if not python_shared(value.type):
+            return
+        root, whole = self.shared_root(value)
+        if root is None:
+            return
+        self.sharing_state()["copies"].append(_Copy(value.span, tuple(self.chk.loops), None, root,
+                                               self._source_text(value.span), whole))
+
+    def in_order(self, items: list, evaluate) -> list[TExpr]:
+        """A call's arguments, evaluated left to right. Python passes each list or dict itself, so a
+        later argument that changes one an earlier argument names shows the change
+        (`print(xs, xs.pop())` prints the shorter list); pyx's earlier argument is the value from
+        before (and borrows its memory), so that is E0234."""
+        named: list[tuple[LocalVar, Span]] = []
+        out = []
+        for item in items:
+            mark = self.change_mark()
+            value = evaluate(item)
+            for change in self.sharing_state()["changes"][mark:]:
+                earlier = next((span for root, span in named if root is change.var), None)
+                if earlier is not None:
+                    self.msg.error("E0234", change.span, name=change.var.name,
+                                   notes=(Note("the earlier argument; compute the later one into a variable first",
+                                               earlier),))
+                    break
+            if python_shared(value.type):
+                root, _ = self.shared_root(value)
+                if root is not None:
+                    named.append((root, value.span))
+            out.append(value)
+        return out
+
+    def returned(self, value: TExpr, span: Span) -> None:
+        """`return rows[0]` of an argument's list: Python returns the caller's own object, which
+        the caller may then change; pyx returns a copy. So that is E0235 (`.copy()` says a copy
+        is meant, in both languages)."""
+        for branch in (value.body, value.orelse) if isinstance(value, TIfExp) else (value,):
+            if not python_shared(branch.type):
+                continue
+            root, _ = self.shared_root(branch)
+            if root is None or not root.is_param or root is self.chk.self_var \
+                    or (not root.by_ref and _rebound_before(self.chk.fn.decl.body, root.name, span)):
+                continue
+            text = self._source_text(branch.span)
+            self.msg.error("E0235", branch.span, name=root.name,
+                           notes=(Note(f"write `{text}.copy()` if a copy is meant"),))
+            return
+
+    def shared_root(self, value: TExpr) -> tuple[LocalVar | None, bool]:
+        """The variable whose list or dict `value` reads (a place, or an element of one: whole False)."""
+        whole = True
+        while self.element_read(value):
+            value, whole = value.args[0], False
+        return place_root(value), whole
+
+    def iterating(self, iterable_ast: ast.Expr, loop_span: Span):
+        """The variable whose container a `for` loop walks (its body must not change it in place)."""
+        node = iterable_ast
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        root = self.chk.scopes.lookup(node.id) if isinstance(node, ast.Name) else None
+        return (root, loop_span) if isinstance(root, LocalVar) else None
+
+    def _observed(self, copy: _Copy, change: _Change) -> bool:
+        """Whether the copy a change of the original would have shown (in Python) is read after the
+        change: later in the source, or in a loop around the change. A copy stored into a
+        container or field counts as read."""
+        if copy.copy is None:
+            return True
+        for read in _read_spans(self.chk.fn.references, copy.copy):
+            if read.start > change.span.end:
+                return True
+            for loop in change.loops:
+                if loop.body and loop.body[0].span.start <= read.start < loop.body[-1].span.end:
+                    return True
+        return False
+
+    def report_sharing(self) -> None:
+        """The changes in place that Python would have made visible through another name."""
+        state = self.sharing_state()
+        for change in state["changes"]:
+            for copy in state["copies"]:
+                if not _after(copy, change):
+                    continue
+                if copy.shallow:
+                    if change.element and (change.var is copy.copy or change.var is copy.root):
+                        other = copy.source if change.var is copy.copy else copy.copy.name
+                        self.msg.error("E0233", change.span, name=change.var.name, other=other,
+                                       notes=(Note("copied here: to give the copy elements of its own in both "
+                                                   "languages, append a `.copy()` of each element to a new list",
+                                                   copy.span),))
+                        break
+                    continue
+                if copy.copy is change.var:
+                    source = f"an element of `{copy.source}`" if copy.loop_variable else f"`{copy.source}`"
+                    self.msg.error("E0229", change.span, name=change.var.name, source=source,
+                                     notes=(Note(_copy_advice(copy), copy.span),))
+                    break
+                if copy.root is change.var and (copy.whole or change.element) and self._observed(copy, change):
+                    self.msg.error("E0231", change.span, name=change.var.name, source=copy.source,
+                                     notes=(Note(f"copied here, where Python would share it: write "
+                                                 f"`{copy.source}.copy()` here if a copy is meant", copy.span),))
+                    break
+
+
+def _shallow_copy(value_ast: ast.Expr, t: Type) -> bool:
+    """`x.copy()` of a list or dict whose elements are lists or dicts (Python shares those)."""
+    if not (isinstance(value_ast, ast.Call) and isinstance(value_ast.func, ast.Attribute)
+            and value_ast.func.attr == "copy" and not value_ast.args and python_shared(t)):
+        return False
+    return any(isinstance(ft, PtrType) and python_shared(ft.pointee) for _, ft in t.fields)
+
+
+def reroot(target: ast.Expr, name: str) -> ast.Expr:
+    """`xs[i].a.b` with `xs[i]` replaced by the variable `name` (the lent element)."""
+    if isinstance(target, ast.Attribute):
+        return replace(target, value=reroot(target.value, name))
+    return ast.Name(target.span, name)
+
+
+def attribute_root(target: ast.Expr) -> ast.Expr:
+    while isinstance(target, ast.Attribute):
+        target = target.value
+    return target
+
+
+def _read_spans(references, var: LocalVar) -> list[Span]:
+    return [r.span for r in references if r.target_span is var.span and r.name == var.name]
+
+
+def _after(copy: _Copy, change: _Change) -> bool:
+    """Whether the change may run after the copy was made: later in the source, or in a loop
+    around both (in the next iteration), unless the changed variable is bound afresh at the top
+    level of that loop's body before the statement that changes it (`row = []` ...
+    `row.append(i)` ... `grid.append(row)`): that statement runs on every iteration that reaches
+    the change, so the variable no longer holds what was copied."""
+    if change.span.start > copy.span.start:
+        return True
+    common = [lp for lp in copy.loops if any(lp is m for m in change.loops)]
+    if not common:
+        return False
+    name = change.var.name
+    for stmt in common[-1].body:
+        if stmt.span.start <= change.span.start < stmt.span.end:
+            return True  # reached the statement with the change without a rebinding before it
+        if _binds(stmt, name):
+            return False
+    return True
+
+
+def _rebound_before(body: list, name: str, span: Span) -> bool:
+    """Whether a statement at the top level of the function binds `name` afresh before the one
+    that holds `span`: every path to `span` runs it, so the argument then holds a value of the
+    function's own (`xs = list_of_mine` ... `xs.append(1)`)."""
+    for stmt in body:
+        if stmt.span.start <= span.start < stmt.span.end:
+            return False
+        if _binds(stmt, name):
+            return True
+    return False
+
+
+def _rebinding(body: list, name: str) -> Span | None:
+    """Where a function body first assigns a new value to `name` (nested statements included)."""
+    stack = list(reversed(body))
+    found = None
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Stmt) and _binds(node, name) and (found is None or node.span.start < found.start):
+            found = node.span
+        for f in fields(node) if is_dataclass(node) else ():
+            child = getattr(node, f.name)
+            for item in (child if isinstance(child, (list, tuple)) else (child,)):
+                if isinstance(item, ast.Stmt):
+                    stack.append(item)
+    return found
+
+
+def _binds(stmt: ast.Stmt, name: str) -> bool:
+    """Whether a statement binds `name` to a new value (`name = ...`, `name: T = ...`)."""
+    if isinstance(stmt, ast.Assign):
+        targets = [e for t in stmt.targets for e in (t.elts if isinstance(t, ast.TupleExpr) else (t,))]
+        return any(isinstance(t, ast.Name) and t.id == name for t in targets)
+    return isinstance(stmt, ast.VarDecl) and stmt.name == name and stmt.value is not None
+
+
+def _copy_advice(copy: _Copy) -> str:
+    name, source = copy.copy.name, copy.source
+    if copy.loop_variable:
+        return (f"Python (and Mojo) would give the element itself: to change the elements, loop over "
+                f"`range(len({source}))` and change `{source}[i]` itself")
+    return (f"`{name}` got a copy of `{source}` here, where Python would share it: change `{source}` itself, "
+            f"or write `{name} = {source}.copy()` if a copy is meant")

@@ -1,0 +1,58 @@
+"""The checker's shape (docs/compiler.md, "The checker's collaborators"): classes that delegate to
+each other through typed fields, not mixins sharing state only one `__init__` declares.
+
+These read the source, as a linter would: what they guard is how the code is put together,
+which no program's output shows."""
+import ast
+from pathlib import Path
+
+import pyx.semantics
+
+SEMANTICS = Path(pyx.semantics.__file__).parent
+
+
+def _modules():
+    for path in sorted(SEMANTICS.glob("*.py")):
+        yield path, ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _checker_classes():
+    for path, tree in _modules():
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.name.endswith("Checker"):
+                yield path, node
+
+
+def test_the_checkers_are_classes_of_their_own():
+    names = {node.name for _, node in _checker_classes()}
+    assert {"FunctionChecker", "ExpressionChecker", "CallChecker", "StructChecker"} <= names
+    for path, node in _checker_classes():
+        assert node.bases == [], f"{path.name}: {node.name} inherits ({ast.unparse(node.bases[0])}): delegate instead"
+
+
+def test_every_checker_attribute_is_declared_in_its_init():
+    for path, node in _checker_classes():
+        methods = [m for m in node.body if isinstance(m, ast.FunctionDef)]
+        init = next((m for m in methods if m.name == "__init__"), None)
+        assert init is not None, f"{path.name}: {node.name} has no __init__"
+
+        def assigned(fn):
+            for sub in ast.walk(fn):
+                targets = sub.targets if isinstance(sub, ast.Assign) else \
+                    [sub.target] if isinstance(sub, (ast.AnnAssign, ast.AugAssign)) else []
+                for t in targets:
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                        yield t.attr
+
+        declared = set(assigned(init))
+        for m in methods:
+            late = set(assigned(m)) - declared
+            assert not late, f"{path.name}: {node.name}.{m.name} assigns {sorted(late)}, not declared in __init__"
+
+
+def test_no_private_name_crosses_a_module():
+    for path, tree in _modules():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level > 0:
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                assert not private, f"{path.name}:{node.lineno} imports {private} from .{node.module or ''}"
