@@ -220,23 +220,35 @@ class PassManager:
 
 def _guarded(p: Pass, comp, function, args):
     """Run one pass; an exception that is not the user's mistake becomes an internal error in it."""
-    from .codegen.libdevice import LibdeviceNotFound
-    from .codegen.llvm_gen import UnsupportedOnTarget
-    from .diagnostics import CompileError, InternalCompilerError, error, statement_of
+    from .diagnostics import CompileError, InternalCompilerError, statement_of
 
     try:
         result = function(*args)
     except (CompileError, InternalCompilerError):
         raise
-    except LibdeviceNotFound as exc:
-        raise CompileError([error("E0904", None, detail=str(exc))]) from None
-    except UnsupportedOnTarget as exc:
-        span = exc.span or statement_of(exc)
-        raise CompileError([error("E0226", span, func=exc.what, target=comp.options.target)]) from None
-    except Exception as exc:  # anything else is our bug, reported as such
-        raise InternalCompilerError(p.name, statement_of(exc), exc) from exc
+    except Exception as exc:
+        mistake = _users_mistake(exc, comp)
+        if mistake is not None:
+            raise mistake from None
+        raise InternalCompilerError(p.name, statement_of(exc), exc) from exc  # our bug, reported as such
     # verify_module returns nothing: the pass gives back the module it checked.
     return args[0] if p.name == "verify" else result
+
+
+def _users_mistake(exc: Exception, comp):
+    """The diagnostic for an exception from code generation that the user can fix, or None. The
+    code generator is imported here, not before the pass: only it raises these, and importing it
+    inside the first pass's timer made `--time` charge its import to `parse`."""
+    from .codegen.libdevice import LibdeviceNotFound
+    from .codegen.llvm_gen import UnsupportedOnTarget
+    from .diagnostics import CompileError, error, statement_of
+
+    if isinstance(exc, LibdeviceNotFound):
+        return CompileError([error("E0904", None, detail=str(exc))])
+    if isinstance(exc, UnsupportedOnTarget):
+        span = exc.span or statement_of(exc)
+        return CompileError([error("E0226", span, func=exc.what, target=comp.options.target)])
+    return None
 
 
 def describe(manager: PassManager | None = None) -> str:

@@ -7,16 +7,32 @@
 """
 from __future__ import annotations
 
+import re
 import sys
 
 from llvmlite import ir as ll
+
+from ..semantics.imports import STDLIB
 
 I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
 F16, F32, F64 = ll.HalfType(), ll.FloatType(), ll.DoubleType()
 CHARP = I8.as_pointer()
 VOID = ll.VoidType()
 MAX_FRAMES = 64
-FLOAT_TEXT = 40  # bytes a formatted float may take, its NUL included
+
+
+def _string_constant(name: str) -> int:
+    """A byte count that stdlib/string.px declares (`comptime NAME = N`): the String code that
+    gives the number formatters their buffers and the formatters themselves read this one number."""
+    text = (STDLIB / "string.px").read_text(encoding="utf-8")
+    found = re.search(rf"^comptime {name} = (\d+)\s*$", text, re.MULTILINE)
+    if found is None:
+        raise RuntimeError(f"stdlib/string.px no longer declares `comptime {name} = <number>`")
+    return int(found.group(1))
+
+
+FLOAT_TEXT = _string_constant("_FLOAT_TEXT")  # bytes a formatted float may take, its NUL included
+INT_TEXT = _string_constant("_INT_TEXT")  # bytes a formatted 64-bit integer may take, its NUL included
 # Runtime helpers pyx source may call through `external_call["__pyx_NAME", ...]`.
 SOURCE_HELPERS = {"format_i64", "format_u64", "format_f64", "format_f32", "format_f16", "format_bf16", "format_fixed",
                   "print_bytes", "strtod"}
@@ -308,10 +324,10 @@ class RuntimeLib:
         return self._define_format_int("u64", "%llu")
 
     def _define_format_int(self, suffix: str, fmt: str):
-        """`i64 __pyx_format_i64(i64 x, char out[24])` (and u64): the decimal text, its length returned."""
+        """`i64 __pyx_format_i64(i64 x, char out[INT_TEXT])` (and u64): the decimal text, its length returned."""
         fn, b = self._function("__pyx_format_" + suffix, I64, [I64, CHARP])
         snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
-        b.ret(b.sext(b.call(snprintf, [fn.args[1], I64(24), self.cstr(b, fmt), fn.args[0]]), I64))
+        b.ret(b.sext(b.call(snprintf, [fn.args[1], I64(INT_TEXT), self.cstr(b, fmt), fn.args[0]]), I64))
         return fn
 
     def _define_format_fixed(self):
@@ -367,52 +383,11 @@ class RuntimeLib:
     def _define_print_bytes(self):
         """`void __pyx_print_bytes(char *text, i64 size)`: UTF-8 that may hold NUL bytes."""
         fn, b = self._function("__pyx_print_bytes", VOID, [CHARP, I64])
-        putchar = self.libc("putchar", I32, [I32])
         text, size = fn.args
-        counted_loop(b, I64(0), size, lambda b, i: b.call(putchar, [b.zext(b.load(b.gep(text, [i])), I32)]))
-        b.ret_void()
-        return fn
-
-    def _define_print_repr(self):
-        """`void __pyx_print_repr(char *text, i64 size)`: a str as Python's repr shows it inside a
-        list or dict: in single quotes (double ones if it holds a single quote and no double
-        quote), with backslash, that quote, \\t \\n \\r and other control bytes escaped."""
-        fn, b = self._function("__pyx_print_repr", VOID, [CHARP, I64])
-        text, size = fn.args
-        putchar = self.libc("putchar", I32, [I32])
-        memchr = self.libc("memchr", CHARP, [CHARP, I32, I64])
-        null = ll.Constant(CHARP, None)
-        single = b.icmp_unsigned("!=", b.call(memchr, [text, I32(ord("'")), size]), null)
-        double = b.icmp_unsigned("!=", b.call(memchr, [text, I32(ord('"')), size]), null)
-        quote = b.select(b.and_(single, b.not_(double)), I32(ord('"')), I32(ord("'")))
-        b.call(putchar, [quote])
-
-        def body(b, i):
-            c = b.zext(b.load(b.gep(text, [i])), I32)
-            escape = I32(0)
-            for byte, letter in ((ord("\\"), ord("\\")), (9, ord("t")), (10, ord("n")), (13, ord("r"))):
-                escape = b.select(b.icmp_unsigned("==", c, I32(byte)), I32(letter), escape)
-            escape = b.select(b.icmp_unsigned("==", c, quote), quote, escape)
-            escaped, other, hexed, plain, done = (fn.append_basic_block(n) for n in (
-                "escaped", "other", "hex", "plain", "next"))
-            b.cbranch(b.icmp_unsigned("!=", escape, I32(0)), escaped, other)
-            b.position_at_end(escaped)
-            b.call(putchar, [I32(ord("\\"))])
-            b.call(putchar, [escape])
-            b.branch(done)
-            b.position_at_end(other)
-            control = b.or_(b.icmp_unsigned("<", c, I32(32)), b.icmp_unsigned("==", c, I32(127)))
-            b.cbranch(control, hexed, plain)
-            b.position_at_end(hexed)
-            self._printf(b, "\\x%02x", c)
-            b.branch(done)
-            b.position_at_end(plain)
-            b.call(putchar, [c])
-            b.branch(done)
-            b.position_at_end(done)
-
-        counted_loop(b, I64(0), size, body)
-        b.call(putchar, [quote])
+        # One fwrite, not a putchar per byte: a List or Dict prints as the one String its __str__
+        # builds, so this writes megabytes where a container is large.
+        fwrite = self.libc("fwrite", I64, [CHARP, I64, I64, CHARP])
+        b.call(fwrite, [text, I64(1), size, self._stdout(b)])
         b.ret_void()
         return fn
 

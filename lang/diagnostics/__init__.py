@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..source import Span
-from .codes import message
+from .codes import ErrorCode, lookup
 
 
 @dataclass(frozen=True)
@@ -22,8 +22,11 @@ class Diagnostic:
     notes: tuple[Note, ...] = field(default=())
 
 
-def error(code: str, span: Span | None, notes: tuple[Note, ...] = (), **args: object) -> Diagnostic:
-    return Diagnostic(code, message(code, **args), span, "error", notes)
+def error(code: str | ErrorCode, span: Span | None, notes: tuple[Note, ...] = (), **args: object) -> Diagnostic:
+    """The diagnostic for a registered code (`codes.py`, by its string or its `ErrorCode`); the arguments
+    must be exactly the template's fields (a mismatch is a compiler bug: TypeError)."""
+    registered = lookup(code)
+    return Diagnostic(registered.code, registered.format(**args), span, registered.severity, notes)
 
 
 class CompileError(Exception):
@@ -69,7 +72,7 @@ class DiagnosticBag:
         self.items: list[Diagnostic] = []
         self._seen: set = set()
 
-    def error(self, code: str, span: Span | None, notes: tuple[Note, ...] = (), **args: object) -> None:
+    def error(self, code: str | ErrorCode, span: Span | None, notes: tuple[Note, ...] = (), **args: object) -> None:
         self.add(error(code, span, notes, **args))
 
     def add(self, diag: Diagnostic) -> None:

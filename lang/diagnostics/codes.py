@@ -1,145 +1,225 @@
-"""Every message the compiler can give a user, in one registry.
+"""Every message the compiler can give a user, in one registry of typed codes (mypy's `ErrorCode` shape).
 
-A code is stable once released: tests, docs and users' searches refer to it.
-Messages are `str.format` templates filled from keyword arguments.
+A code is stable once released: tests, docs and users' searches refer to it, so a code is never
+renumbered or reused. Each `ErrorCode` carries its code, a short snake-case name, its category and its
+message: a `str.format` template whose named fields are the arguments a call site must pass, no more
+and no fewer (`ErrorCode.format` raises otherwise: a compiler bug, caught where the message is made).
+
+A category owns a range of numbers (`Category.first`..`Category.last`); a code sits in the range of
+its category, except the few released elsewhere before the ranges were checked, which say why in
+`outside_range` (`tests/diagnostics/test_registry.py` holds all of this).
 """
 from __future__ import annotations
 
-MESSAGES: dict[str, str] = {
-    # E00xx: syntax
-    "E0001": "invalid syntax: {detail}",
-    "E0002": "{construct} is not supported in pyx",
-    "E0003": "expression or block nested too deeply (more than {limit} levels)",
-    "E0004": "invalid literal: {detail}",
-    "E0005": "inconsistent indentation",
-    "E0006": "top-level statements are not allowed; put them in `fn main()`",
-    "E0007": "{construct} is not supported yet",
-    "E0008": "integer constant too large: pyx's integers have at most 64 bits, and constants are computed with at most {limit}",
-    "E0009": "lone surrogate `{escape}` in a string literal: it cannot be encoded as UTF-8, so it cannot be printed; {hint}",
-    # E01xx: names and declarations
-    "E0101": "name `{name}` is not defined",
-    "E0102": "`{name}` is already defined in this scope",
-    "E0103": "`{name}` may be used before it is assigned",
-    "E0104": "`{name}` is not a type",
-    "E0105": "unknown type `{name}`",
-    "E0106": "parameter `{name}` of `fn {func}` needs a type annotation",
-    "E0107": "`{name}` is a compile-time constant and cannot be assigned",
-    "E0108": "cannot assign to this expression",
-    "E0109": "`{name}` is not a function",
-    "E0110": "`fn main` must take no arguments and return nothing",
-    "E0111": "no `fn main()` to run in {file}",
-    "E0112": "duplicate parameter `{name}`",
-    "E0114": "the argument for `mut {name}` must be a mutable variable of type `{type}`",
-    "E0115": "`{name}` is passed to two `mut` parameters of one call",
-    "E0116": "only `var` fields with a type and methods may appear in a struct",
-    "E0117": "field `{field}` of `{struct}` may be used before it is initialized",
-    "E0118": "`{struct}` has no method `{name}`",
-    "E0119": "`__init__` must take `out self`",
-    "E0120": "`{name}` is a method; call it, e.g. `{name}(...)`",
-    "E0121": "struct `{name}` contains itself",
-    "E0122": "`{struct}` has no field `{name}`",
-    "E0123": "`{name}` of `{struct}` needs `mut self` to be called on a value that is not a variable",
-    "E0124": "cannot infer the compile-time parameter `{name}` of `{func}`; pass it explicitly, e.g. `{func}[...](...)`",
-    "E0125": "compile-time parameter `{name}` expects {expected}, got {found}",
-    "E0126": "`{name}` needs compile-time parameters, e.g. `{example}`",
-    "E0127": "SIMD width must be a power of two from 1 to 1024, got {width}",
-    "E0128": "`{func}` takes {expected} compile-time parameter{s}, {found} given",
-    "E0129": "no module `{module}`: pyx provides {available}, and there is no `{looked}` beside this file",
-    "E0130": "module `{module}` has no `{name}`",
-    "E0131": "`var {name}` needs a type or a value, e.g. `var {name}: Int` or `var {name} = 0`",
-    "E0132": "`{name}` cannot hold `None`: pyx has no optional values yet",
-    "E0133": "argument `{name}` is given twice",
-    "E0134": "unknown decorator `@{name}` (known: {known})",
-    "E0135": "`fn {func}` can raise {what} but is not declared `raises` (add `raises` after its parameters, or catch it)",
-    "E0136": "`raise` with no exception outside an `except` block",
-    "E0137": "`{name}` is not an exception class (known: {known})",
-    "E0138": "`{struct}` does not implement `{method}`, required by trait `{trait}`",
-    "E0139": "`{struct}.{method}` does not match trait `{trait}`: expected `{expected}`, found `{found}`",
-    "E0140": "`{type}` does not conform to trait `{trait}`, required by `{param}` of `{func}`",
-    "E0141": "a trait holds only method signatures (`fn name(self, ...) -> T: ...`)",
-    "E0142": "unknown trait `{name}`",
-    "E0143": "a `comptime if` condition must be known at compile time",
-    "E0144": "`comptime for` needs `range(...)` of compile-time integers ({detail})",
-    "E0145": "`{type}` is not iterable: it needs `__iter__` returning an iterator with `__has_next__` and `__next__`, or those two itself",
-    "E0146": "a kernel cannot return a value (`@kernel fn {func}` returns `{type}`)",
-    "E0147": "`{name}` is only available in GPU code, and `{func}` is called from the host",
-    "E0148": "`{func}` is a kernel: start it with `launch {func}[grid=..., block=...](...)`",
-    "E0149": "`launch` needs a kernel (a `@kernel fn`), not `{name}`",
-    "E0150": "`{name}` in a launch must be an `Int` or a tuple of 1 to 3 `Int`s",
-    "E0151": "`shared_array` needs a type and a size known at compile time, e.g. `shared_array[Float32, 256]()`",
-    "E0180": "`@kernel fn {func}` needs {used} bytes of static shared memory (its `shared_array`s and those of the functions it calls); a block has at most {limit} (48 KiB)",
-    "E0152": "a kernel cannot launch another (`launch` in `@kernel fn {func}`); launch it from the host",
-    "E0154": "cannot assign `{name}` inside a `prange` loop: its iterations run at the same time. Bind a new variable with `var` inside the loop, write through a `Ptr`, or accumulate with `{name} += ...` (a reduction)",
-    "E0155": "`{what}` cannot leave a `prange` loop: its iterations run at the same time on several threads",
-    "E0156": "reduction variable `{name}` is combined with both `{first}` and `{second}` in one `prange` loop; use one operation",
-    "E0157": "`{name}` is a reduction in this `prange` loop (combined with `{op}`) and cannot be read inside it: each thread holds only part of it",
-    "E0158": "`prange` in GPU code (`{func}`): a kernel's threads are already parallel; use a plain `range`",
-    "E0159": "`vectorize` needs {detail}",
-    "E0160": "`{name}` was moved (`{name}^`) and not assigned again, so it has no value here",
-    "E0161": "a `{type}` cannot be copied (it has a destructor), so it cannot be {what} here; {hint}",
-    "E0162": "cannot move `{name}` inside a loop it was declared outside of: the next iteration would find it moved; declare it inside the loop",
-    "E0163": "cannot move `{name}`: {why}",
-    "E0164": "`{struct}.__del__` must be declared `fn __del__(var self)`: no other arguments, no result, not `raises`",
-    "E0165": "`*{name}` collects arguments into a `SIMD`, so its element type must be a scalar type (`Int`, `Float32`, `Bool`, ...), not `{type}`",
-    "E0166": "`{func}` needs at least one argument for `*{name}`",
-    "E0167": "{message}",
-    "E0168": "`{func}` needs `{name}=...`: parameters after `*{pack}` are keyword-only",
-    "E0169": "`external_call` is written `external_call[\"symbol\", ResultType](arguments...)`",
-    "E0171": "an exception can be printed, raised again or turned into text with `str(...)`, not kept in `{name}`: it lives only while its handler runs",
-    "E0173": "`external_call`: there is no C function `{symbol}` in this process (it finds the C library, the math library and Python's C API)",
-    "E0172": "format spec {spec!r}: {problem}",
-    "E0170": "`external_call` passes and returns numbers, Bools, pointers and string literals, not `{type}`",
-    "E0113": "cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)",
-    "E0174": "`comptime for` unrolls too much: the loops of a program may make {copies} copies of their bodies in all, holding {nodes} syntax nodes, and nested loops multiply; use a run-time `for` loop, or unroll less",
-    # E02xx: types
-    "E0201": "mismatched types: expected `{expected}`, found `{found}`",
-    "E0202": "operator `{op}` is not defined for `{left}` and `{right}`",
-    "E0203": "operator `{op}` is not defined for `{operand}`",
-    "E0204": "`{func}` takes {expected} argument{s}, {found} given",
-    "E0205": "cannot convert `{found}` to `{expected}`",
-    "E0206": "integer literal {value} does not fit in `{type}`",
-    "E0207": "`{func}` got an unexpected keyword argument `{name}`",
-    "E0208": "the branches have different types: `{left}` and `{right}`",
-    "E0209": "missing return: `fn {func}` must return `{type}` on every path",
-    "E0210": "`return` with a value in a function that returns nothing",
-    "E0211": "`{what}` outside of a loop",
-    "E0212": "cannot unpack {found} values into {expected} targets",
-    "E0213": "a tuple is only allowed on the right of a tuple assignment",
-    "E0214": "`{func}` requires arguments of one type, got `{left}` and `{right}`",
-    "E0215": "cannot print a value of type `{type}`",
-    "E0216": "`range` arguments must be integers of one type, got `{type}`",
-    "E0217": "`{name}` must be a string literal",
-    "E0218": "value of type `{type}` cannot be used as a condition",
-    "E0219": "`comptime` value must be computable at compile time: {detail}",
-    "E0220": "`{name}` is a type; call it to convert a value, e.g. `{name}(x)`",
-    "E0221": "recursive `def {func}` with inferred parameter types needs annotations to resolve the cycle",
-    "E0222": "too many instantiations of `def {func}` (more than {limit})",
-    "E0223": "`{name}` has no attribute `{attr}`",
-    "E0224": "`{func}` cannot be called with compile-time parameters",
-    "E0225": "compile-time parameters are not supported on `{func}` yet",
-    "E0226": "`{func}` is not available on the `{target}` target",
-    "E0227": "too many function instances: a program may have {limit} in all (one per function, and one per distinct binding of a generic function or `def`); this one makes more",
-    "E0228": "`{name}` is borrowed: `{func}` cannot change the caller's `{type}` in place",
-    "E0229": "`{name}` holds a copy of {source}, where Python would share one object: changing the copy here would not change the original",
-    "E0230": "`{name}` cannot be changed while a `for` loop walks over it",
-    "E0231": "`{name}` is changed here, but a copy of `{source}` was made, which Python would share: the copy would not see the change",
-    "E0232": "`{name}` cannot be changed while one of its elements is being changed in place",
-    "E0233": "an element of `{name}` is changed here, but `{name}` shares its elements with `{other}` in Python (`.copy()` copies only the outer container) and not in pyx",
-    "E0234": "`{name}` is changed here, but an earlier argument of this call names it: Python would pass it already changed",
-    "E0235": "this returns a copy of the argument `{name}` (or of part of it), where Python would return the caller's own object",
+import string
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Category:
+    name: str
+    title: str  # the heading of its section in docs/diagnostics.md
+    first: str  # the lowest code of its range
+    last: str  # the highest
+
+    def holds(self, code: str) -> bool:
+        return code[0] == self.first[0] and self.first[1:] <= code[1:] <= self.last[1:]
+
+
+SYNTAX = Category("syntax", "Syntax (E00xx)", "E0001", "E0099")
+DECLARATIONS = Category("declarations", "Names and declarations (E01xx)", "E0100", "E0199")
+TYPES = Category("types", "Types (E02xx)", "E0200", "E0299")
+TOOLS = Category("tools", "Tools and environment (E09xx)", "E0900", "E0999")
+WARNING = Category("warnings", "Warnings (W0xxx)", "W0001", "W0999")
+CATEGORIES = (SYNTAX, DECLARATIONS, TYPES, TOOLS, WARNING)
+
+
+def _fields(template: str) -> frozenset[str]:
+    return frozenset(name.split(".")[0].split("[")[0]
+                     for _text, name, _spec, _conv in string.Formatter().parse(template) if name)
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    code: str  # "E0101": what users see and search for
+    name: str  # "undefined_name": what the compiler's own code may call it
+    category: Category
+    template: str  # the message, a `str.format` template
+    outside_range: str = ""  # why a code sits outside its category's range (released there)
+    fields: frozenset[str] = field(init=False)  # the named arguments the template needs
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fields", _fields(self.template))
+
+    @property
+    def severity(self) -> str:
+        return "warning" if self.category is WARNING else "error"
+
+    def format(self, **args: object) -> str:
+        given = set(args)
+        if given != self.fields:
+            missing, unknown = sorted(self.fields - given), sorted(given - self.fields)
+            raise TypeError(f"message {self.code} ({self.name}) needs exactly {sorted(self.fields)}: "
+                            f"missing {missing}, unknown {unknown}")
+        return self.template.format(**args)
+
+
+CODES: tuple[ErrorCode, ...] = (
+    # E00xx: syntax, and constructs pyx does not accept (E0002 never, E0007 not yet)
+    ErrorCode('E0001', 'invalid_syntax', SYNTAX, 'invalid syntax: {detail}'),
+    ErrorCode('E0002', 'not_in_pyx', SYNTAX, '{construct} is not supported in pyx'),
+    ErrorCode('E0003', 'nested_too_deeply', SYNTAX, 'expression or block nested too deeply (more than {limit} levels)'),
+    ErrorCode('E0004', 'invalid_literal', SYNTAX, 'invalid literal: {detail}'),
+    ErrorCode('E0005', 'inconsistent_indentation', SYNTAX, 'inconsistent indentation'),
+    ErrorCode('E0006', 'top_level_statement', SYNTAX, 'top-level statements are not allowed; put them in `fn main()`'),
+    ErrorCode('E0007', 'not_supported_yet', SYNTAX, '{construct} is not supported yet'),
+    ErrorCode('E0008', 'integer_constant_too_large', SYNTAX, "integer constant too large: pyx's integers have at most 64 bits, and constants are computed with at most {limit}"),
+    ErrorCode('E0009', 'lone_surrogate', SYNTAX, 'lone surrogate `{escape}` in a string literal: it cannot be encoded as UTF-8, so it cannot be printed; {hint}'),
+    # E01xx: names and declarations, and the rules of the language's own features (structs, traits,
+    # compile-time parameters, kernels, prange, moves)
+    ErrorCode('E0101', 'undefined_name', DECLARATIONS, 'name `{name}` is not defined'),
+    ErrorCode('E0102', 'already_defined', DECLARATIONS, '`{name}` is already defined in this scope'),
+    ErrorCode('E0103', 'maybe_unassigned', DECLARATIONS, '`{name}` may be used before it is assigned'),
+    ErrorCode('E0104', 'not_a_type', DECLARATIONS, '`{name}` is not a type'),
+    ErrorCode('E0105', 'unknown_type', DECLARATIONS, 'unknown type `{name}`'),
+    ErrorCode('E0106', 'parameter_needs_annotation', DECLARATIONS, 'parameter `{name}` of `fn {func}` needs a type annotation'),
+    ErrorCode('E0107', 'assign_to_comptime', DECLARATIONS, '`{name}` is a compile-time constant and cannot be assigned'),
+    ErrorCode('E0108', 'invalid_assignment_target', DECLARATIONS, 'cannot assign to this expression'),
+    ErrorCode('E0109', 'not_a_function', DECLARATIONS, '`{name}` is not a function'),
+    ErrorCode('E0110', 'bad_main_signature', DECLARATIONS, '`fn main` must take no arguments and return nothing'),
+    ErrorCode('E0111', 'no_main', DECLARATIONS, 'no `fn main()` to run in {file}'),
+    ErrorCode('E0112', 'duplicate_parameter', DECLARATIONS, 'duplicate parameter `{name}`'),
+    ErrorCode('E0113', 'assign_to_argument', DECLARATIONS, 'cannot assign to `{name}`: arguments of `fn {func}` are immutable (declare it `var {name}: T` to own a copy)'),
+    ErrorCode('E0114', 'mut_argument_not_variable', DECLARATIONS, 'the argument for `mut {name}` must be a mutable variable of type `{type}`'),
+    ErrorCode('E0115', 'same_variable_two_mut', DECLARATIONS, '`{name}` is passed to two `mut` parameters of one call'),
+    ErrorCode('E0116', 'bad_struct_member', DECLARATIONS, 'only `var` fields with a type and methods may appear in a struct'),
+    ErrorCode('E0117', 'field_maybe_uninitialized', DECLARATIONS, 'field `{field}` of `{struct}` may be used before it is initialized'),
+    ErrorCode('E0118', 'no_such_method', DECLARATIONS, '`{struct}` has no method `{name}`'),
+    ErrorCode('E0119', 'init_needs_out_self', DECLARATIONS, '`__init__` must take `out self`'),
+    ErrorCode('E0120', 'method_not_called', DECLARATIONS, '`{name}` is a method; call it, e.g. `{name}(...)`'),
+    ErrorCode('E0121', 'recursive_struct', DECLARATIONS, 'struct `{name}` contains itself'),
+    ErrorCode('E0122', 'no_such_field', DECLARATIONS, '`{struct}` has no field `{name}`'),
+    ErrorCode('E0123', 'mut_self_on_temporary', DECLARATIONS, '`{name}` of `{struct}` needs `mut self` to be called on a value that is not a variable'),
+    ErrorCode('E0124', 'cannot_infer_parameter', DECLARATIONS, 'cannot infer the compile-time parameter `{name}` of `{func}`; pass it explicitly, e.g. `{func}[...](...)`'),
+    ErrorCode('E0125', 'parameter_kind_mismatch', DECLARATIONS, 'compile-time parameter `{name}` expects {expected}, got {found}'),
+    ErrorCode('E0126', 'needs_parameters', DECLARATIONS, '`{name}` needs compile-time parameters, e.g. `{example}`'),
+    ErrorCode('E0127', 'bad_simd_width', TYPES, 'SIMD width must be a power of two from 1 to 1024, got {width}', outside_range="a SIMD width is a value checked against its type's rule, released beside the compile-time parameter errors"),
+    ErrorCode('E0128', 'parameter_count', DECLARATIONS, '`{func}` takes {expected} compile-time parameter{s}, {found} given'),
+    ErrorCode('E0129', 'no_such_module', DECLARATIONS, 'no module `{module}`: pyx provides {available}, and there is no `{looked}` beside this file'),
+    ErrorCode('E0130', 'no_such_module_member', DECLARATIONS, 'module `{module}` has no `{name}`'),
+    ErrorCode('E0131', 'var_needs_type_or_value', DECLARATIONS, '`var {name}` needs a type or a value, e.g. `var {name}: Int` or `var {name} = 0`'),
+    ErrorCode('E0132', 'cannot_hold_none', DECLARATIONS, '`{name}` cannot hold `None`: pyx has no optional values yet'),
+    ErrorCode('E0133', 'argument_given_twice', DECLARATIONS, 'argument `{name}` is given twice'),
+    ErrorCode('E0134', 'unknown_decorator', DECLARATIONS, 'unknown decorator `@{name}` (known: {known})'),
+    ErrorCode('E0135', 'undeclared_raises', DECLARATIONS, '`fn {func}` can raise {what} but is not declared `raises` (add `raises` after its parameters, or catch it)'),
+    ErrorCode('E0136', 'bare_raise_outside_except', DECLARATIONS, '`raise` with no exception outside an `except` block'),
+    ErrorCode('E0137', 'not_an_exception', DECLARATIONS, '`{name}` is not an exception class (known: {known})'),
+    ErrorCode('E0138', 'trait_method_missing', DECLARATIONS, '`{struct}` does not implement `{method}`, required by trait `{trait}`'),
+    ErrorCode('E0139', 'trait_method_mismatch', DECLARATIONS, '`{struct}.{method}` does not match trait `{trait}`: expected `{expected}`, found `{found}`'),
+    ErrorCode('E0140', 'trait_not_conformed', DECLARATIONS, '`{type}` does not conform to trait `{trait}`, required by `{param}` of `{func}`'),
+    ErrorCode('E0141', 'bad_trait_member', DECLARATIONS, 'a trait holds only method signatures (`fn name(self, ...) -> T: ...`)'),
+    ErrorCode('E0142', 'unknown_trait', DECLARATIONS, 'unknown trait `{name}`'),
+    ErrorCode('E0143', 'comptime_if_not_constant', DECLARATIONS, 'a `comptime if` condition must be known at compile time'),
+    ErrorCode('E0144', 'comptime_for_not_range', DECLARATIONS, '`comptime for` needs `range(...)` of compile-time integers ({detail})'),
+    ErrorCode('E0145', 'not_iterable', DECLARATIONS, '`{type}` is not iterable: it needs `__iter__` returning an iterator with `__has_next__` and `__next__`, or those two itself'),
+    ErrorCode('E0146', 'kernel_returns_value', DECLARATIONS, 'a kernel cannot return a value (`@kernel fn {func}` returns `{type}`)'),
+    ErrorCode('E0147', 'gpu_only_on_host', DECLARATIONS, '`{name}` is only available in GPU code, and `{func}` is called from the host'),
+    ErrorCode('E0148', 'kernel_called_directly', DECLARATIONS, '`{func}` is a kernel: start it with `launch {func}[grid=..., block=...](...)`'),
+    ErrorCode('E0149', 'launch_not_kernel', DECLARATIONS, '`launch` needs a kernel (a `@kernel fn`), not `{name}`'),
+    ErrorCode('E0150', 'bad_launch_dimension', DECLARATIONS, '`{name}` in a launch must be an `Int` or a tuple of 1 to 3 `Int`s'),
+    ErrorCode('E0151', 'bad_shared_array', DECLARATIONS, '`shared_array` needs a type and a size known at compile time, e.g. `shared_array[Float32, 256]()`'),
+    ErrorCode('E0152', 'launch_in_kernel', DECLARATIONS, 'a kernel cannot launch another (`launch` in `@kernel fn {func}`); launch it from the host'),
+    ErrorCode('E0154', 'prange_assignment', DECLARATIONS, 'cannot assign `{name}` inside a `prange` loop: its iterations run at the same time. Bind a new variable with `var` inside the loop, write through a `Ptr`, or accumulate with `{name} += ...` (a reduction)'),
+    ErrorCode('E0155', 'prange_exit', DECLARATIONS, '`{what}` cannot leave a `prange` loop: its iterations run at the same time on several threads'),
+    ErrorCode('E0156', 'prange_mixed_reduction', DECLARATIONS, 'reduction variable `{name}` is combined with both `{first}` and `{second}` in one `prange` loop; use one operation'),
+    ErrorCode('E0157', 'prange_reduction_read', DECLARATIONS, '`{name}` is a reduction in this `prange` loop (combined with `{op}`) and cannot be read inside it: each thread holds only part of it'),
+    ErrorCode('E0158', 'prange_in_gpu_code', DECLARATIONS, "`prange` in GPU code (`{func}`): a kernel's threads are already parallel; use a plain `range`"),
+    ErrorCode('E0159', 'bad_vectorize', DECLARATIONS, '`vectorize` needs {detail}'),
+    ErrorCode('E0160', 'use_after_move', DECLARATIONS, '`{name}` was moved (`{name}^`) and not assigned again, so it has no value here'),
+    ErrorCode('E0161', 'cannot_copy', TYPES, 'a `{type}` cannot be copied (it has a destructor), so it cannot be {what} here; {hint}', outside_range='copying a type with a destructor is a rule of its type, released beside the move errors (E0160-E0163)'),
+    ErrorCode('E0162', 'move_in_loop', DECLARATIONS, 'cannot move `{name}` inside a loop it was declared outside of: the next iteration would find it moved; declare it inside the loop'),
+    ErrorCode('E0163', 'cannot_move', DECLARATIONS, 'cannot move `{name}`: {why}'),
+    ErrorCode('E0164', 'bad_destructor_signature', DECLARATIONS, '`{struct}.__del__` must be declared `fn __del__(var self)`: no other arguments, no result, not `raises`'),
+    ErrorCode('E0165', 'bad_variadic_element', TYPES, '`*{name}` collects arguments into a `SIMD`, so its element type must be a scalar type (`Int`, `Float32`, `Bool`, ...), not `{type}`', outside_range="a variadic pack's element type is a type error, released beside the other `*args` errors"),
+    ErrorCode('E0166', 'variadic_needs_argument', DECLARATIONS, '`{func}` needs at least one argument for `*{name}`'),
+    ErrorCode('E0167', 'constraint_failed', DECLARATIONS, '{message}'),
+    ErrorCode('E0168', 'keyword_only_missing', DECLARATIONS, '`{func}` needs `{name}=...`: parameters after `*{pack}` are keyword-only'),
+    ErrorCode('E0169', 'bad_external_call_form', DECLARATIONS, '`external_call` is written `external_call["symbol", ResultType](arguments...)`'),
+    ErrorCode('E0170', 'bad_external_call_type', TYPES, '`external_call` passes and returns numbers, Bools, pointers and string literals, not `{type}`', outside_range='what `external_call` can pass is a type error, released beside the other `external_call` errors'),
+    ErrorCode('E0171', 'exception_kept', DECLARATIONS, 'an exception can be printed, raised again or turned into text with `str(...)`, not kept in `{name}`: it lives only while its handler runs'),
+    ErrorCode('E0172', 'bad_format_spec', TYPES, 'format spec {spec!r}: {problem}', outside_range="a format spec is checked against the value's type, released with f-strings"),
+    ErrorCode('E0173', 'no_such_c_function', DECLARATIONS, "`external_call`: there is no C function `{symbol}` in this process (it finds the C library, the math library and Python's C API)"),
+    ErrorCode('E0174', 'unroll_too_large', DECLARATIONS, '`comptime for` unrolls too much: the loops of a program may make {copies} copies of their bodies in all, holding {nodes} syntax nodes, and nested loops multiply; use a run-time `for` loop, or unroll less'),
+    ErrorCode('E0180', 'shared_memory_too_large', DECLARATIONS, '`@kernel fn {func}` needs {used} bytes of static shared memory (its `shared_array`s and those of the functions it calls); a block has at most {limit} (48 KiB)'),
+    # E02xx: types and values, and where pyx's values would differ from Python's objects
+    ErrorCode('E0201', 'mismatched_types', TYPES, 'mismatched types: expected `{expected}`, found `{found}`'),
+    ErrorCode('E0202', 'binary_operator_undefined', TYPES, 'operator `{op}` is not defined for `{left}` and `{right}`'),
+    ErrorCode('E0203', 'unary_operator_undefined', TYPES, 'operator `{op}` is not defined for `{operand}`'),
+    ErrorCode('E0204', 'argument_count', TYPES, '`{func}` takes {expected} argument{s}, {found} given'),
+    ErrorCode('E0205', 'cannot_convert', TYPES, 'cannot convert `{found}` to `{expected}`'),
+    ErrorCode('E0206', 'literal_out_of_range', TYPES, 'integer literal {value} does not fit in `{type}`'),
+    ErrorCode('E0207', 'unexpected_keyword', TYPES, '`{func}` got an unexpected keyword argument `{name}`'),
+    ErrorCode('E0208', 'branch_types_differ', TYPES, 'the branches have different types: `{left}` and `{right}`'),
+    ErrorCode('E0209', 'missing_return', TYPES, 'missing return: `fn {func}` must return `{type}` on every path'),
+    ErrorCode('E0210', 'return_value_in_procedure', TYPES, '`return` with a value in a function that returns nothing'),
+    ErrorCode('E0211', 'outside_loop', TYPES, '`{what}` outside of a loop'),
+    ErrorCode('E0212', 'unpack_count', TYPES, 'cannot unpack {found} values into {expected} targets'),
+    ErrorCode('E0213', 'tuple_outside_assignment', TYPES, 'a tuple is only allowed on the right of a tuple assignment'),
+    ErrorCode('E0214', 'arguments_differ_in_type', TYPES, '`{func}` requires arguments of one type, got `{left}` and `{right}`'),
+    ErrorCode('E0215', 'cannot_print', TYPES, 'cannot print a value of type `{type}`'),
+    ErrorCode('E0216', 'bad_range_arguments', TYPES, '`range` arguments must be integers of one type, got `{type}`'),
+    ErrorCode('E0217', 'needs_string_literal', TYPES, '`{name}` must be a string literal'),
+    ErrorCode('E0218', 'not_a_condition', TYPES, 'value of type `{type}` cannot be used as a condition'),
+    ErrorCode('E0219', 'comptime_not_constant', TYPES, '`comptime` value must be computable at compile time: {detail}'),
+    ErrorCode('E0220', 'type_used_as_value', TYPES, '`{name}` is a type; call it to convert a value, e.g. `{name}(x)`'),
+    ErrorCode('E0221', 'recursive_def_needs_annotations', TYPES, 'recursive `def {func}` with inferred parameter types needs annotations to resolve the cycle'),
+    ErrorCode('E0222', 'too_many_def_instances', TYPES, 'too many instantiations of `def {func}` (more than {limit})'),
+    ErrorCode('E0223', 'no_such_attribute', TYPES, '`{name}` has no attribute `{attr}`'),
+    ErrorCode('E0224', 'no_compile_time_parameters', TYPES, '`{func}` cannot be called with compile-time parameters'),
+    ErrorCode('E0226', 'not_on_target', TYPES, '`{func}` is not available on the `{target}` target'),
+    ErrorCode('E0227', 'too_many_instances', TYPES, 'too many function instances: a program may have {limit} in all (one per function, and one per distinct binding of a generic function or `def`); this one makes more'),
+    ErrorCode('E0228', 'borrowed_changed', TYPES, "`{name}` is borrowed: `{func}` cannot change the caller's `{type}` in place"),
+    ErrorCode('E0229', 'copy_where_python_shares', TYPES, '`{name}` holds a copy of {source}, where Python would share one object: changing the copy here would not change the original'),
+    ErrorCode('E0230', 'changed_while_iterated', TYPES, '`{name}` cannot be changed while a `for` loop walks over it'),
+    ErrorCode('E0231', 'change_unseen_by_copy', TYPES, '`{name}` is changed here, but a copy of `{source}` was made, which Python would share: the copy would not see the change'),
+    ErrorCode('E0232', 'changed_while_element_changed', TYPES, '`{name}` cannot be changed while one of its elements is being changed in place'),
+    ErrorCode('E0233', 'shallow_copy_shares_elements', TYPES, 'an element of `{name}` is changed here, but `{name}` shares its elements with `{other}` in Python (`.copy()` copies only the outer container) and not in pyx'),
+    ErrorCode('E0234', 'argument_changed_in_call', TYPES, '`{name}` is changed here, but an earlier argument of this call names it: Python would pass it already changed'),
+    ErrorCode('E0235', 'returns_copy_of_argument', TYPES, "this returns a copy of the argument `{name}` (or of part of it), where Python would return the caller's own object"),
     # E09xx: tools and environment
-    "E0901": "cannot read `{path}`: {reason}",
-    "E0902": "no C compiler found to link an executable (tried {tried}); install gcc or clang, or set CC",
-    "E0903": "linking failed: {detail}",
-    "E0904": "{detail}",
+    ErrorCode('E0901', 'cannot_read_file', TOOLS, 'cannot read `{path}`: {reason}'),
+    ErrorCode('E0902', 'no_c_compiler', TOOLS, 'no C compiler found to link an executable (tried {tried}); install gcc or clang, or set CC'),
+    ErrorCode('E0903', 'link_failed', TOOLS, 'linking failed: {detail}'),
+    ErrorCode('E0904', 'environment', TOOLS, '{detail}'),
+    # W0xxx: warnings
+    ErrorCode('W0002', 'file_too_large_for_live_checking', WARNING, 'file too large for live checking ({size} characters; the editor checks files up to {limit}); run `pyx check` on it'),
+
+)
+
+# Codes once released and then retired: never reused for another message.
+RETIRED: dict[str, str] = {
+    "E0225": "compile-time parameters are not supported on `{func}` yet (before they were implemented)",
+    "W0001": "unreachable code (never reported)",
 }
 
-WARNINGS: dict[str, str] = {
-    "W0001": "unreachable code",
-    "W0002": "file too large for live checking ({size} characters; the editor checks files up to {limit}); run `pyx check` on it",
-}
+REGISTRY: dict[str, ErrorCode] = {c.code: c for c in CODES}
+BY_NAME: dict[str, ErrorCode] = {c.name: c for c in CODES}
+
+# Named constants for the codes call sites use most; a call site may pass one of these or the code string.
+NOT_IN_PYX = BY_NAME["not_in_pyx"]
+NOT_SUPPORTED_YET = BY_NAME["not_supported_yet"]
+UNDEFINED_NAME = BY_NAME["undefined_name"]
+MISMATCHED_TYPES = BY_NAME["mismatched_types"]
+
+# The templates by code, errors and warnings apart (docs/diagnostics.md quotes each).
+MESSAGES: dict[str, str] = {c.code: c.template for c in CODES if c.severity == "error"}
+WARNINGS: dict[str, str] = {c.code: c.template for c in CODES if c.severity == "warning"}
 
 
-def message(code: str, **args: object) -> str:
-    template = MESSAGES.get(code) or WARNINGS[code]
-    return template.format(**args)
+def lookup(code: str | ErrorCode) -> ErrorCode:
+    """The registered code; an unregistered one is a compiler bug (KeyError)."""
+    return code if isinstance(code, ErrorCode) else REGISTRY[code]
+
+
+def message(code: str | ErrorCode, **args: object) -> str:
+    return lookup(code).format(**args)

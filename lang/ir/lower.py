@@ -1,6 +1,8 @@
 """Typed tree -> pyx IR. Every Python rule becomes explicit instructions here."""
 from __future__ import annotations
 
+from typing import overload
+
 from .. import types as T
 from ..diagnostics import note_statement
 from ..gpu_limits import MAX_BLOCK_THREADS, MAX_GRID, MAX_STATIC_SHARED_BYTES
@@ -20,6 +22,11 @@ _ARITH = {("+", "int"): "add", ("-", "int"): "sub", ("*", "int"): "mul", ("&", "
           ("+", "float"): "fadd", ("-", "float"): "fsub", ("*", "float"): "fmul"}
 _INT_CMP = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 _FLOAT_CMP = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=": "oge"}
+
+# The instructions whose `result` is never None (a Call's or an Intrinsic's may be): `emit` of
+# one of them is a value, as the type checker sees it.
+ValueInstr = (ir.BinOp | ir.Cmp | ir.Cast | ir.Select | ir.Extract | ir.Insert | ir.Splat | ir.ExtractLane
+              | ir.InsertLane | ir.Shuffle | ir.Reduce | ir.PtrOffset | ir.PtrLoad | ir.Alloc | ir.Load)
 
 
 TEXT_MARK = T.ptr(T.UINT8)  # where this thread's list of run-time messages started
@@ -77,20 +84,24 @@ def _unchecked_copies(unchecked: list, functions: list[ir.Function], lower) -> l
     return list(copies.values())
 
 
-class FunctionLowering(OwnershipLowering):
+class FunctionLowering:
+    """Lowers one function instance: owns its IR function, blocks, values, variables, loops and
+    handlers. Destructor calls go to `self.own` (ownership.py), which reaches back through `lw`."""
+
     def __init__(self, instance: t.FunctionInstance, helpers: dict[str, ir.Function],
-                 outlined: ir.Function | None = None, bounds_check: bool = True, symbol: str | None = None):
+                 outlined: ir.Function | None = None, bounds_check: bool = True, symbol: str | None = None) -> None:
         """Lower `instance`; or, given `outlined`, fill that function with a piece of it (a prange body)."""
-        self.instance = instance
-        self.helpers = helpers
-        self.bounds_check = bounds_check  # normalize_index checks its range (off: --no-bounds-check)
-        self.texts = False  # the program raises messages made at run time: each `try` frees its own
+        self.instance: t.FunctionInstance = instance
+        self.helpers: dict[str, ir.Function] = helpers  # symbol -> a helper function (ir/builtins.py, prange bodies)
+        self.bounds_check: bool = bounds_check  # normalize_index checks its range (off: --no-bounds-check)
+        self.texts: bool = False  # the program raises messages made at run time: each `try` frees its own
         self.try_marks: list[tuple[ir.Var, int]] = []  # (mark, loop depth) of the trys around here
         self.vars: dict[t.LocalVar, ir.Var] = {}
-        self.next_temp = 0
-        self.next_block = 0
-        self.outlined = 0  # prange bodies taken out of this function so far
+        self.next_temp: int = 0
+        self.next_block: int = 0
+        self.outlined: int = 0  # prange bodies taken out of this function so far
         decl = instance.decl
+        self.fn: ir.Function  # the function being filled
         if outlined is not None:
             self.fn = outlined
         else:
@@ -106,8 +117,8 @@ class FunctionLowering(OwnershipLowering):
         self.handlers: list[ir.Block] = []  # innermost last: where an exception in a try goes
         # Active `finally` bodies, innermost last, each with the loop depth where its try began:
         # return, break and continue run the ones they leave, as CPython's compiler does.
-        self.finally_stack: list[tuple[list, int]] = []
-        self.init_ownership(whole_function=outlined is None)
+        self.finally_stack: list[tuple[list[t.TStmt], int, list[ir.Block]]] = []  # (body, depth, its handlers)
+        self.own: OwnershipLowering = OwnershipLowering(self, whole_function=outlined is None)
 
     # ---- scaffolding ----
     def new_block(self, hint: str) -> ir.Block:
@@ -134,7 +145,13 @@ class FunctionLowering(OwnershipLowering):
         self.fn.vars.append(v)
         return v
 
+    @overload
+    def emit(self, instr: ValueInstr) -> ir.Temp: ...
+    @overload
+    def emit(self, instr: ir.Instr) -> ir.Temp | None: ...
+
     def emit(self, instr: ir.Instr) -> ir.Temp | None:
+        """Append `instr`; its result (an instruction of ValueInstr always has one)."""
         self.block.instrs.append(instr)
         return getattr(instr, "result", None)
 
@@ -196,11 +213,11 @@ class FunctionLowering(OwnershipLowering):
         self.stmts(self.instance.body)
         if self.block.term is None:
             if self.fn.return_type == T.NONE:
-                self.destroy_all(None)
+                self.own.destroy_all(None)
                 self.block.term = ir.Ret(None, None)
             else:
                 self.block.term = ir.Unreachable(None)
-        self.finish_ownership()
+        self.own.finish()
         for block in self.fn.blocks:
             if block.term is None:
                 block.term = ir.Unreachable(None)
@@ -209,27 +226,27 @@ class FunctionLowering(OwnershipLowering):
     # ---- statements ----
     def stmts(self, body: list[t.TStmt]) -> None:
         for s in body:
-            mark = len(self.statement_temps)
+            mark = len(self.own.statement_temps)
             try:
                 getattr(self, "stmt_" + type(s).__name__)(s)
             except Exception as exc:
                 note_statement(exc, s.span)
                 raise
-            self.end_statement(mark, s.span)
+            self.own.end_statement(mark, s.span)
 
     def stmt_TAssign(self, s: t.TAssign) -> None:
         # `a = b = f()` hands every target the same value: evaluate it once.
         computed: dict[int, ir.Value] = {}
         values = [computed[id(v)] if id(v) in computed else
-                  computed.setdefault(id(v), self.take(v) if owning(v.type) else self.expr(v))
+                  computed.setdefault(id(v), self.own.take(v) if owning(v.type) else self.expr(v))
                   for v in s.values]
         for target, value in zip(s.targets, values):
             if isinstance(target, t.FieldTarget):
                 if owning(target.type):
-                    self.replaced_field(target, s.span)
+                    self.own.replaced_field(target, s.span)
                 self.store_field(target, value, s.span)
             elif isinstance(target, t.LocalVar) and owning(target.type):
-                self.bind(target, value, s.span)
+                self.own.bind(target, value, s.span)
             elif isinstance(target, t.LaneTarget):
                 var = self.var(target.var)
                 index = self.lane_index(self.expr(target.index), var.type.width, s.span)
@@ -404,7 +421,7 @@ class FunctionLowering(OwnershipLowering):
             self.intrinsic("texts_release", [self.emit(ir.Load(span, self.temp(TEXT_MARK), left[0]))], None, span)
 
     def stmt_TReturn(self, s: t.TReturn) -> None:
-        value = None if s.value is None else self.take(s.value) if owning(s.value.type) else self.expr(s.value)
+        value = None if s.value is None else self.own.take(s.value) if owning(s.value.type) else self.expr(s.value)
         if self.finally_stack:
             if value is not None:  # the value is computed before the finally bodies run
                 slot = self.hidden("retval", value.type)
@@ -413,7 +430,7 @@ class FunctionLowering(OwnershipLowering):
             if value is not None:
                 value = self.emit(ir.Load(s.span, self.temp(slot.type), slot))
         self.release_texts(0, s.span)
-        self.destroy_all(s.span)
+        self.own.destroy_all(s.span)
         self.terminate(ir.Ret(s.span, value))
 
     def stmt_TRaise(self, s: t.TRaise) -> None:
@@ -521,8 +538,9 @@ class FunctionLowering(OwnershipLowering):
         if text:
             self.intrinsic("print_str", [ir.Const(T.STRING_LITERAL, text)], None, span)
 
-    def print_value(self, v: ir.Value, span, inside: bool = False) -> None:
-        """One value as Python's print shows it; `inside` a list or dict, a string is its repr."""
+    def print_value(self, v: ir.Value, span) -> None:
+        """One value as Python's print shows it (a struct was turned into its `__str__` String by
+        the checker; a String's bytes are written as they are)."""
         vt = v.type
         if isinstance(vt, SIMDType):
             self.print_str("[", span)
@@ -536,10 +554,7 @@ class FunctionLowering(OwnershipLowering):
         if isinstance(vt, T.StructType) and vt.base == "String":
             data = self.emit(ir.Extract(span, self.temp(vt.fields[0][1]), v, 0))
             size = self.emit(ir.Extract(span, self.temp(T.INT), v, 1))
-            self.intrinsic("print_repr" if inside else "print_bytes", [data, size], None, span)
-            return
-        if isinstance(vt, T.StructType):  # a List or Dict (the checker allows no other struct)
-            self.print_container(v, span)
+            self.intrinsic("print_bytes", [data, size], None, span)
             return
         if vt == T.EXCEPTION:
             self.intrinsic("print_exception", [v], None, span)
@@ -559,49 +574,6 @@ class FunctionLowering(OwnershipLowering):
             if vt.bits < 64:
                 v = self.emit(ir.Cast(span, self.temp(T.UINT64), "zext", v))
             self.intrinsic("print_u64", [v], None, span)
-
-    def print_container(self, v: ir.Value, span) -> None:
-        """`[1, 2]` and `{1: 2.5}` as Python prints them; a Dict's removed entries are skipped."""
-        fields = {name: self.emit(ir.Extract(span, self.temp(ftype), v, k)) for k, (name, ftype) in
-                  enumerate(v.type.fields)}
-        is_list = v.type.base == "List"
-        count = fields["size"] if is_list else fields["entries"]
-        self.print_str("[" if is_list else "{", span)
-        first = self.hidden("first", T.BOOL)
-        self.emit(ir.Store(span, first, ir.Const(T.BOOL, True)))
-        index = self.hidden("i", T.INT)
-        self.emit(ir.Store(span, index, ir.Const(T.INT, 0)))
-        head, body, show, step, done = (self.new_block(n) for n in ("print", "print.item", "print.show",
-                                                                     "print.next", "print.done"))
-        self.goto(head)
-        i = self.emit(ir.Load(span, self.temp(T.INT), index))
-        self.block.term = ir.Branch(span, self.cmp("slt", i, count, span), body, done)
-        self.block = body
-        if is_list:
-            self.goto(show)
-        else:
-            h = self.emit(ir.PtrLoad(span, self.temp(T.INT), fields["hashes"], i))
-            self.block.term = ir.Branch(span, self.cmp("eq", h, ir.Const(T.INT, -1), span), step, show)
-            self.block = show
-        separate, item = self.new_block("print.sep"), self.new_block("print.value")
-        self.block.term = ir.Branch(span, self.emit(ir.Load(span, self.temp(T.BOOL), first)), item, separate)
-        self.block = separate
-        self.print_str(", ", span)
-        self.goto(item)
-        self.emit(ir.Store(span, first, ir.Const(T.BOOL, False)))
-        if is_list:
-            self.print_value(self.emit(ir.PtrLoad(span, self.temp(v.type.fields[0][1].pointee), fields["data"], i)),
-                             span, inside=True)
-        else:
-            keys, values = fields["keys"], fields["values"]
-            self.print_value(self.emit(ir.PtrLoad(span, self.temp(keys.type.pointee), keys, i)), span, inside=True)
-            self.print_str(": ", span)
-            self.print_value(self.emit(ir.PtrLoad(span, self.temp(values.type.pointee), values, i)), span, inside=True)
-        self.goto(step)
-        self.emit(ir.Store(span, index, self.binop("add", i, ir.Const(T.INT, 1), span)))
-        self.goto(head)
-        self.block = done
-        self.print_str("]" if is_list else "}", span)
 
     # ---- expressions ----
     def expr(self, e: t.TExpr) -> ir.Value:
@@ -628,7 +600,20 @@ class FunctionLowering(OwnershipLowering):
 
     def expr_TCall(self, e: t.TCall) -> ir.Value:
         value = self.call(e)
-        return self.temporary(e, value) if owning(e.type) else value
+        return self.own.temporary(e, value) if owning(e.type) else value
+
+    # The nodes the ownership lowering owns (`expr` dispatches on the class name).
+    def expr_TMove(self, e: t.TMove) -> ir.Value:
+        return self.own.expr_TMove(e)
+
+    def expr_TCopy(self, e: t.TCopy) -> ir.Value:
+        return self.own.expr_TCopy(e)
+
+    def expr_TListLit(self, e: t.TListLit) -> ir.Value:
+        return self.own.expr_TListLit(e)
+
+    def expr_TDictLit(self, e: t.TDictLit) -> ir.Value:
+        return self.own.expr_TDictLit(e)
 
     def call(self, e: t.TCall) -> ir.Value:
         decl = e.callee.decl
@@ -636,7 +621,7 @@ class FunctionLowering(OwnershipLowering):
         params = list(decl.params[1:] if decl.self_convention == "out" else decl.params)
         if len(params) != len(e.args):
             params = [None] * len(e.args)
-        args = [None if isinstance(a, t.TFieldRef) else self.argument(a, p) for a, p in zip(e.args, params)]
+        args = [None if isinstance(a, t.TFieldRef) else self.own.argument(a, p) for a, p in zip(e.args, params)]
         fields = [(k, a.target) for k, a in enumerate(e.args) if isinstance(a, t.TFieldRef)]
         slots = []
         for k, target in fields:  # the field in a variable of its own, lent to the callee
@@ -794,7 +779,7 @@ class FunctionLowering(OwnershipLowering):
 
     def expr_TPtrOp(self, e: t.TPtrOp) -> ir.Value:
         # A stored value with a destructor now belongs to the memory (it is not a temporary).
-        args = [self.take(a) if e.op == "store" and k == 2 and owning(a.type) else self.expr(a)
+        args = [self.own.take(a) if e.op == "store" and k == 2 and owning(a.type) else self.expr(a)
                 for k, a in enumerate(e.args)]
         if e.op == "alloc":
             self.guard(self.cmp("slt", args[0], ir.Const(T.INT, 0), e.span), "ValueError",
@@ -926,15 +911,15 @@ class FunctionLowering(OwnershipLowering):
         slot = self.var(e.slot)
         zero = ir.Const(T.INT, 0)
         self.emit(ir.Store(e.span, slot, self.emit(ir.PtrLoad(e.span, self.temp(e.slot.type), ptr, zero))))
-        flag = self.live_flag(e.slot) if owning(e.slot.type) else None
+        flag = self.own.live_flag(e.slot) if owning(e.slot.type) else None
 
         def store_back() -> None:
             if flag is not None:
-                self.set_flag(flag, False, e.span)
+                self.own.set_flag(flag, False, e.span)
             self.emit(ir.PtrStore(e.span, ptr, zero, self.emit(ir.Load(e.span, self.temp(slot.type), slot))))
 
         if flag is not None:
-            self.set_flag(flag, True, e.span)
+            self.own.set_flag(flag, True, e.span)
         writeback = self.new_block("writeback")
         resume, self.block = self.block, writeback
         store_back()

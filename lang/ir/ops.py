@@ -202,7 +202,7 @@ U64 = Rule("an unsigned 64-bit integer", lambda t, ops: isinstance(t, ScalarType
 _PRINTS = {"print_str": (STR,), "print_exception": (EXC,), "print_bool": (BOOL,), "print_i64": (I64,),
            "print_u64": (U64,), "print_f64": (_exactly(T.FLOAT64),),
            "print_f32": (_exactly(T.FLOAT32),), "print_f16": (_exactly(T.FLOAT16),),
-           "print_bf16": (_exactly(T.BFLOAT16),), "print_bytes": (PTR, INT), "print_repr": (PTR, INT)}
+           "print_bf16": (_exactly(T.BFLOAT16),), "print_bytes": (PTR, INT)}
 for _name, _operands in _PRINTS.items():
     _add(_name, operands=_operands, side_effects=True, prints=True, targets=HOST_ONLY, feature="print",
          lowering="print_exception" if _name == "print_exception" else "print", variant=_name)

@@ -11,87 +11,103 @@ and then its fields' destructors. LLVM removes the flags wherever it can prove t
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from .. import types as T
 from ..semantics import typed as t
 from ..semantics.ownership import owning
+from ..source import Span
 from . import nodes as ir
+
+if TYPE_CHECKING:
+    from ..syntax.ast import Param
+    from .lower import FunctionLowering
 
 TAKING = ("var", "owned")
 
+Slot = tuple[ir.Var, ir.Var, T.Type]  # a value owned: where it is, its live flag, its type
+
 
 class OwnershipLowering:
-    def init_ownership(self, whole_function: bool) -> None:
-        self.slots: dict = {}  # LocalVar or temporary's TCall -> (value Var, live flag Var)
-        self.statement_temps: list = []
+    """Destructor calls for one function's lowering (`FunctionLowering.own`): the live flags and
+    slots of the values it owns, reached back through `self.lw` for blocks, values and handlers."""
+
+    def __init__(self, lw: FunctionLowering, whole_function: bool) -> None:
+        self.lw: FunctionLowering = lw
+        # A LocalVar, or the expression of a temporary -> (value Var, live flag Var, its type).
+        self.slots: dict[t.LocalVar | t.TExpr, Slot] = {}
+        self.statement_temps: list[Slot] = []  # the temporaries of the statements being lowered
         self.cleanup: ir.Block | None = None
-        if self.instance.drops and whole_function:  # (a prange body holds no such values: E0007)
-            self.cleanup = self.new_block("cleanup")
-            self.handlers = [self.cleanup]
-        destructor = self.instance.decl.name == "__del__" and self.instance.owner is not None
-        for p in self.instance.params if whole_function else ():
+        if lw.instance.drops and whole_function:  # (a prange body holds no such values: E0007)
+            self.cleanup = lw.new_block("cleanup")
+            lw.handlers = [self.cleanup]
+        destructor = lw.instance.decl.name == "__del__" and lw.instance.owner is not None
+        for p in lw.instance.params if whole_function else ():
             if p.owned and owning(p.type) and not destructor:
                 self.live_flag(p, initially=True)
 
     # ---- flags ----
     def new_flag(self, name: str, initially: bool = False) -> ir.Var:
         """A live flag, set at the function's entry (whatever path reaches a use of it)."""
-        flag = self.hidden(name, T.BOOL)
-        self.fn.blocks[0].instrs.insert(0, ir.Store(None, flag, ir.Const(T.BOOL, initially)))
+        flag = self.lw.hidden(name, T.BOOL)
+        self.lw.fn.blocks[0].instrs.insert(0, ir.Store(None, flag, ir.Const(T.BOOL, initially)))
         return flag
 
     def live_flag(self, local: t.LocalVar, initially: bool = False) -> ir.Var:
         found = self.slots.get(local)
         if found is None:
-            found = self.slots[local] = (self.var(local), self.new_flag(f"{local.name}.live", initially), local.type)
+            found = self.slots[local] = (self.lw.var(local), self.new_flag(f"{local.name}.live", initially), local.type)
         return found[1]
 
-    def when_live(self, flag: ir.Var, span, body) -> None:
+    def when_live(self, flag: ir.Var, span: Span | None, body: Callable[[], None]) -> None:
         """`body()` only where the flag is set."""
-        live = self.emit(ir.Load(span, self.temp(T.BOOL), flag))
-        now, after = self.new_block("drop"), self.new_block("dropped")
-        self.block.term = ir.Branch(span, live, now, after)
-        self.block = now
+        live = self.lw.emit(ir.Load(span, self.lw.temp(T.BOOL), flag))
+        now, after = self.lw.new_block("drop"), self.lw.new_block("dropped")
+        self.lw.block.term = ir.Branch(span, live, now, after)
+        self.lw.block = now
         body()
-        self.goto(after)
+        self.lw.goto(after)
 
-    def set_flag(self, flag: ir.Var, value: bool, span) -> None:
-        self.emit(ir.Store(span, flag, ir.Const(T.BOOL, value)))
+    def set_flag(self, flag: ir.Var, value: bool, span: Span | None) -> None:
+        self.lw.emit(ir.Store(span, flag, ir.Const(T.BOOL, value)))
 
     # ---- destroying ----
-    def destroy(self, value: ir.Value, type_: T.Type, span) -> None:
+    def destroy(self, value: ir.Value, type_: T.Type, span: Span | None) -> None:
         """Run `__del__` on a value, then its fields' destructors."""
-        instance = self.instance.drops.get(type_)
+        instance = self.lw.instance.drops.get(type_)
         if instance is not None:
-            self.emit(ir.Call(span, None, instance.symbol, [value], self.handler()))
+            self.lw.emit(ir.Call(span, None, instance.symbol, [value], self.lw.handler()))
         for index, (_, ftype) in enumerate(type_.fields):
             if owning(ftype):
-                field = self.emit(ir.Extract(span, self.temp(ftype), value, index))
+                field = self.lw.emit(ir.Extract(span, self.lw.temp(ftype), value, index))
                 self.destroy(field, ftype, span)
 
-    def destroy_if_live(self, var: ir.Var, flag: ir.Var, type_: T.Type, span) -> None:
-        def destroy():
+    def destroy_if_live(self, var: ir.Var, flag: ir.Var, type_: T.Type, span: Span | None) -> None:
+        def destroy() -> None:
             self.set_flag(flag, False, span)
-            self.destroy(self.emit(ir.Load(span, self.temp(type_), var)), type_, span)
+            self.destroy(self.lw.emit(ir.Load(span, self.lw.temp(type_), var)), type_, span)
 
         self.when_live(flag, span, destroy)
 
-    def destroy_all(self, span) -> None:
+    def destroy_all(self, span: Span | None) -> None:
         """Everything still live, the most recently declared first: before a return, and in the
         cleanup handler."""
         for var, flag, type_ in reversed(list(self.slots.values())):
             self.destroy_if_live(var, flag, type_, span)
 
-    def finish_ownership(self) -> None:
+    def finish(self) -> None:
+        """Once the body is lowered: fill the `cleanup` handler (destroy what is live, re-raise)."""
         if self.cleanup is None:
             return
-        self.block, self.handlers, self.finally_stack = self.cleanup, [], []
+        self.lw.block, self.lw.handlers, self.lw.finally_stack = self.cleanup, [], []
         self.destroy_all(None)
-        self.terminate(ir.Reraise(None, None))
+        self.lw.terminate(ir.Reraise(None, None))
 
     # ---- values changing hands ----
     def move_out(self, e: t.TMove) -> ir.Value:
-        var = self.var(e.var)
-        value = self.emit(ir.Load(e.span, self.temp(e.type), var))
+        var = self.lw.var(e.var)
+        value = self.lw.emit(ir.Load(e.span, self.lw.temp(e.type), var))
         if owning(e.type):
             self.set_flag(self.live_flag(e.var), False, e.span)
         return value
@@ -104,7 +120,7 @@ class OwnershipLowering:
     def take(self, e: t.TExpr) -> ir.Value:
         """The value of `e` for a new owner: a call's result or a moved value is not a temporary then."""
         if isinstance(e, t.TCall):
-            return self.call(e)
+            return self.lw.call(e)
         if isinstance(e, t.TMove):
             return self.move_out(e)
         if isinstance(e, t.TListLit):
@@ -113,15 +129,15 @@ class OwnershipLowering:
             return self.new_dict(e)
         if isinstance(e, t.TCopy):
             return self.copy_fields(e)
-        return self.expr(e)
+        return self.lw.expr(e)
 
     def expr_TCopy(self, e: t.TCopy) -> ir.Value:
         return self.temporary(e, self.copy_fields(e))
 
     def copy_fields(self, e: t.TCopy) -> ir.Value:
-        value = self.expr(e.value)
+        value = self.lw.expr(e.value)
         for index, copied in e.fields.items():
-            value = self.emit(ir.Insert(e.span, self.temp(e.type), value, index, self.take(copied)))
+            value = self.lw.emit(ir.Insert(e.span, self.lw.temp(e.type), value, index, self.take(copied)))
         return value
 
     def expr_TDictLit(self, e: t.TDictLit) -> ir.Value:
@@ -129,12 +145,12 @@ class OwnershipLowering:
 
     def new_dict(self, e: t.TDictLit) -> ir.Value:
         """`{k: v, ...}`: the stdlib Dict's `__init__`, then `__setitem__` for each pair in order."""
-        slot = self.hidden("dict", e.type)
-        self.emit(ir.Store(e.span, slot, self.call(e.init)))
+        slot = self.lw.hidden("dict", e.type)
+        self.lw.emit(ir.Store(e.span, slot, self.lw.call(e.init)))
         for key, value in zip(e.keys, e.values):
-            args = [ir.Ref(e.type, slot)] + [self.take(x) if owning(x.type) else self.expr(x) for x in (key, value)]
-            self.emit(ir.Call(e.span, None, e.setitem.symbol, args, self.handler()))
-        return self.emit(ir.Load(e.span, self.temp(e.type), slot))
+            args = [ir.Ref(e.type, slot)] + [self.take(x) if owning(x.type) else self.lw.expr(x) for x in (key, value)]
+            self.lw.emit(ir.Call(e.span, None, e.setitem.symbol, args, self.lw.handler()))
+        return self.lw.emit(ir.Load(e.span, self.lw.temp(e.type), slot))
 
     def expr_TListLit(self, e: t.TListLit) -> ir.Value:
         return self.temporary(e, self.new_list(e))
@@ -145,31 +161,31 @@ class OwnershipLowering:
         if (data_name, size_name, capacity_name) != ("data", "size", "capacity"):
             raise AssertionError(f"stdlib List's fields changed: {e.type.fields}")
         count = ir.Const(T.INT, len(e.elts))
-        data = self.expr(t.TPtrOp(e.span, ptr_type, "alloc", [t.TConst(e.span, T.INT, len(e.elts))]))
+        data = self.lw.expr(t.TPtrOp(e.span, ptr_type, "alloc", [t.TConst(e.span, T.INT, len(e.elts))]))
         for k, x in enumerate(e.elts):
-            value = self.take(x) if owning(x.type) else self.expr(x)
-            self.emit(ir.PtrStore(e.span, data, ir.Const(T.INT, k), value))
-        value = self.emit(ir.Load(e.span, self.temp(e.type), self.hidden("list", e.type)))
+            value = self.take(x) if owning(x.type) else self.lw.expr(x)
+            self.lw.emit(ir.PtrStore(e.span, data, ir.Const(T.INT, k), value))
+        value = self.lw.emit(ir.Load(e.span, self.lw.temp(e.type), self.lw.hidden("list", e.type)))
         for index, field in enumerate((data, count, count)):
-            value = self.emit(ir.Insert(e.span, self.temp(e.type), value, index, field))
+            value = self.lw.emit(ir.Insert(e.span, self.lw.temp(e.type), value, index, field))
         return value
 
-    def bind(self, local: t.LocalVar, value: ir.Value, span) -> None:
+    def bind(self, local: t.LocalVar, value: ir.Value, span: Span | None) -> None:
         """`local = value` where local owns values with a destructor: the old one is destroyed."""
-        var = self.var(local)
+        var = self.lw.var(local)
         if local.by_ref:  # a `mut` argument: the caller's variable always holds a value
-            self.destroy(self.emit(ir.Load(span, self.temp(local.type), var)), local.type, span)
-            self.emit(ir.Store(span, var, value))
+            self.destroy(self.lw.emit(ir.Load(span, self.lw.temp(local.type), var)), local.type, span)
+            self.lw.emit(ir.Store(span, var, value))
             return
         flag = self.live_flag(local)
         self.destroy_if_live(var, flag, local.type, span)
-        self.emit(ir.Store(span, var, value))
+        self.lw.emit(ir.Store(span, var, value))
         self.set_flag(flag, True, span)
 
-    def replaced_field(self, target: t.FieldTarget, span) -> None:
+    def replaced_field(self, target: t.FieldTarget, span: Span | None) -> None:
         """`v.f = x` where f holds a value with a destructor: destroy the old one first (if v has a value)."""
-        def destroy():
-            self.destroy(self.field_value(target, span), target.type, span)
+        def destroy() -> None:
+            self.destroy(self.lw.field_value(target, span), target.type, span)
 
         if target.var.by_ref:  # a `mut` argument always holds a value
             destroy()
@@ -180,23 +196,23 @@ class OwnershipLowering:
         """A call's result with a destructor that nobody takes: destroyed after the statement."""
         found = self.slots.get(e)
         if found is None:
-            found = self.slots[e] = (self.hidden("temporary", e.type), self.new_flag("temporary.live"), e.type)
+            found = self.slots[e] = (self.lw.hidden("temporary", e.type), self.new_flag("temporary.live"), e.type)
         slot, flag, _ = found
         self.destroy_if_live(slot, flag, e.type, e.span)  # the same expression's last value, in a loop
-        self.emit(ir.Store(e.span, slot, value))
+        self.lw.emit(ir.Store(e.span, slot, value))
         self.set_flag(flag, True, e.span)
         self.statement_temps.append(found)
         return value
 
-    def end_statement(self, mark: int, span) -> None:
+    def end_statement(self, mark: int, span: Span | None) -> None:
         temps, self.statement_temps = self.statement_temps[mark:], self.statement_temps[:mark]
-        if self.block.term is not None or not temps:
+        if self.lw.block.term is not None or not temps:
             return
         for slot, flag, type_ in temps:
             self.destroy_if_live(slot, flag, type_, span)
 
-    def argument(self, arg: t.TExpr, param) -> ir.Value:
+    def argument(self, arg: t.TExpr, param: Param | None) -> ir.Value:
         """An argument: taken over by a `var` parameter, borrowed otherwise."""
         if param is not None and param.convention in TAKING and owning(arg.type):
             return self.take(arg)
-        return self.expr(arg)
+        return self.lw.expr(arg)

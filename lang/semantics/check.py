@@ -192,7 +192,11 @@ class FunctionChecker:
     def stmt(self, s: ast.Stmt) -> TStmt | None:
         method = getattr(self, "stmt_" + type(s).__name__, None)
         if method is None:
-            self.msg.error("E0007", s.span, construct=type(s).__name__)
+            # The module-level statements, met inside a function body.
+            construct = {"Import": "`import` inside a function", "StructDef": "a struct inside a function",
+                         "TraitDef": "a trait inside a function",
+                         "MainGuard": "`if __name__ == \"__main__\":` inside a function"}.get(type(s).__name__)
+            self.msg.error("E0007", s.span, construct=construct or f"a `{type(s).__name__}` statement here")
             return None
         return method(s)
 
@@ -476,9 +480,10 @@ class FunctionChecker:
             return None
         current = self.exprs.expr(s.target)
         if not isinstance(current, TLocal):
-            if current.type != ERROR:
-                self.msg.error("E0107" if isinstance(current, TConst) else "E0108", s.target.span,
-                                 name=s.target.id)
+            if current.type != ERROR and isinstance(current, TConst):
+                self.msg.error("E0107", s.target.span, name=s.target.id)
+            elif current.type != ERROR:
+                self.msg.error("E0108", s.target.span)
             return None
         if not current.var.mutable:
             self.msg.error("E0113", s.target.span, name=s.target.id, func=self.fn.name)
@@ -751,11 +756,12 @@ class FunctionChecker:
                 self.msg.error("E0217", kw.value.span, name=kw.name)
         args = []
         for a, v in zip(e.args, self.sharing.in_order(e.args, lambda a: self.exprs.value(self.exprs.expr(a)))):
+            # print shows str(x), as Python's: a List or Dict by its own __str__ in the stdlib, as a
+            # user's struct, so the compiler never reads a container's fields to print it.
             if self.structs.struct_of(v.type) is not None and not is_string(v.type) \
-                    and not printable_container(v.type) \
                     and "__str__" in self.structs.struct_of(v.type).methods:
-                v = self.structs.method_call(v, "__str__", [], a.span)  # print shows str(x), as Python's
-            if not (isinstance(v.type, (ScalarType, T.SIMDType)) or printable_container(v.type) or is_string(v.type) or
+                v = self.structs.method_call(v, "__str__", [], a.span)
+            if not (isinstance(v.type, (ScalarType, T.SIMDType)) or is_string(v.type) or
                     v.type in (T.STRING_LITERAL, ERROR, T.NONE, T.EXCEPTION)):
                 self.msg.error("E0215", a.span, type=v.type)
             args.append(v)
@@ -768,15 +774,3 @@ class FunctionChecker:
 
     def stmt_Try(self, s: ast.Try) -> TStmt | None:
         return self.exceptions.stmt_Try(s)
-
-
-
-
-
-
-def printable_container(t: Type) -> bool:
-    """The stdlib's List and Dict of printable things: `print` shows them as Python does."""
-    if not (is_stdlib_struct(t, "List") or is_stdlib_struct(t, "Dict")):
-        return False
-    elements = [t.ct_env.get("T")] if t.base == "List" else [t.ct_env.get("K"), t.ct_env.get("V")]
-    return all(isinstance(e, (ScalarType, T.SIMDType)) or printable_container(e) or is_string(e) for e in elements)

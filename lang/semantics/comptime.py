@@ -101,6 +101,12 @@ def evaluate(expr: ast.Expr, env: dict, lookup: Callable[[str, Span], object | N
             and len(expr.args) == 1 and isinstance(expr.args[0], ast.Name)
             and ast.variadic_count(expr.args[0].id) in env):
         return env[ast.variadic_count(expr.args[0].id)]  # `len(xs)` of a `*xs` parameter
+    if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "is_simd"
+            and len(expr.args) == 1 and not expr.keywords and "is_simd" not in env
+            and lookup("is_simd", expr.span) is None):
+        # `comptime if is_simd(T)`: whether a type parameter is a SIMD vector, so generic stdlib
+        # code (String(x), repr) can give vectors their text without the compiler knowing String.
+        return isinstance(evaluate(expr.args[0], env, lookup, resolve_type), T.SIMDType)
     if isinstance(expr, ast.IfExp):
         test = evaluate(expr.test, env, lookup, resolve_type)
         return evaluate(expr.body if test else expr.orelse, env, lookup, resolve_type)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from .. import types as T
 from ..diagnostics import Note
+from ..diagnostics.codes import NOT_IN_PYX
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
@@ -24,6 +25,7 @@ from .rules import (
     BIT_OPS,
     BUILTIN_FUNCTIONS,
     CMP_OPS,
+    COMPILE_TIME_FORMS,
     FUTURE_NAMES,
     UNARY_METHODS,
     TypeParam,
@@ -88,7 +90,8 @@ class ExpressionChecker:
         return TConst(e.span, T.NONE, None)
 
     def expr_EllipsisLit(self, e):
-        self.msg.error("E0007", e.span, construct="`...` outside a trait")
+        # Permanent: `...` is a trait method's missing body, never a value (Python's Ellipsis).
+        self.msg.error(NOT_IN_PYX, e.span, construct="`...` outside a trait (write `pass` for an empty body)")
         return TConst(e.span, ERROR, None)
 
     def expr_ErrorExpr(self, e):
@@ -187,7 +190,8 @@ class ExpressionChecker:
 
             return TConst(e.span, T.INT, WARP_SIZE)
         if e.id in GPU_NAMES:
-            self.msg.error("E0007", e.span, construct=f"`{e.id}` on its own (use `{e.id}.x`, or call it)")
+            # Permanent: the GPU index names are namespaces of intrinsics, not values.
+            self.msg.error(NOT_IN_PYX, e.span, construct=f"`{e.id}` on its own (use `{e.id}.x`, or call it)")
             return TConst(e.span, ERROR, None)
         if e.id in self.chk.module.imported:
             _module, name = self.chk.module.imported[e.id]
@@ -198,7 +202,9 @@ class ExpressionChecker:
             self.msg.error("E0007", e.span, construct="using a function as a value")
             return TConst(e.span, ERROR, None)
         if e.id in self.chk.module.modules or any(m.split(".")[0] == e.id for m in self.chk.module.px_modules):
-            self.msg.error("E0007", e.span, construct="using a module as a value")
+            # Permanent: a module is a compile-time namespace in pyx; there is no module object.
+            self.msg.error(NOT_IN_PYX, e.span,
+                           construct="using a module as a value (name what you need, e.g. `m.f(...)`)")
             return TConst(e.span, ERROR, None)
         if e.id in self.chk.module.functions or e.id in BUILTIN_FUNCTIONS:
             self.msg.error("E0007", e.span, construct="using a function as a value")
@@ -214,6 +220,10 @@ class ExpressionChecker:
             return  # its import failed, and that was reported
         if name in FUTURE_NAMES:
             self.msg.error("E0007", span, construct=f"`{name}`")
+            return
+        if name in COMPILE_TIME_FORMS:
+            self.msg.error(NOT_IN_PYX, span, construct=f"`{name}` without its compile-time parameters (write "
+                                                    f"{COMPILE_TIME_FORMS[name]})")
             return
         candidates = (self.chk.scopes.all_names() + list(self.chk.module.functions) + list(self.chk.module.comptimes)
                       + list(self.chk.module.structs)

@@ -7,6 +7,7 @@ and its collaborators share it (`self.msg`): a diagnostic is a registered code
 from __future__ import annotations
 
 from ..diagnostics import DiagnosticBag, Note
+from ..diagnostics.codes import ErrorCode
 from ..source import Span
 
 
@@ -14,5 +15,5 @@ class MessageBuilder:
     def __init__(self, bag: DiagnosticBag) -> None:
         self.bag: DiagnosticBag = bag  # for helpers outside the checkers that take the bag itself
 
-    def error(self, code: str, span: Span | None, notes: tuple[Note, ...] = (), **args: object) -> None:
+    def error(self, code: str | ErrorCode, span: Span | None, notes: tuple[Note, ...] = (), **args: object) -> None:
         self.bag.error(code, span, notes, **args)

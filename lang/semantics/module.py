@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import difflib
+import functools
 
 from .. import types as T
 from ..diagnostics import DiagnosticBag, Note
+from ..diagnostics.codes import NOT_IN_PYX
 from ..syntax import ast
 from ..types import ERROR, Type
 from .rules import FUTURE_NAMES
@@ -59,13 +61,21 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
     return symbols
 
 
-# Standard library names every module sees without an import (Mojo's prelude): name -> stdlib module.
-PRELUDE = {"List": "collections", "Span": "collections", "Dict": "collections", "sorted": "collections",
-           "Buffer": "buffer", "String": "string",
-           "Python": "python", "PythonObject": "python", "Optional": "optional",
-           "format": "string", "repr": "string", "Stringable": "string",
-           "EqualityComparable": "traits", "Comparable": "traits", "Hashable": "traits", "KeyElement": "traits",
-           "Sized": "traits"}
+@functools.cache
+def prelude() -> dict[str, str]:
+    """The standard library names every module sees without an import (Mojo's prelude), name ->
+    stdlib module: the `from M import a, b` lines of stdlib/prelude.px, which the stdlib owns."""
+    from ..syntax.parser import parse_file
+    from .imports import STDLIB
+
+    # Parsed, not cached: ten lines take about 1.5 ms, and a cache entry would be a second file
+    # beside each build's (`pyx cache info` counts builds).
+    names: dict[str, str] = {}
+    for item in parse_file(str(STDLIB / "prelude.px")).body:
+        if not (isinstance(item, ast.Import) and item.from_import):
+            raise RuntimeError(f"stdlib/prelude.px:{item.span.line}: only `from M import ...` lines belong here")
+        names.update((alias, item.module) for _, alias in item.names)
+    return names
 
 
 def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag, loader) -> None:
@@ -73,7 +83,7 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
     of its own. Only modules that use a prelude name (in code, not in a comment) load its
     stdlib module."""
     uses = _Uses(module)
-    for name, home in PRELUDE.items():
+    for name, home in prelude().items():
         if name in seen or name not in uses.names or loader.is_stdlib(module, home):
             continue
         _bind_import(ast.Import(module.span, home, None, ((name, name),), True), symbols, seen, diags, loader,
@@ -599,7 +609,9 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSym
                     else f"the type `{name}`")
         return ERROR
     if isinstance(expr, ast.StrLit):
-        diags.error("E0007", expr.span, construct="string annotations")
+        # Permanent: a string annotation is Python's forward reference, which pyx never needs.
+        diags.error(NOT_IN_PYX, expr.span, construct="a string annotation (write the type itself: a type declared "
+                    "later in the file is already known)")
         return ERROR
     text = expr.span.file.text[expr.span.start:expr.span.end]
     diags.error("E0104", expr.span, name=text if len(text) <= 40 else text[:37] + "...")

@@ -12,9 +12,18 @@ from .typed import FunctionInstance, LocalVar, TConst, TExpr
 BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "bool", "len", "normalize_index", "hash"}
 
 
-FUTURE_NAMES = {
-    "UnsafePointer",
-    "DeviceBuffer", "Tuple", "simd_width_of", "parallel_for", "parallelize", "vectorize",
+# Names of features pyx plans and has not built: using one says "not supported yet" (E0007), not
+# "not defined". (`simd_width_of` and `vectorize` were here and exist now; `parallel_for` and
+# `parallelize` went too: `prange` is pyx's parallel loop.)
+FUTURE_NAMES = {"UnsafePointer", "DeviceBuffer", "Tuple"}
+
+# Built-in forms that take compile-time parameters and are only ever called in their own shape:
+# named on their own they are not values, and pyx says how to write them (E0002).
+COMPILE_TIME_FORMS = {
+    "simd_width_of": "`simd_width_of[DType.float32]()`",
+    "vectorize": "`for i, w in vectorize[W](n)`",
+    "external_call": "`external_call[\"symbol\", ResultType](arguments...)`",
+    "constrained": "`constrained[condition, \"message\"]()`",
 }
 
 

@@ -136,16 +136,16 @@ class BuildAst(Transformer_NonRecursive):
         return ast.Import(self._span(meta), c[0], None, tuple(names), True)
 
     def yield_stmt(self, meta, c):
-        return self._bad_stmt(meta, "`yield` (generators)")
+        return self._bad_stmt(meta, "`yield` (generators)", "E0007")
 
     def async_stmt(self, meta, c):
         return self._bad_stmt(meta, "`async`")
 
     def global_stmt(self, meta, c):
-        return self._bad_stmt(meta, "`global`")
+        return self._bad_stmt(meta, "`global`", "E0007")
 
     def nonlocal_stmt(self, meta, c):
-        return self._bad_stmt(meta, "`nonlocal`")
+        return self._bad_stmt(meta, "`nonlocal`", "E0007")
 
     def del_stmt(self, meta, c):
         return self._bad_stmt(meta, "`del`")
@@ -225,7 +225,7 @@ class BuildAst(Transformer_NonRecursive):
         return ["finally", c[0]]
 
     def classdef(self, meta, c):
-        return self._bad_stmt(meta, "`class` (use `struct`)")
+        return self._bad_stmt(meta, "`class` (use `struct`)", "E0007")
 
     def structdef(self, meta, c):
         name, ct_params, traits, body = c
@@ -334,7 +334,7 @@ class BuildAst(Transformer_NonRecursive):
         return ast.IfExp(self._span(meta), test, body, orelse)
 
     def lambdef(self, meta, c):
-        return self._bad_expr(meta, "`lambda`")
+        return self._bad_expr(meta, "`lambda`", "E0007")
 
     def walrus(self, meta, c):
         return self._bad_expr(meta, "the `:=` operator")
@@ -418,7 +418,7 @@ class BuildAst(Transformer_NonRecursive):
         return self._bad_expr(meta, "argument unpacking with `*`")
 
     def generator(self, meta, c):
-        return self._bad_expr(meta, "a generator expression")
+        return self._bad_expr(meta, "a generator expression", "E0007")
 
     def comp_for(self, meta, c):
         return None

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import io
 import re
 import threading
 import unicodedata
@@ -138,12 +139,61 @@ def _normalize_name(token: Token) -> Token:
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
-    # cache=True stores the LALR tables in the temp dir: building them costs ~0.5 s.
-    lark = Lark(GRAMMAR.read_text(), parser="lalr", postlex=_INDENTER, start="file_input",
-                propagate_positions=True, maybe_placeholders=True, cache=True,
-                lexer_callbacks={"NAME": _normalize_name})
+    text = GRAMMAR.read_text()
+    lark = _load_tables(text)
+    if lark is None:  # building the LALR tables costs ~0.5 s: kept in this user's cache after
+        lark = Lark(text, parser="lalr", start="file_input", maybe_placeholders=True, **_RUNTIME_OPTIONS)
+        _store_tables(text, lark)
     _report_tokens_without_fstring_text(lark)
     return lark
+
+
+# What Lark cannot keep in its tables (objects of ours) and gets again when they are loaded.
+_RUNTIME_OPTIONS: dict = {"postlex": _INDENTER, "propagate_positions": True,
+                          "lexer_callbacks": {"NAME": _normalize_name}}
+
+
+def _tables_entry(text: str) -> tuple[Path, str]:
+    """Where this grammar's tables are kept, and the key they are sealed with. Not Lark's own
+    `cache=True`: that unpickles a file at a predictable name in the shared temp directory, which
+    another local user could plant (docs/security.md). Ours is sealed with this user's secret in
+    this user's cache directory, like every other cache file (runtime/cache.py)."""
+    import hashlib
+    import sys
+
+    import lark
+
+    from ..runtime.cache import user_cache_dir
+
+    key = hashlib.sha256(f"{lark.__version__}\0{sys.version_info[:2]}\0{text}".encode()).hexdigest()
+    return user_cache_dir() / f"grammar-{key[:32]}.lark", key
+
+
+def _load_tables(text: str) -> Lark | None:
+    from ..runtime import cache
+
+    path, key = _tables_entry(text)
+    payload = cache.unseal(cache.read_trusted(path), "grammar", key, path)
+    if payload is None:
+        return None
+    try:  # Lark's own loader (what its cache=True uses); the payload is authenticated above
+        return Lark.__new__(Lark)._load(io.BytesIO(payload), **_RUNTIME_OPTIONS)
+    except Exception:  # noqa: BLE001 - tables of another Lark version: build them again
+        return None
+
+
+def _store_tables(text: str, lark: Lark) -> None:
+    from lark.lark import _LOAD_ALLOWED_OPTIONS
+
+    from ..runtime import cache
+
+    path, key = _tables_entry(text)
+    tables = io.BytesIO()
+    lark.save(tables, exclude_options=_LOAD_ALLOWED_OPTIONS)
+    try:
+        cache.write_atomic(path, cache.seal("grammar", key, tables.getvalue()))
+    except OSError:  # no trusted cache directory: the next process builds the tables again
+        pass
 
 
 def _report_tokens_without_fstring_text(lark: Lark) -> None:

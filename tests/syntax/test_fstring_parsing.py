@@ -131,3 +131,14 @@ def test_text_escapes_decode_as_pythons_plain_strings(text):
         stack.extend(ast.children(node))
     expected = pyast.literal_eval('"' + text.replace("{{", "{").replace("}}", "}") + '"')
     assert found == [expected]
+
+
+def test_a_fields_expression_part_is_one_rule_not_one_per_quote_kind():
+    """The grammar has f-string rules for each of eight quote kinds (pyx.lark), but what a field
+    holds before its format spec (`expr`, `=`, `!r`) does not depend on the quote: it is one rule.
+    Copied into each kind's field, its optional parts multiplied the parser's states (1074, not
+    886), and every cold `pyx run` loads all of them from Lark's cache."""
+    lark = _parser()
+    holders = {rule.origin.name for rule in lark.rules
+               if any(sym.name in ("fstring_eq", "fstring_conv") for sym in rule.expansion)}
+    assert holders == {"_fstring_head"}

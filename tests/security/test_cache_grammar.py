@@ -1,0 +1,44 @@
+"""The parser's LALR tables are cached like every other cache file: sealed with this user's
+secret in this user's cache directory. Lark's own `cache=True` unpickled a file at a predictable
+name in the shared temp directory (`/tmp/.lark_cache_<user>_<grammar hash>_<python>.tmp`), so
+another local user who planted that file ran code in every pyx process started after."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+LOAD_PARSER = "from pyx.syntax import parser; parser._parser(); print('ok')"
+
+
+def _run(code: str, tmp: Path, cache: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, TMPDIR=str(tmp), XDG_CACHE_HOME=str(cache))
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_nothing_is_read_or_written_in_the_shared_temp_directory(tmp_path):
+    tmp, cache = tmp_path / "tmp", tmp_path / "cache"
+    tmp.mkdir()
+    for _ in range(2):  # the first run builds the tables, the second loads them
+        done = _run(LOAD_PARSER, tmp, cache)
+        assert done.stdout.strip() == "ok", done.stderr
+    assert list(tmp.iterdir()) == []
+    tables = list((cache / "pyx").glob("grammar-*.lark"))
+    assert len(tables) == 1
+    assert tables[0].stat().st_mode & 0o077 == 0
+
+
+def test_tables_that_do_not_verify_are_built_again(tmp_path):
+    tmp, cache = tmp_path / "tmp", tmp_path / "cache"
+    tmp.mkdir()
+    assert _run(LOAD_PARSER, tmp, cache).returncode == 0
+    (tables,) = (cache / "pyx").glob("grammar-*.lark")
+    data = bytearray(tables.read_bytes())
+    data[-10] ^= 0xFF  # one flipped byte in the pickled tables
+    tables.write_bytes(bytes(data))
+    check = ("from pyx.syntax import parser\n"
+             "from pyx.source import SourceFile\n"
+             "parser.parse(SourceFile('m.px', 'fn main():\\n    print(f\"{1 + 2}\")\\n'))\n"
+             "print('ok')\n")
+    done = _run(check, tmp, cache)
+    assert done.stdout.strip() == "ok", done.stderr
+    assert tables.read_bytes() != bytes(data)  # rebuilt and sealed again
