@@ -199,9 +199,9 @@ def analyze(text: str, path: str = "<editor>") -> Analysis:
     except CompileError as exc:
         diags.items.extend(d for d in exc.diagnostics if d not in diags.items)
     except (InternalCompilerError, RecursionError, Exception) as exc:  # noqa: BLE001 - an editor must not crash
-        from .diagnostics import Diagnostic as D
+        from .diagnostics import error
 
-        diags.add(D("E9999", f"internal compiler error while checking: {type(exc).__name__}: {exc}", None))
+        diags.add(error("E0905", None, detail=f"{type(exc).__name__}: {exc}"))
     items = [_in_this_file(d, result) for d in diags.items]
     result.diagnostics = sorted(items, key=lambda d: (d.span.start if d.span else 0))
     return result

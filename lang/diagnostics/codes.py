@@ -11,8 +11,9 @@ its category, except the few released elsewhere before the ranges were checked, 
 """
 from __future__ import annotations
 
+import functools
 import string
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -46,10 +47,12 @@ class ErrorCode:
     category: Category
     template: str  # the message, a `str.format` template
     outside_range: str = ""  # why a code sits outside its category's range (released there)
-    fields: frozenset[str] = field(init=False)  # the named arguments the template needs
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "fields", _fields(self.template))
+    @functools.cached_property
+    def fields(self) -> frozenset[str]:
+        """The named arguments the template needs; worked out on first use, not at import, which
+        every `pyx` command pays (parsing all templates at import cost about 1 ms)."""
+        return _fields(self.template)
 
     @property
     def severity(self) -> str:
@@ -191,6 +194,8 @@ CODES: tuple[ErrorCode, ...] = (
     ErrorCode('E0902', 'no_c_compiler', TOOLS, 'no C compiler found to link an executable (tried {tried}); install gcc or clang, or set CC'),
     ErrorCode('E0903', 'link_failed', TOOLS, 'linking failed: {detail}'),
     ErrorCode('E0904', 'environment', TOOLS, '{detail}'),
+    ErrorCode('E0905', 'internal_error_while_checking', TOOLS,
+              'internal compiler error while checking: {detail} (a bug in pyx: please report it)'),
     # W0xxx: warnings
     ErrorCode('W0002', 'file_too_large_for_live_checking', WARNING, 'file too large for live checking ({size} characters; the editor checks files up to {limit}); run `pyx check` on it'),
 

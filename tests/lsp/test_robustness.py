@@ -166,3 +166,18 @@ def test_a_newer_version_supersedes_the_analysis_in_flight(server, tmp_path):
         assert "E0101" not in codes, "the analysis of the replaced text was published"
         codes = [d["code"] for d in server.diagnostics_for(uri, seen)]
     assert server.symbols(uri)[0]["name"] == "main"
+
+
+def test_a_checker_crash_reaches_the_editor_as_a_registered_diagnostic(monkeypatch):
+    """The editor shows an internal error as E0905 (registered and documented; it was an
+    unregistered `E9999`) instead of the server failing."""
+    import pyx.monomorphize
+    from pyx.analysis import analyze
+
+    def broken_checker(module, diags):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(pyx.monomorphize, "instantiate_program", broken_checker)
+    (shown,) = analyze("fn main():\n    pass\n").diagnostics
+    assert shown.code == "E0905"
+    assert shown.message.startswith("internal compiler error while checking: ValueError: boom")
