@@ -181,8 +181,8 @@ def _text(source: SourceFile, node) -> str:
 
 def analyze(text: str, path: str = "<editor>") -> Analysis:
     from .cancel import Cancelled
+    from .deep import run_deep
     from .monomorphize import instantiate_program
-    from .pipeline import run_deep
     from .syntax import parse
 
     result = Analysis(SourceFile(path, text))

@@ -18,7 +18,7 @@ class Cancelled(BaseException):
     Exception` turns it into a diagnostic or an internal compiler error."""
 
 
-# A context variable, not a thread-local: pipeline.run_deep runs stages on threads of their own,
+# A context variable, not a thread-local: deep.run_deep runs stages on threads of their own,
 # in a copy of the caller's context, so the request to stop follows the work there.
 _token: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar("pyx_cancel", default=None)
 

@@ -97,7 +97,7 @@ IR_PASSES = (
 )
 
 VERIFY = Pass("verify", "check the IR invariants (after lowering and after each IR pass, when on)",
-              ".ir.verify:verify_module", "ir", "ir")
+              ".ir.verify:verify_pass", "ir", "ir")
 
 BACK = (
     Pass("codegen", "pyx IR -> LLVM IR text for the target (host or NVPTX)",
@@ -165,7 +165,7 @@ class PassManager:
 
     def ir_passes(self, options) -> list[Pass]:
         """The IR passes this compile runs, in order."""
-        return [p for p in self.passes if p.takes == p.gives == "ir" and p.name != "verify" and p.applies(options)]
+        return [p for p in self.passes if p.takes == p.gives == "ir" and p is not VERIFY and p.applies(options)]
 
     def verifying(self, options) -> bool:
         if self.verify is not None:
@@ -231,8 +231,7 @@ def _guarded(p: Pass, comp, function, args):
         if mistake is not None:
             raise mistake from None
         raise InternalCompilerError(p.name, statement_of(exc), exc) from exc  # our bug, reported as such
-    # verify_module returns nothing: the pass gives back the module it checked.
-    return args[0] if p.name == "verify" else result
+    return result
 
 
 def _users_mistake(exc: Exception, comp):

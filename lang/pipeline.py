@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .deep import run_deep  # noqa: F401 - the stages' big-stack thread; analysis.py uses it too
 from .diagnostics import DiagnosticBag
 from .options import CompileOptions
 from .passmanager import PassManager

@@ -203,6 +203,11 @@ def elem_type(t: Type) -> Type:
     return t.elem if isinstance(t, SIMDType) else t
 
 
+def mask_of(t: Type) -> Type:
+    """What comparing two values of type t gives: Bool, lane by lane for a SIMD."""
+    return simd(BOOL, t.width) if isinstance(t, SIMDType) else BOOL
+
+
 def bfloat16_round(value: float) -> float:
     """The BFloat16 nearest to value (ties to even), as a float; beyond the range, infinity."""
     if value != value or value in (math.inf, -math.inf) or value == 0.0:

@@ -484,7 +484,7 @@ class PyxFunction:
             c_args.append(ctypes.byref(out))
         if self._prints:
             sys.stdout.flush()
-        _FLAG[0] = 0  # a Ctrl-C from before this call is not this call's (interrupt.clear)
+        _FLAG[0] = 0  # a Ctrl-C from before this call is not this call's
         if self._live is None:
             status = self._cfunc(*c_args)
         else:
@@ -623,7 +623,7 @@ class NativeLibrary:
         return _with_px_traceback(exc, frames)
 
 
-_FLAG = interrupt._FLAG
+_FLAG = interrupt.FLAG
 _check_signals = ctypes.pythonapi.PyErr_CheckSignals
 _check_signals.restype, _check_signals.argtypes = ctypes.c_int, []
 

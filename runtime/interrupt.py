@@ -17,8 +17,9 @@ import ctypes
 import threading
 
 # [0]: a SIGINT is pending; [1]: standalone (a second SIGINT before the first is noticed ends
-# the process, see runtime_lib's handler): set while `pyx run` runs a program.
-_FLAG = (ctypes.c_int32 * 2)()
+# the process, see runtime_lib's handler): set while `pyx run` runs a program. The bridge clears [0]
+# inline as each call from Python starts (a SIGINT from before the call is not the call's).
+FLAG = (ctypes.c_int32 * 2)()
 _lock = threading.Lock()
 _installed_by = None  # the program whose handler is installed: its code must outlive the process
 
@@ -30,7 +31,7 @@ def attach(program) -> None:
     where = program.global_address("__pyx_interrupt_flag")
     if not where:
         return  # compiled before pyx polled for Ctrl-C, or not for the host
-    ctypes.c_void_p.from_address(where).value = ctypes.addressof(_FLAG)
+    ctypes.c_void_p.from_address(where).value = ctypes.addressof(FLAG)
     with _lock:
         installer = _installed_by if _installed_by is not None else program
         install = installer.address("__pyx_sigint_install")
@@ -38,12 +39,7 @@ def attach(program) -> None:
             _installed_by = installer
 
 
-def clear() -> None:
-    """A SIGINT that came before a call is not the call's: called as a call from Python starts."""
-    _FLAG[0] = 0
-
-
 def standalone(on: bool) -> None:
     """`pyx run`: while on, a second SIGINT that arrives before the first was noticed ends the
     process by SIGINT (a program blocked, or recursing without a loop to poll, still stops)."""
-    _FLAG[1] = 1 if on else 0
+    FLAG[1] = 1 if on else 0

@@ -12,13 +12,14 @@ from llvmlite import ir as ll
 from .. import types as T
 from ..ir import nodes as ir
 from ..ir import ops
+from ..ir.recursion import MESSAGE as RECURSION_MESSAGE
 from ..semantics.imports import is_stdlib_file
 from ..types import ScalarType, Type
 from . import device_hooks as hooks
 from . import gpu_ops
 from .abi import ALLOC_HOOK, ENTRY_SYMBOL, LAUNCH_HOOK, kernel_entry, ptx_name
 from .halfconv import double_to_half, from_bfloat16, to_bfloat16
-from .runtime_lib import CHARP, GUARDS, I1, I32, MSG, TEXTS, TYPE, RuntimeLib
+from .runtime_lib import CHARP, GUARDS, I1, I32, I64, MSG, TEXTS, TYPE, RuntimeLib
 from .target import Target
 
 _INT_PRED = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
@@ -45,9 +46,6 @@ GUARD_LIMIT, GUARD_FUNC, GUARD_FILE, GUARD_LINE, GUARD_PREV, GUARD_STATE = range
 # x86-64, x20 on aarch64). A body passes it on unchanged, so it stays in that register through the
 # whole recursion: no move and no save per call, and the prologue check is one compare with the
 # stack pointer (issue 14 measured the check at 16-28% of fib(32) with a plain parameter or a load).
-RECURSION_LIMIT_PARAM = "recursion.limit"
-RECURSION_MESSAGE = "maximum recursion depth exceeded"
-I8, I64 = ll.IntType(8), ll.IntType(64)
 
 
 class UnsupportedOnTarget(Exception):
@@ -227,9 +225,6 @@ class ModuleCodegen:
 
     def generate(self, entry: bool = False, c_main: bool = False, exports: list[str] = (),
                  python_entries: list[str] = (), kernels: list[str] = ()) -> ll.Module:
-        return self._generate(entry, c_main, exports, python_entries, kernels)
-
-    def _generate(self, entry, c_main, exports, python_entries, kernels=()) -> ll.Module:
         for f in self.ir_module.functions:
             self.declare(f)
         for f in self.ir_module.functions:
@@ -326,10 +321,9 @@ class ModuleCodegen:
         fn = ll.Function(self.module, ll.FunctionType(ret, params), self.symbol(f.symbol))
         if not f.exported:
             fn.linkage = "internal"
-        names = [p.name for p in f.params]
-        if RECURSION_LIMIT_PARAM in names and self.target.host:
+        if f.recursion_limit is not None and self.target.host:
             fn.calling_convention = "swiftcc"
-            fn.args[names.index(RECURSION_LIMIT_PARAM) - len(names)].add_attribute("swiftself")
+            fn.args[f.params.index(f.recursion_limit) - len(f.params)].add_attribute("swiftself")
         if f.inline:
             fn.attributes.add("alwaysinline" if f.inline == "always" else "noinline")
         if f.raises and f.return_type != T.NONE:

@@ -170,8 +170,7 @@ class FunctionLowering:
         return self.emit(ir.BinOp(span, self.temp(a.type), op, a, b))
 
     def cmp(self, pred: str, a: ir.Value, b: ir.Value, span: Span | None) -> ir.Temp:
-        mask = T.simd(T.BOOL, a.type.width) if isinstance(a.type, SIMDType) else T.BOOL
-        return self.emit(ir.Cmp(span, self.temp(mask), pred, a, b))
+        return self.emit(ir.Cmp(span, self.temp(T.mask_of(a.type)), pred, a, b))
 
     def select(self, cond: ir.Value, a: ir.Value, b: ir.Value, span: Span | None) -> ir.Temp:
         return self.emit(ir.Select(span, self.temp(a.type), cond, a, b))
@@ -227,12 +226,16 @@ class FunctionLowering:
     def stmts(self, body: list[t.TStmt]) -> None:
         for s in body:
             mark = len(self.own.statement_temps)
-            try:
-                getattr(self, "stmt_" + type(s).__name__)(s)
-            except Exception as exc:
-                note_statement(exc, s.span)
-                raise
+            self.stmt(s)
             self.own.end_statement(mark, s.span)
+
+    def stmt(self, s: t.TStmt) -> None:
+        """Lower one statement; an internal error escaping it names it (the innermost wins)."""
+        try:
+            getattr(self, "stmt_" + type(s).__name__)(s)
+        except Exception as exc:
+            note_statement(exc, s.span)
+            raise
 
     def stmt_TAssign(self, s: t.TAssign) -> None:
         # `a = b = f()` hands every target the same value: evaluate it once.
@@ -893,11 +896,7 @@ class FunctionLowering:
     def stmt_TBlock(self, s: t.TBlock) -> None:
         # One source statement: its temporaries (the list a `for` walks) live until it ends.
         for inner in s.body:
-            try:
-                getattr(self, "stmt_" + type(inner).__name__)(inner)
-            except Exception as exc:
-                note_statement(exc, inner.span)
-                raise
+            self.stmt(inner)
 
     def expr_TRef(self, e: t.TRef) -> ir.Value:
         return ir.Ref(e.type, self.var(e.var))
@@ -929,7 +928,7 @@ class FunctionLowering:
         try:
             result = self.expr(e.inner) if e.inner is not None else ir.Const(T.NONE, None)
             for inner in e.body:
-                getattr(self, "stmt_" + type(inner).__name__)(inner)
+                self.stmt(inner)
         finally:
             self.handlers.remove(writeback)
         store_back()

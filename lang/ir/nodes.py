@@ -337,6 +337,9 @@ class Function:
     fastmath: bool = False  # @fastmath: float operations may be reassociated and follow IEEE
     noalias: bool = False  # @noalias: the programmer promises its Ptr arguments do not overlap
     frameless: bool = False  # adds no traceback frame of its own (recursion.guard_recursion's entries)
+    # A recursion body's stack-limit parameter (recursion.guard_recursion): codegen passes it in the
+    # register the calling convention keeps through the whole recursion.
+    recursion_limit: Var | None = None
 
 
 @dataclass(eq=False)

@@ -47,17 +47,8 @@ class Rule:
             return False  # a rule about operand 0 when there is none, or of the wrong kind
 
 
-def _scalar(t: Type) -> ScalarType | None:
-    t = T.elem_type(t)
-    return t if isinstance(t, ScalarType) else None
-
-
 def _exactly(t: Type) -> Rule:
     return Rule(str(t), lambda u, ops: u == t)
-
-
-def _mask_of(t: Type) -> Type:
-    return T.simd(T.BOOL, t.width) if isinstance(t, T.SIMDType) else T.BOOL
 
 
 ANY = Rule("any type", lambda t, ops: True)
@@ -73,7 +64,7 @@ PTR = Rule("a Ptr", lambda t, ops: isinstance(t, T.PtrType))
 SHARED_PTR = Rule("a Ptr into shared memory (address space 3)",
                   lambda t, ops: isinstance(t, T.PtrType) and t.address_space == 3)
 SAME = Rule("the first operand's type", lambda t, ops: t == ops[0])
-MASK = Rule("Bool (lane by lane for a SIMD) of the first operand", lambda t, ops: t == _mask_of(ops[0]))
+MASK = Rule("Bool (lane by lane for a SIMD) of the first operand", lambda t, ops: t == T.mask_of(ops[0]))
 POINTEE = Rule("the type the first operand points to",
                lambda t, ops: isinstance(ops[0], T.PtrType) and t == ops[0].pointee)
 INT, BOOL, STR, EXC = (_exactly(t) for t in (T.INT, T.BOOL, T.STRING_LITERAL, T.EXCEPTION))

@@ -145,7 +145,7 @@ def _body(f: ir.Function, symbol: str, cycle: set[str], bodies: dict[str, str]) 
     site = ir.Var("recursion.site", SITE, 1_000_001 + len(f.vars))
     body = ir.Function(symbol, f.name, f.file, f.params + [limit, site], f.return_type, f.span,
                        vars=f.vars + [limit, site], blocks=f.blocks, exported=False, inline=f.inline,
-                       fastmath=f.fastmath, noalias=f.noalias)
+                       fastmath=f.fastmath, noalias=f.noalias, recursion_limit=limit)
     next_id = _next_temp(f)
 
     def temp(t):

@@ -58,6 +58,12 @@ def verify_module(module: ir.Module, after: str = "") -> None:
         verify_function(f, symbols, after)
 
 
+def verify_pass(module: ir.Module, after: str = "") -> ir.Module:
+    """`verify_module` as a pass (passmanager.VERIFY): it gives back the module it checked."""
+    verify_module(module, after)
+    return module
+
+
 def verify_function(f: ir.Function, symbols: dict[str, ir.Function], after: str = "") -> None:
     current = "function"
     try:
@@ -223,13 +229,13 @@ def check_binop_types(cx: Context, i: ir.BinOp, block: ir.Block, index: int) -> 
 
 @applies_to(ir.Cmp)
 def check_cmp_types(cx: Context, i: ir.Cmp, block: ir.Block, index: int) -> None:
-    if i.a.type != i.b.type or i.result.type != _mask_of(i.a.type):
+    if i.a.type != i.b.type or i.result.type != T.mask_of(i.a.type):
         raise _Failed(f"cmp on {i.a.type} and {i.b.type} -> {i.result.type}", i)
 
 
 @applies_to(ir.Select)
 def check_select_types(cx: Context, i: ir.Select, block: ir.Block, index: int) -> None:
-    if i.cond.type not in (T.BOOL, _mask_of(i.a.type)) or not (i.a.type == i.b.type == i.result.type):
+    if i.cond.type not in (T.BOOL, T.mask_of(i.a.type)) or not (i.a.type == i.b.type == i.result.type):
         raise _Failed("select types disagree", i)
 
 
@@ -468,5 +474,3 @@ def _vector(t: T.Type) -> T.SIMDType:
     return t
 
 
-def _mask_of(t: T.Type) -> T.Type:
-    return T.simd(T.BOOL, t.width) if isinstance(t, T.SIMDType) else T.BOOL

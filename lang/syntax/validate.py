@@ -5,7 +5,7 @@ from ..diagnostics import DiagnosticBag, Note
 from . import ast
 
 # The passes after parsing recurse over the tree; at this depth they need up to ~10,000 Python
-# frames, which pipeline.run_deep gives them (on a thread with a large stack).
+# frames, which deep.run_deep gives them (on a thread with a large stack).
 MAX_NESTING = 1000
 
 

@@ -9,20 +9,17 @@ import ast
 from pathlib import Path
 
 import pyx.ir
+from source_shape import classes_named, modules
 
 IR = Path(pyx.ir.__file__).parent
 
 
 def _modules():
-    for path in sorted(IR.glob("*.py")):
-        yield path, ast.parse(path.read_text(encoding="utf-8"))
+    return modules(IR)
 
 
 def _lowering_classes():
-    for path, tree in _modules():
-        for node in tree.body:
-            if isinstance(node, ast.ClassDef) and node.name.endswith("Lowering"):
-                yield path, node
+    return classes_named(IR, "Lowering")
 
 
 def _methods(cls: ast.ClassDef) -> list[ast.FunctionDef]:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def child_env(tmp_path: Path, **extra: str) -> dict:
     env = dict(os.environ, PYX_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=os.pathsep.join(sys.path))
@@ -22,3 +24,14 @@ def pyx_command(*args: str) -> list[str]:
 def run_python(tmp_path: Path, script: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", script, str(tmp_path), *args], capture_output=True, text=True,
                           env=child_env(tmp_path), timeout=timeout)
+
+
+def build_executable(program: Path, tmp_path: Path) -> Path:
+    """`pyx build program -o exe`, the executable's path; skips where there is no C compiler."""
+    exe = program.with_suffix("")
+    built = subprocess.run(pyx_command("build", str(program), "-o", str(exe)), capture_output=True, text=True,
+                           env=child_env(tmp_path))
+    if built.returncode != 0 and "E0902" in built.stderr:
+        pytest.skip("no C compiler to link an executable")
+    assert built.returncode == 0, built.stderr
+    return exe

@@ -7,20 +7,17 @@ import ast
 from pathlib import Path
 
 import pyx.semantics
+from source_shape import classes_named, modules
 
 SEMANTICS = Path(pyx.semantics.__file__).parent
 
 
 def _modules():
-    for path in sorted(SEMANTICS.glob("*.py")):
-        yield path, ast.parse(path.read_text(encoding="utf-8"))
+    return modules(SEMANTICS)
 
 
 def _checker_classes():
-    for path, tree in _modules():
-        for node in tree.body:
-            if isinstance(node, ast.ClassDef) and node.name.endswith("Checker"):
-                yield path, node
+    return classes_named(SEMANTICS, "Checker")
 
 
 def test_the_checkers_are_classes_of_their_own():
