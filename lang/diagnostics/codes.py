@@ -78,6 +78,7 @@ CODES: tuple[ErrorCode, ...] = (
     ErrorCode('E0007', 'not_supported_yet', SYNTAX, '{construct} is not supported yet'),
     ErrorCode('E0008', 'integer_constant_too_large', SYNTAX, "integer constant too large: pyx's integers have at most 64 bits, and constants are computed with at most {limit}"),
     ErrorCode('E0009', 'lone_surrogate', SYNTAX, 'lone surrogate `{escape}` in a string literal: it cannot be encoded as UTF-8, so it cannot be printed; {hint}'),
+    ErrorCode('E0010', 'nul_in_string', SYNTAX, 'a NUL character (`\\x00`) in a string literal: pyx keeps literals as C strings, which end at the first NUL, so everything after it would be lost'),
     # E01xx: names and declarations, and the rules of the language's own features (structs, traits,
     # compile-time parameters, kernels, prange, moves)
     ErrorCode('E0101', 'undefined_name', DECLARATIONS, 'name `{name}` is not defined'),

@@ -53,6 +53,10 @@ if TYPE_CHECKING:
     from .check import FunctionChecker
 
 
+# E0208's note where Python would give an int on one side and a float on the other.
+INT_OR_FLOAT = (Note("Python gives an int on one side and a float on the other, and prints them differently "
+                     "(`1` and `1.0`): write both sides as floats (`2.0`) or convert one (`float(n)`)"),)
+
 class ExpressionChecker:
     """Turns an AST expression into a typed one (`expr`), and converts typed values (`coerce`, `value`)."""
 
@@ -481,10 +485,11 @@ class ExpressionChecker:
         if len(types) > 1:
             concrete = {t for t in types if not isinstance(t, LiteralType)}
             target = concrete.pop() if len(concrete) == 1 else None
-            if target is None and types <= {T.INT_LITERAL, T.FLOAT_LITERAL}:
-                target = T.FLOAT_LITERAL
-            if target is None:
-                self.msg.error("E0208", e.span, left=values[0].type, right=values[-1].type)
+            int_or_float = T.INT_LITERAL in types and (T.FLOAT_LITERAL in types or
+                                                       (isinstance(target, ScalarType) and target.is_float))
+            if target is None or int_or_float:
+                notes = INT_OR_FLOAT if int_or_float else ()
+                self.msg.error("E0208", e.span, notes, left=values[0].type, right=values[-1].type)
                 return TConst(e.span, ERROR, None)
             values = [self.coerce(v, target) for v in values]
         t = values[0].type
@@ -512,18 +517,20 @@ class ExpressionChecker:
     def unify(self, a: TExpr, b: TExpr, span: Span) -> Type | None:
         if a.type == b.type:
             return default_type(a.type)
-        if isinstance(a.type, LiteralType) and isinstance(b.type, LiteralType):
-            return T.FLOAT64
         if isinstance(a.type, LiteralType) and self._accepts(b.type, a):
             return b.type
         if isinstance(b.type, LiteralType) and self._accepts(a.type, b):
             return a.type
-        self.msg.error("E0208", span, left=a.type, right=b.type)
+        self.msg.error("E0208", span, INT_OR_FLOAT, left=a.type, right=b.type)
         return None
 
     def _accepts(self, target: Type, literal: TExpr) -> bool:
-        return isinstance(target, ScalarType) and target.is_numeric and (
-            literal.type == T.INT_LITERAL or target.is_float)
+        """A literal that may take the other branch's type: an int literal an int type, a float
+        literal a float type. Not an int literal a float type: Python keeps that value an int, and
+        `print(1 if c else x)` prints `1` where pyx would print `1.0`."""
+        if not (isinstance(literal.type, LiteralType) and isinstance(target, ScalarType) and target.is_numeric):
+            return False
+        return target.is_float if literal.type == T.FLOAT_LITERAL else literal.type == T.INT_LITERAL and target.is_int
 
     # ---- calls ----
     def expr_Call(self, e: ast.Call) -> TExpr:
@@ -643,6 +650,13 @@ class ExpressionChecker:
         return self.chk.calls.convert(e, target, e.span)
 
     def condition(self, e: ast.Expr) -> TExpr:
+        if isinstance(e, ast.BoolOp):
+            # Only truth matters here, so operands need no common type (`if 3.5 and n:` is fine,
+            # where the value of `3.5 and n` would be an int or a float: E0208).
+            values = [self.condition(v) for v in e.values]
+            if any(v.type == ERROR for v in values):
+                return TConst(e.span, ERROR, None)
+            return TBoolOp(e.span, T.BOOL, e.op, values)
         return self.truth(self.expr(e), e.span)
 
     def truth(self, v: TExpr, span: Span) -> TExpr:

@@ -514,6 +514,10 @@ class BuildAst(Transformer_NonRecursive):
         """A string pyx can hold: its text is UTF-8, and a lone surrogate (`"\\ud800"`) has no UTF-8
         form. CPython keeps one in a str but fails when printing it (UnicodeEncodeError); pyx
         says so at the literal (E0009) instead of compiling something that cannot be printed."""
+        if "\0" in text:
+            # Literals are C strings: the text would silently end at the NUL (print("a\x00b") gave `a`).
+            self.diags.error("E0010", span)
+            return False
         bad = _SURROGATE.search(text)
         if bad is None:
             return True

@@ -117,7 +117,7 @@ def test_one_error_for_one_mistake_where_it_is(line, column, message):
 
 
 @pytest.mark.filterwarnings("ignore:invalid escape sequence")  # `\8` and `\q` keep their backslash
-@pytest.mark.parametrize("text", [r"\101\0\8\q", r"a\\b \N{SNAKE} \x41\u00e9\U0001F40D", "a\\\nb",
+@pytest.mark.parametrize("text", [r"\101\7\8\q", r"a\\b \N{SNAKE} \x41\u00e9\U0001F40D", "a\\\nb",
                                   r"\t\"'\a\b\f\v\r", "{{}} é"])
 def test_text_escapes_decode_as_pythons_plain_strings(text):
     """pyx decodes an f-string's text itself; it must agree with Python's plain strings."""
