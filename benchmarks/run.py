@@ -35,6 +35,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", THREADS)
 import numpy as np  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # benchmarks/corpus.py, the whole-program table's programs
 ROOT = HERE.parent
 
 
@@ -77,6 +78,45 @@ def build_c(tmp: Path):
     for name in ("matmul", "matmul_omp"):
         getattr(c, name).restype, getattr(c, name).argtypes = None, [f32p, f32p, f32p, i64, i64, i64]
     return c
+
+
+class MojoKernels:
+    """benchmarks/mojo/kernels.mojo built with `mojo build -O3` (Mojo from PyPI: `pip install mojo`;
+    `mojo` on PATH or `MOJO=/path/to/mojo`). Each call runs one kernel in the binary, which times it
+    itself (the median of `repeat` runs, in-process, as the other columns are timed)."""
+
+    def __init__(self, binary: Path, build_seconds: float):
+        self.binary = binary
+        self.build_seconds = build_seconds
+
+    def run(self, kernel: str, size: int, inputs=(), shape=None, *, repeat: int) -> tuple:
+        """An array kernel gets `inputs` (float32 arrays, as pyx gets them) through a file and returns
+        its output array, reshaped to `shape`, for the row to check against pyx's."""
+        command = [str(self.binary), kernel, str(size), str(repeat)]
+        if inputs:
+            source, target = self.binary.parent / "mojo_in.f32", self.binary.parent / "mojo_out.f32"
+            np.concatenate([np.ascontiguousarray(x, np.float32).ravel() for x in inputs]).tofile(source)
+            command += [str(source), str(target)]
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        result, nanoseconds = done.stdout.split()
+        if inputs:
+            array = np.fromfile(target, np.float32)
+            result = float(array[0]) if shape is None else array.reshape(shape)
+        return (float(result) if not inputs else result), int(nanoseconds) * 1e-9
+
+
+def build_mojo(tmp: Path) -> MojoKernels | None:
+    mojo = os.environ.get("MOJO") or shutil.which("mojo")
+    if mojo is None:
+        return None
+    binary = tmp / "mojo_kernels"
+    start = time.perf_counter()
+    done = subprocess.run([mojo, "build", "-O3", str(HERE / "mojo" / "kernels.mojo"), "-o", str(binary)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"(mojo build failed, no Mojo column: {done.stderr.strip()[-300:]})", file=sys.stderr)
+        return None
+    return MojoKernels(binary, time.perf_counter() - start)
 
 
 def numba_kernels():
@@ -315,7 +355,7 @@ def nbody_state() -> np.ndarray:
 
 
 # ---- the benchmarks ----
-def run_kernels(args, px, c, nb) -> list[dict]:
+def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None) -> list[dict]:
     import pyx
 
     rows = []
@@ -323,14 +363,18 @@ def run_kernels(args, px, c, nb) -> list[dict]:
     f32 = ctypes.POINTER(ctypes.c_float)
     threads = int(THREADS)
 
-    def row(name, parallel, pyx_fn, numpy_fn=None, numba_fn=None, c_fn=None, check=None):
-        """One line of the table: a serial row (1 thread) or a parallel one (`threads` threads)."""
+    def row(name, parallel, pyx_fn, numpy_fn=None, numba_fn=None, c_fn=None, check=None, mojo_kernel=None):
+        """One line of the table: a serial row (1 thread) or a parallel one (`threads` threads).
+        `mojo_kernel` is (kernel name, size[, inputs, output shape]) in benchmarks/mojo/kernels.mojo,
+        when it has a twin (see MojoKernels.run)."""
         if args.only and args.only not in name:
             return
+        mojo_result, mojo_seconds = (mojo.run(*mojo_kernel, repeat=repeat) if mojo is not None and mojo_kernel
+                                     else (None, None))
         results = {"pyx": pyx_fn(), "numpy": numpy_fn() if numpy_fn else None,
-                   "numba": numba_fn() if numba_fn else None, "c": c_fn() if c_fn else None}
+                   "numba": numba_fn() if numba_fn else None, "c": c_fn() if c_fn else None, "mojo": mojo_result}
         agree = all(check(results["pyx"], v) for v in results.values() if v is not None) if check else True
-        entry = {"benchmark": name, "threads": threads if parallel else 1, "agree": agree}
+        entry = {"benchmark": name, "threads": threads if parallel else 1, "agree": agree, "mojo": mojo_seconds}
         for key, fn in (("pyx", pyx_fn), ("numpy", numpy_fn), ("numba", numba_fn), ("c", c_fn)):
             if fn and parallel and not args.smoke:
                 time.sleep(0.2)  # let the previous contender's spinning threads go to sleep
@@ -349,14 +393,14 @@ def run_kernels(args, px, c, nb) -> list[dict]:
     numpy_m = lambda: numpy_mandelbrot(size, size, iters)
     row(f"{mandel} (scalar)", False, lambda: px.mandelbrot(size, size, iters), numpy_m,
         nb and (lambda: nb["mandelbrot"](size, size, iters)), c and (lambda: c.mandelbrot(size, size, iters)),
-        check=same)
+        check=same, mojo_kernel=("mandelbrot", size) if iters == 200 else None)
     row(f"{mandel} (scalar)", True, lambda: px.mandelbrot_parallel(size, size, iters), numpy_m,
         nb and (lambda: nb["mandelbrot_parallel"](size, size, iters)),
         c and (lambda: c.mandelbrot_omp(size, size, iters)), check=same)
     # C: AVX-512 intrinsics where the compiler targets AVX-512 (the header says which).
     row(f"{mandel} (SIMD, 8 lanes)", False, lambda: px.mandelbrot_simd(size, size, iters), None,
         nb and (lambda: nb["mandelbrot"](size, size, iters)), c and (lambda: c.mandelbrot_simd(size, size, iters)),
-        check=same)
+        check=same, mojo_kernel=("mandelbrot_simd", size) if iters == 200 else None)
     row(f"{mandel} (SIMD, 8 lanes)", True, lambda: simd.mandelbrot(-2.0, -1.5, 3.0 / size, size, size, iters), None,
         nb and (lambda: nb["mandelbrot_parallel"](size, size, iters)),
         c and (lambda: c.mandelbrot_simd_omp(size, size, iters)), check=same)
@@ -377,14 +421,15 @@ def run_kernels(args, px, c, nb) -> list[dict]:
     triad = f"triad a = b + s*c, 2^{n.bit_length() - 1} float32"
     row(triad, False, lambda: (px.triad(a, b, cc, 1.5, n), a.copy())[1], numpy_triad,
         nb and (lambda: (nb["triad"](a, b, cc, np.float32(1.5)), a.copy())[1]),
-        c and (lambda: (c.triad(as_f32(a), as_f32(b), as_f32(cc), 1.5, n), a.copy())[1]), check=close)
+        c and (lambda: (c.triad(as_f32(a), as_f32(b), as_f32(cc), 1.5, n), a.copy())[1]), check=close,
+        mojo_kernel=("triad", n, (b, cc), a.shape))
     row(triad, True, lambda: (streams.triad(a, b, cc, 1.5, n), a.copy())[1], numpy_triad,
         nb and (lambda: (nb["triad_parallel"](a, b, cc, np.float32(1.5)), a.copy())[1]),
         c and (lambda: (c.triad_omp(as_f32(a), as_f32(b), as_f32(cc), 1.5, n), a.copy())[1]), check=close)
     near = (lambda x, y: abs(x - y) <= 1e-3 * abs(y))
     summed = f"sum of 2^{n.bit_length() - 1} float32"
     row(summed, False, lambda: px.total(b, n), lambda: float(b.sum()), nb and (lambda: nb["total"](b)),
-        c and (lambda: c.total(as_f32(b), n)), check=near)
+        c and (lambda: c.total(as_f32(b), n)), check=near, mojo_kernel=("sum", n, (b,)))
     row(summed, True, lambda: streams.total(b, n), lambda: float(b.sum()),
         nb and (lambda: nb["total_parallel"](b)), c and (lambda: c.total_omp(as_f32(b), n)), check=near)
 
@@ -413,7 +458,8 @@ def run_kernels(args, px, c, nb) -> list[dict]:
     softmax = f"row softmax {rows_n}x{rows_n} float32"
     row(softmax, False, lambda: (px.softmax_rows(x, y, rows_n, rows_n), y.copy())[1], numpy_softmax,
         nb and (lambda: (nb["softmax_rows"](x, y), y.copy())[1]),
-        c and (lambda: (c.softmax_rows(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]), check=soft)
+        c and (lambda: (c.softmax_rows(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]), check=soft,
+        mojo_kernel=("softmax", rows_n, (x,), x.shape))
     row(softmax, True, lambda: (soft_ex.softmax_rows(x, y, rows_n, rows_n), y.copy())[1], numpy_softmax,
         nb and (lambda: (nb["softmax_rows_parallel"](x, y), y.copy())[1]),
         c and (lambda: (c.softmax_rows_omp(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]), check=soft)
@@ -430,26 +476,26 @@ def run_kernels(args, px, c, nb) -> list[dict]:
                 lambda: (kernel(ma, mb, mc, size, size, size), mc.copy())[1], lambda: ma @ mb,
                 nb and (lambda: (nb["matmul" + suffix](ma, mb, mc), mc.copy())[1]),
                 c and (lambda: (c_kernel(as_f32(ma), as_f32(mb), as_f32(mc), size, size, size), mc.copy())[1]),
-                check=mat)
+                check=mat, mojo_kernel=None if parallel else ("matmul", size, (ma, mb), mc.shape))
 
     steps = 1000 if args.smoke else (100_000 if args.quick else 1_000_000)
     state = nbody_state()
     row(f"n-body 5 bodies, {steps} steps", False, lambda: px.nbody(steps, state), None,
         nb and (lambda: nb["nbody"](steps, state)),
         c and (lambda: c.nbody(steps, state.ctypes.data_as(ctypes.POINTER(ctypes.c_double)))),
-        check=lambda p, q: abs(p - q) <= 1e-9 * abs(q))
+        check=lambda p, q: abs(p - q) <= 1e-9 * abs(q), mojo_kernel=("nbody", steps))
 
     depth = 20 if args.smoke else (27 if args.quick else 32)
     row(f"fib({depth}), recursive calls", False, lambda: px.fib(depth), None,
-        nb and (lambda: nb["fib"](depth)), c and (lambda: c.fib(depth)), check=same)
+        nb and (lambda: nb["fib"](depth)), c and (lambda: c.fib(depth)), check=same, mojo_kernel=("fib", depth))
 
     limit = 1000 if args.smoke else (30_000 if args.quick else 300_000)
     row(f"collatz below {limit} (Dict + List)", False, lambda: px.collatz_longest(limit), None,
-        nb and (lambda: nb["collatz_longest"](limit)), None, check=same)
+        nb and (lambda: nb["collatz_longest"](limit)), None, check=same, mojo_kernel=("collatz", limit))
 
     words = 1000 if args.smoke else (20_000 if args.quick else 200_000)
     row(f"word count of {words} words (String + Dict)", False, lambda: px.word_count(words), None,
-        nb and (lambda: nb["word_count"](words)), None, check=same)
+        nb and (lambda: nb["word_count"](words)), None, check=same, mojo_kernel=("word_count", words))
     return rows
 
 
@@ -537,6 +583,23 @@ def run_interop(args, px, nb, tmp: Path) -> list[dict]:
     return out
 
 
+def run_programs(args, tmp: Path) -> list[dict]:
+    """Whole programs as a Python user writes them (benchmarks/corpus, unmodified) that pyx runs:
+    whole-process time of CPython and of `pyx run`, at each program's marked benchmark size."""
+    import corpus
+
+    rows = []
+    for path in corpus.sized_programs():
+        if args.only and args.only not in path.stem:
+            continue
+        if corpus.classify(path).verdict != "same":
+            rows.append({"program": path.stem, "cpython": None, "pyx": None, "agree": None})
+            continue
+        rows.append(corpus.time_program(path, tmp, repeat=1 if args.quick else 3))
+        print(f"  program {path.stem}: done", file=sys.stderr)
+    return rows
+
+
 def build_extension(tmp: Path):
     import importlib.util
     import sysconfig
@@ -578,7 +641,14 @@ def main() -> int:
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, one run: checks the script itself")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--only", metavar="TEXT", help="run only the kernels whose name contains TEXT")
+    parser.add_argument("--programs", action="store_true",
+                        help="only the whole-program table (benchmarks/corpus against CPython)")
     args = parser.parse_args()
+    if args.programs:
+        with tempfile.TemporaryDirectory() as tmpdir:
+            programs = run_programs(args, Path(tmpdir))
+        print(json.dumps(programs, indent=2) if args.json else programs_table(programs))
+        return 0 if all(p["agree"] is not False for p in programs) else 1
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         os.environ["PYX_CACHE_DIR"] = str(tmp / "cache")
@@ -587,37 +657,61 @@ def main() -> int:
         px = pyx.import_module("kernels", path=[str(HERE)])
         c = build_c(tmp)
         nb = None if args.smoke else numba_kernels()
-        kernels = run_kernels(args, px, c, nb)
+        mojo = None if args.smoke else build_mojo(tmp)
+        kernels = run_kernels(args, px, c, nb, mojo)
         latency = [] if args.smoke or args.only else run_latency(args, nb)
         interop = [] if args.only else run_interop(args, px, nb, tmp)
+        programs = [] if args.smoke or args.only else run_programs(args, tmp)
     header = {"machine": platform.machine(), "cpu": _cpu_name(), "cores": os.cpu_count(),
               "parallel_threads": int(THREADS),
               "c_simd_mandelbrot": "AVX-512 intrinsics" if c is not None and c.mandelbrot_simd_is_avx512()
               else "scalar (no AVX-512)",
               "python": platform.python_version(), "numpy": np.__version__,
-              "numba": _version("numba"), "gcc": _gcc_version()}
+              "numba": _version("numba"), "gcc": _gcc_version(),
+              "mojo": _mojo_version() if mojo is not None else "not installed",
+              "mojo_build_seconds": mojo.build_seconds if mojo is not None else None}
     if args.json:
-        print(json.dumps({"header": header, "kernels": kernels, "latency": latency, "interop": interop}, indent=2))
+        print(json.dumps({"header": header, "kernels": kernels, "latency": latency, "interop": interop,
+                          "programs": programs}, indent=2))
         return 0 if all(k["agree"] for k in kernels) else 1
     print(f"pyx benchmarks on {header['cpu']} ({header['cores']} cores); numpy {header['numpy']}, "
-          f"numba {header['numba']}, {header['gcc']} -O3 -march=native")
+          f"numba {header['numba']}, {header['gcc']} -O3 -march=native, mojo {header['mojo']}")
     print(f"threads 1: serial kernels everywhere; threads {THREADS}: pyx prange, Numba prange, C with OpenMP; "
           f"C's SIMD Mandelbrot: {header['c_simd_mandelbrot']}")
     print("ratios are peer time / pyx time: above 1 means pyx is faster")
-    cols = ["benchmark", "threads", "pyx", "NumPy", "Numba", "C", "vs NumPy", "vs Numba", "vs C", "ok"]
+    cols = ["benchmark", "threads", "pyx", "NumPy", "Numba", "C", "Mojo", "vs NumPy", "vs Numba", "vs C", "vs Mojo",
+            "ok"]
     table = [[k["benchmark"], k["threads"], fmt_time(k["pyx"]), fmt_time(k["numpy"]), fmt_time(k["numba"]),
-              fmt_time(k["c"]), ratio(k["numpy"], k["pyx"]), ratio(k["numba"], k["pyx"]), ratio(k["c"], k["pyx"]),
-              "yes" if k["agree"] else "NO"] for k in kernels]
+              fmt_time(k["c"]), fmt_time(k["mojo"]), ratio(k["numpy"], k["pyx"]), ratio(k["numba"], k["pyx"]),
+              ratio(k["c"], k["pyx"]), ratio(k["mojo"], k["pyx"]), "yes" if k["agree"] else "NO"] for k in kernels]
     widths = [max(len(str(r[i])) for r in [cols] + table) for i in range(len(cols))]
     for r in [cols] + table:
         cells = enumerate(zip(r, widths, strict=True))
         print("  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w) for i, (v, w) in cells))
+    if mojo is not None:
+        latency = [*latency, {"what": "mojo build -O3 of benchmarks/mojo/kernels.mojo (cold)",
+                              "seconds": mojo.build_seconds}]
     for title, items in (("compile latency (whole process)", latency), ("calling from Python", interop)):
         if items:
             print(f"\n{title}")
             for item in items:
                 print(f"  {item['what']:<58} {fmt_time(item['seconds']):>10}")
-    return 0 if all(k["agree"] for k in kernels) else 1
+    if programs:
+        print()
+        print(programs_table(programs))
+    return 0 if all(k["agree"] for k in kernels) and all(p["agree"] is not False for p in programs) else 1
+
+
+def programs_table(programs: list[dict]) -> str:
+    lines = ["whole programs (benchmarks/corpus, unmodified Python; whole-process time, pyx's cache warm)",
+             f"  {'program':<16} {'CPython':>10} {'pyx':>10} {'vs CPython':>11}  ok"]
+    for p in programs:
+        if p["agree"] is None:
+            lines.append(f"  {p['program']:<16} {'-':>10} {'-':>10} {'-':>11}  pyx does not run it yet")
+            continue
+        lines.append(f"  {p['program']:<16} {fmt_time(p['cpython']):>10} {fmt_time(p['pyx']):>10} "
+                     f"{ratio(p['cpython'], p['pyx']):>11}  {'yes' if p['agree'] else 'NO'}")
+    return "\n".join(lines)
 
 
 def _version(name: str) -> str:
@@ -627,6 +721,12 @@ def _version(name: str) -> str:
         return version(name)
     except Exception:  # noqa: BLE001
         return "not installed"
+
+
+def _mojo_version() -> str:
+    mojo = os.environ.get("MOJO") or shutil.which("mojo")
+    done = subprocess.run([mojo, "--version"], capture_output=True, text=True) if mojo else None
+    return done.stdout.strip().split("\n")[0] if done and done.returncode == 0 else "unknown"
 
 
 def _gcc_version() -> str:

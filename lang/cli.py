@@ -345,6 +345,7 @@ def cmd_run(args) -> int:
 
     interrupt.attach(program)  # Ctrl-C raises KeyboardInterrupt in the program (exit status 130)
     interrupt.standalone(True)
+    _argv_alive = _pass_arguments(program, [str(args.file), *args.args])  # a local: alive while it runs
     try:
         status = program.run_entry(ENTRY_SYMBOL)
     finally:
@@ -356,6 +357,23 @@ def cmd_run(args) -> int:
         parts = ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in timings.items())
         print(f"pyx: {parts}; total {sum(timings.values()) * 1000:.1f} ms", file=sys.stderr)
     return status
+
+
+def _pass_arguments(program, words: list[str]):
+    """Give a program that reads sys.argv its arguments (the file first, as CPython's argv), in
+    the globals an executable's C `main` fills (codegen/runtime_lib.py `argument_globals`).
+    Returns the C array, which must outlive the run."""
+    import ctypes
+
+    from .codegen.runtime_lib import ARGC_GLOBAL, ARGV_GLOBAL
+
+    count_at, vector_at = program.global_address(ARGC_GLOBAL), program.global_address(ARGV_GLOBAL)
+    if not count_at or not vector_at:
+        return None
+    vector = (ctypes.c_char_p * (len(words) + 1))(*[os.fsencode(w) for w in words], None)
+    ctypes.c_int64.from_address(count_at).value = len(words)
+    ctypes.c_void_p.from_address(vector_at).value = ctypes.addressof(vector)
+    return vector
 
 
 def _on_device(args, source, entry: Path, program, key: str):

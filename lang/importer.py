@@ -173,12 +173,23 @@ def _load(name: str, source: Path, target: str = "auto", module=None, memcheck: 
         raise PyxCompileError(f"cannot import {name!r}: {source} does not compile\n{text}", exc.diagnostics,
                               name=name, path=str(source)) from None
     fresh.__pyx__.setdefault("target", "cpu")
+    # The module's own statements (semantics/globals.py) run once, now, as CPython runs a module's
+    # body at import; they are not one of its functions.
+    from .script import SCRIPT
+
+    script = fresh.__dict__.pop(SCRIPT, None)
     if module is None:
         module = fresh
     else:
         module.__dict__.update({k: v for k, v in fresh.__dict__.items() if k not in ("__name__", "__spec__",
                                                                                      "__loader__")})
     sys.modules[name] = module
+    if script is not None:
+        try:
+            script()
+        except BaseException:
+            sys.modules.pop(name, None)  # as CPython does when a module's body raises
+            raise
     return module
 
 

@@ -12,7 +12,7 @@ standard-library struct says how Python sees it with `@python_layout("KIND")`:
     "list"    List[T]:   data: Ptr[T], size: Int, capacity: Int  -> a NumPy array (a copy)
     "span"    Span[T]:   data: Ptr[T], size: Int                 <- a 1-D array, lent
     "buffer"  Buffer[T, rank]: data: Ptr[T], shape, strides       <- an array of `rank` dimensions
-    "str"     String:    UTF-8 bytes, size, capacity             <-> a Python str (copied)
+    "str"     String:    UTF-8 bytes, size, capacity, length     <-> a Python str (copied)
     "object"  PythonObject: a PyObject* it holds a reference to   <-> the object itself
 
 The marker is honoured in the standard library only (elsewhere it is an unknown decorator:
@@ -31,7 +31,7 @@ LAYOUTS: dict[str, tuple[tuple[str, str], ...]] = {
     "list": (("data", "ptr"), ("size", "int"), ("capacity", "int")),
     "span": (("data", "ptr"), ("size", "int")),
     "buffer": (("data", "ptr"), ("shape", "simd"), ("strides", "simd")),
-    "str": (("data", "ptr"), ("size", "int"), ("capacity", "int")),
+    "str": (("data", "ptr"), ("size", "int"), ("capacity", "int"), ("length", "int")),
     "object": (("ptr", "ptr"),),
 }
 

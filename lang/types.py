@@ -115,6 +115,29 @@ class StructType(Type):
 
 
 @dataclass(frozen=True)
+class TupleType(StructType):
+    """Python's tuple, `Tuple[Int, String]`: a value holding its items by value, one field each
+    (`_0`, `_1`, ...). It is an instance of the standard library's struct for its length
+    (stdlib/tuple.px), so its methods are that struct's; the name, and so its identity, is
+    made of its items' types."""
+
+    @property
+    def items(self) -> list[Type]:
+        return [t for t in self.ct_env.values() if isinstance(t, Type)]
+
+
+@dataclass(frozen=True)
+class FunctionType(StructType):
+    """A function used as a value: one type per function, lambda and nested `def` (per instance
+    of the function it is nested in), so a call through it is a direct call and a function taking
+    it is compiled once per function passed (semantics/closures.py). Its fields are what a closure
+    captured: values, or the addresses of variables it shares with the function that made it."""
+
+    # It holds addresses of `frame`'s variables (an instance's symbol): it must not outlive that call.
+    frame: str = field(default="", compare=False, hash=False)
+
+
+@dataclass(frozen=True)
 class TypeParamType(StructType):
     """A type parameter inside its generic body while that body is checked before any
     instantiation: a type with exactly what its trait bound requires, and nothing else."""

@@ -33,7 +33,8 @@ _NUMPY_DTYPES = {"Int": "int64", "Int8": "int8", "Int16": "int16", "Int32": "int
                  "Bool": "bool"}
 _EXCEPTIONS = {"ZeroDivisionError", "ValueError", "IndexError", "OverflowError", "AssertionError", "MemoryError",
                "KeyError", "TypeError", "RuntimeError", "RecursionError", "KeyboardInterrupt", "OSError",
-               "ConnectionError", "BrokenPipeError"}
+               "ConnectionError", "BrokenPipeError", "NameError", "EOFError", "AttributeError", "LookupError",
+               "ArithmeticError", "NotImplementedError"}
 _ERRNO_MESSAGE = re.compile(r"\[Errno (\d+)\] (.*)", re.S)
 
 
@@ -84,7 +85,7 @@ class Converter:
         elif self.kind == "pyobject":  # the stdlib's PythonObject: one PyObject* field
             self.ctype = ctypes.c_void_p
         elif self.kind == "string":  # the stdlib's String: a str, its UTF-8 bytes copied
-            self.ctype = _ListValue
+            self.ctype = _StringValue
             self.release = None  # set by the function, for a String result
         elif self.kind == "list":  # the stdlib's List[T] of scalars, returned: a NumPy array
             self.elem = Converter(desc["elem"], structs)
@@ -130,7 +131,7 @@ class Converter:
             if not isinstance(value, str):
                 raise TypeError(f"{func}() argument '{param}' must be String (a str), not {_what(value)}")
             data = value.encode("utf-8", "surrogatepass")
-            text = _ListValue(ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p), len(data), len(data))
+            text = _StringValue(ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p), len(data), len(data), len(value))
             keep += [data, text]  # lent for the call: the function borrows it and copies what it keeps
             return ctypes.pointer(text)
         if kind == "buffer":
@@ -371,6 +372,14 @@ class _ListValue(ctypes.Structure):
     """How a List[T] sits in memory (stdlib/collections.px): its fields, in order."""
 
     _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_int64), ("capacity", ctypes.c_int64)]
+
+
+class _StringValue(ctypes.Structure):
+    """How a String sits in memory (stdlib/string.px): its UTF-8 bytes, their count, its capacity,
+    and its length in code points (a surrogate passed through counts one, as in Python)."""
+
+    _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_int64), ("capacity", ctypes.c_int64),
+                ("length", ctypes.c_int64)]
 
 
 def _fast(conv: Converter, func: str, param: str):
@@ -616,6 +625,10 @@ class NativeLibrary:
         errno = _ERRNO_MESSAGE.fullmatch(message) if issubclass(cls, OSError) else None
         if errno is not None:  # OSError(32, "Broken pipe"): its errno set, printed as "[Errno 32] Broken pipe"
             exc = cls(int(errno.group(1)), errno.group(2))
+        elif name == "_SystemExitCode":  # sys.exit(3) in pyx (stdlib/sys.px): Python's SystemExit(3)
+            exc = SystemExit(int(message))
+        elif name == "SystemExit":  # sys.exit("text"), sys.exit()
+            exc = SystemExit(message) if message else SystemExit()
         else:
             exc = cls(message) if message else cls()
         if isinstance(exc, KeyboardInterrupt):

@@ -410,10 +410,11 @@ def _listing(directory: Path) -> list[os.DirEntry]:
 
 
 def entries(directory: Path) -> list[Path]:
-    """Compiled modules (.pyxc) and parsed standard library modules (.pyxast, lang/parse_cache.py),
-    by name: a symlink so named is listed (and removed by `clear`) as itself, never followed."""
+    """Compiled modules (.pyxc), parsed standard library modules (.pyxast, lang/parse_cache.py) and
+    the runtime written in pyx as LLVM IR (.pyxrt, lang/codegen/runtime_source.py), by name: a
+    symlink so named is listed (and removed by `clear`) as itself, never followed."""
     return sorted(Path(e.path) for e in _listing(directory)
-                  if e.name.endswith((".pyxc", ".pyxast")) and not e.is_dir(follow_symlinks=False))
+                  if e.name.endswith((".pyxc", ".pyxast", ".pyxrt")) and not e.is_dir(follow_symlinks=False))
 
 
 def files_of(entry: Path) -> list[Path]:
@@ -430,7 +431,7 @@ def _is_leftover(name: str) -> bool:
     import re
 
     return name.endswith(TMP_SUFFIX) or re.fullmatch(
-        r".+\.(?:pyxc|pyxast|ptx|txt)[A-Za-z0-9_]{8}\.tmp|.+\.[0-9a-f]{20}\.\d+\.(?:o|so)", name) is not None
+        r".+\.(?:pyxc|pyxast|pyxrt|ptx|txt)[A-Za-z0-9_]{8}\.tmp|.+\.[0-9a-f]{20}\.\d+\.(?:o|so)", name) is not None
 
 
 def leftovers(directory: Path) -> list[Path]:

@@ -16,8 +16,8 @@ from llvmlite import ir as ll
 
 from .runtime_lib import CHARP, I1, I8, I32, I64, VOID, counted_loop
 
-UCONTEXT_BYTES = 1024  # sizeof(ucontext_t) is 968 on x86-64 glibc; rounded up
-UC_LINK, UC_STACK_SP, UC_STACK_SIZE = 8, 16, 32  # offsets in glibc's ucontext_t (x86-64, aarch64)
+# ucontext_t's size, alignment and the offsets of uc_link, uc_stack.ss_sp and uc_stack.ss_size
+# are the target's PlatformFacts (platform_facts.py): aarch64's is 4560 bytes, aligned to 16.
 STACK_BYTES = 256 * 1024
 THUNK = ll.FunctionType(I1, [CHARP])  # bool thunk(args): unpack and call the kernel; true if it raised
 
@@ -28,8 +28,16 @@ RUNNABLE, AT_BARRIER, AT_WARP, DONE = 0, 1, 2, 3  # a thread's state, one byte e
 # The scheduler's state, one per OS thread running blocks.
 FIELDS = ("idx", "shared", "sched", "ctxs", "state", "slots", "nthreads", "cur", "thunk", "args", "failed",
           "shared_size")
-GPU_CTX = ll.LiteralStructType([ll.ArrayType(I64, 12), CHARP, ll.ArrayType(I8, UCONTEXT_BYTES), CHARP, CHARP,
-                                I64.as_pointer(), I64, I64, THUNK.as_pointer(), CHARP, I32, I64])
+def ucontext_type(facts) -> ll.ArrayType:
+    """A `ucontext_t`: its size, in units of its alignment, so a struct field of it is aligned."""
+    return ll.ArrayType(ll.IntType(8 * facts.ucontext_align), -(-facts.ucontext_bytes // facts.ucontext_align))
+
+
+def gpu_ctx_type(facts) -> ll.LiteralStructType:
+    return ll.LiteralStructType([ll.ArrayType(I64, 12), CHARP, ucontext_type(facts), CHARP, CHARP,
+                                 I64.as_pointer(), I64, I64, THUNK.as_pointer(), CHARP, I32, I64])
+
+
 # A launch's parameters, as the pool hands them to each range of blocks.
 LAUNCH = ll.LiteralStructType([THUNK.as_pointer(), CHARP] + [I64] * 7)
 MAX_PIECES = 256
@@ -39,24 +47,29 @@ class CpuGpuRuntime:
     def __init__(self, rt, pool):
         self.rt = rt
         self.pool = pool
+        facts = rt.facts
+        self.ctx_type = gpu_ctx_type(facts)
+        self.uc_bytes = ucontext_type(facts).count * facts.ucontext_align  # a multiple of the alignment
+        self.uc_link, self.uc_stack_sp, self.uc_stack_size = \
+            facts.uc_link_offset, facts.uc_stack_sp_offset, facts.uc_stack_size_offset
         self.key = rt._global("__pyx_gpu_key", I32, I32(0))
         self.once = once = rt._global("__pyx_gpu_once", I32, I32(0))
         self.make_key = make = rt._function("__pyx_gpu_make_key", VOID, [])[0]
         mb = ll.IRBuilder(make.entry_basic_block)
         destructor = ll.FunctionType(VOID, [CHARP]).as_pointer()  # as runtime_lib declares it
-        mb.call(rt.libc("pthread_key_create", I32, [I32.as_pointer(), destructor]),
+        mb.call(rt.libc("pthread_key_create"),
                 [self.key, ll.Constant(destructor, None)])
         mb.ret_void()
         # The calling OS thread's context. Constant while a block runs (its coroutines share the
         # OS thread), so it is declared free of side effects and LLVM may reuse one lookup.
-        ctx_fn, b = rt._function("__pyx_gpu_ctx", GPU_CTX.as_pointer(), [])
-        b.call(rt.libc("pthread_once", I32, [I32.as_pointer(), make.type]), [once, make])
-        b.ret(b.bitcast(b.call(rt.libc("pthread_getspecific", CHARP, [I32]), [b.load(self.key)]),
-                        GPU_CTX.as_pointer()))
+        ctx_fn, b = rt._function("__pyx_gpu_ctx", self.ctx_type.as_pointer(), [])
+        b.call(rt.libc("pthread_once"), [once, make])
+        b.ret(b.bitcast(b.call(rt.libc("pthread_getspecific"), [b.load(self.key)]),
+                        self.ctx_type.as_pointer()))
         ctx_fn.attributes.add("nounwind")
         ctx_fn.attributes.add("readnone")
         self.ctx_fn = ctx_fn
-        self.swap = rt.libc("swapcontext", I32, [CHARP, CHARP])
+        self.swap = rt.libc("swapcontext")
         self._entry = self._define_thread_entry()
         self.barrier_fn = self._define_wait("__pyx_gpu_barrier", AT_BARRIER)
         self.warp_sync_fn = self._define_wait("__pyx_gpu_warp_sync", AT_WARP)
@@ -90,8 +103,8 @@ class CpuGpuRuntime:
         ctx = b.call(self.ctx_fn, [])
         t = b.load(self.field(b, "cur", ctx))
         b.store(I8(state), b.gep(b.load(self.field(b, "state", ctx)), [t]))
-        me = b.gep(b.load(self.field(b, "ctxs", ctx)), [b.mul(t, I64(UCONTEXT_BYTES))])
-        b.call(self.swap, [me, b.gep(self.field(b, "sched", ctx), [I32(0), I32(0)])])
+        me = b.gep(b.load(self.field(b, "ctxs", ctx)), [b.mul(t, I64(self.uc_bytes))])
+        b.call(self.swap, [me, b.bitcast(self.field(b, "sched", ctx), CHARP)])
         b.ret_void()
         return fn
 
@@ -125,12 +138,12 @@ class CpuGpuRuntime:
         params = tuple(b.load(b.gep(launch, [I32(0), I32(k)])) for k in range(9))
         # Not through __pyx_gpu_ctx: that one is declared free of side effects, and LLVM could
         # then move this read past the setspecific below.
-        b.call(rt.libc("pthread_once", I32, [I32.as_pointer(), self.make_key.type]), [self.once, self.make_key])
-        previous = b.call(rt.libc("pthread_getspecific", CHARP, [I32]), [b.load(self.key)])
-        malloc = rt.libc("malloc", CHARP, [I64])
-        ctx_raw = b.call(malloc, [b.ptrtoint(b.gep(ll.Constant(GPU_CTX.as_pointer(), None), [I32(1)]), I64)])
-        b.call(rt.libc("pthread_setspecific", I32, [I32, CHARP]), [b.load(self.key), ctx_raw])
-        return fn, b, (lo, hi), params, (b.bitcast(ctx_raw, GPU_CTX.as_pointer()), ctx_raw, previous)
+        b.call(rt.libc("pthread_once"), [self.once, self.make_key])
+        previous = b.call(rt.libc("pthread_getspecific"), [b.load(self.key)])
+        malloc = rt.libc("malloc")
+        ctx_raw = b.call(malloc, [b.ptrtoint(b.gep(ll.Constant(self.ctx_type.as_pointer(), None), [I32(1)]), I64)])
+        b.call(rt.libc("pthread_setspecific"), [b.load(self.key), ctx_raw])
+        return fn, b, (lo, hi), params, (b.bitcast(ctx_raw, self.ctx_type.as_pointer()), ctx_raw, previous)
 
     def _define_direct_blocks(self):
         """`bool __pyx_gpu_direct_blocks(launch, lo, hi, piece)`: blocks [lo, hi) of a kernel that
@@ -138,9 +151,9 @@ class CpuGpuRuntime:
         fn, b, (lo, hi), launch, (ctx, ctx_raw, previous) = self._piece_function("__pyx_gpu_direct_blocks")
         thunk, args, gx, gy, gz, bx, by, bz, shared_bytes = launch
         rt = self.rt
-        malloc, free = rt.libc("malloc", CHARP, [I64]), rt.libc("free", VOID, [CHARP])
-        memset = rt.libc("memset", CHARP, [CHARP, I32, I64])
-        setspecific = rt.libc("pthread_setspecific", I32, [I32, CHARP])
+        malloc, free = rt.libc("malloc"), rt.libc("free")
+        memset = rt.libc("memset")
+        setspecific = rt.libc("pthread_setspecific")
         failed = self.field(b, "failed", ctx)
         b.store(I32(0), failed)
         n = b.mul(b.mul(bx, by), bz)
@@ -202,12 +215,11 @@ class CpuGpuRuntime:
         fn, b, (lo, hi), launch, (ctx, ctx_raw, previous) = self._piece_function("__pyx_gpu_blocks")
         thunk, args, gx, gy, gz, bx, by, bz, shared_bytes = launch
         rt = self.rt
-        malloc, free = rt.libc("malloc", CHARP, [I64]), rt.libc("free", VOID, [CHARP])
-        memset = rt.libc("memset", CHARP, [CHARP, I32, I64])
-        getcontext = rt.libc("getcontext", I32, [CHARP])
-        makecontext = rt.libc("makecontext", VOID, [CHARP, ll.FunctionType(VOID, []).as_pointer(), I32],
-                              var_arg=True)
-        setspecific = rt.libc("pthread_setspecific", I32, [I32, CHARP])
+        malloc, free = rt.libc("malloc"), rt.libc("free")
+        memset = rt.libc("memset")
+        getcontext = rt.libc("getcontext")
+        makecontext = rt.libc("makecontext")
+        setspecific = rt.libc("pthread_setspecific")
 
         def field(name):
             return self.field(b, name, ctx)
@@ -217,7 +229,7 @@ class CpuGpuRuntime:
         b.store(I32(0), field("failed"))
         n = b.mul(b.mul(bx, by), bz)
         b.store(n, field("nthreads"))
-        ctxs = b.call(malloc, [b.mul(n, I64(UCONTEXT_BYTES))])
+        ctxs = b.call(malloc, [b.mul(n, I64(self.uc_bytes))])  # malloc's alignment is ucontext_t's
         stacks = b.call(malloc, [b.mul(n, I64(STACK_BYTES))])
         state = b.call(malloc, [n])
         slots = b.call(malloc, [b.mul(n, I64(8))])
@@ -229,7 +241,7 @@ class CpuGpuRuntime:
         b.store(shared_bytes, field("shared_size"))
         for slot, value in zip(range(6, 12), (bx, by, bz, gx, gy, gz)):
             b.store(value, b.gep(field("idx"), [I32(0), I32(slot)], inbounds=True))
-        sched = b.gep(field("sched"), [I32(0), I32(0)])
+        sched = b.bitcast(field("sched"), CHARP)
         stop = fn.append_basic_block("stop")  # a deadlock: leave the launch, reporting it
 
         def state_of(b, t):
@@ -243,12 +255,12 @@ class CpuGpuRuntime:
             b.call(memset, [state, I32(RUNNABLE), n])
 
             def prepare(b, t):
-                ctx = b.gep(ctxs, [b.mul(t, I64(UCONTEXT_BYTES))])
+                ctx = b.gep(ctxs, [b.mul(t, I64(self.uc_bytes))])
                 b.call(getcontext, [ctx])
-                b.store(sched, b.bitcast(b.gep(ctx, [I64(UC_LINK)]), CHARP.as_pointer()))
-                b.store(b.gep(stacks, [b.mul(t, I64(STACK_BYTES))]), b.bitcast(b.gep(ctx, [I64(UC_STACK_SP)]),
+                b.store(sched, b.bitcast(b.gep(ctx, [I64(self.uc_link)]), CHARP.as_pointer()))
+                b.store(b.gep(stacks, [b.mul(t, I64(STACK_BYTES))]), b.bitcast(b.gep(ctx, [I64(self.uc_stack_sp)]),
                                                                              CHARP.as_pointer()))
-                b.store(I64(STACK_BYTES), b.bitcast(b.gep(ctx, [I64(UC_STACK_SIZE)]), I64.as_pointer()))
+                b.store(I64(STACK_BYTES), b.bitcast(b.gep(ctx, [I64(self.uc_stack_size)]), I64.as_pointer()))
                 b.call(makecontext, [ctx, self._entry, I32(0)])
 
             counted_loop(b, 0, n, prepare)
@@ -266,7 +278,7 @@ class CpuGpuRuntime:
                 b.store(b.urem(t, bx), b.gep(field("idx"), [I32(0), I32(0)], inbounds=True))
                 b.store(b.urem(b.udiv(t, bx), by), b.gep(field("idx"), [I32(0), I32(1)], inbounds=True))
                 b.store(b.udiv(t, b.mul(bx, by)), b.gep(field("idx"), [I32(0), I32(2)], inbounds=True))
-                b.call(self.swap, [sched, b.gep(ctxs, [b.mul(t, I64(UCONTEXT_BYTES))])])
+                b.call(self.swap, [sched, b.gep(ctxs, [b.mul(t, I64(self.uc_bytes))])])
                 b.branch(skip)
                 b.position_at_end(skip)
 

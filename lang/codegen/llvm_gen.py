@@ -13,12 +13,15 @@ from .. import types as T
 from ..ir import nodes as ir
 from ..ir import ops
 from ..ir.recursion import MESSAGE as RECURSION_MESSAGE
+from ..semantics.globals import main_module_flag
 from ..semantics.imports import is_stdlib_file
 from ..types import ScalarType, Type
 from . import device_hooks as hooks
 from . import gpu_ops
 from .abi import ALLOC_HOOK, ENTRY_SYMBOL, LAUNCH_HOOK, kernel_entry, ptx_name
+from .c_library import call_variadic
 from .halfconv import double_to_half, from_bfloat16, to_bfloat16
+from .platform_facts import PlatformFacts, facts_for
 from .runtime_lib import CHARP, GUARDS, I1, I32, I64, MSG, TEXTS, TYPE, RuntimeLib
 from .target import Target
 
@@ -35,11 +38,16 @@ LLVM_MATH = {"sqrt": "sqrt", "exp": "exp", "exp2": "exp2", "log": "log", "log2":
 NVPTX_NATIVE = {"sqrt", "fabs", "floor", "ceil", "trunc", "copysign", "fma"}
 
 
-# What recursion.guard_recursion's entries keep in their frame: a jmp_buf (glibc's is 200 bytes
-# on x86-64, 312 on aarch64), the stack limit, where the recursion ran out (function, file, line)
-# for the traceback, the guard this one hides (this thread's innermost before it) and the thread's
-# ExcState it is registered in (null when none: see RuntimeLib.recursion_begin).
-GUARD = ll.LiteralStructType([ll.ArrayType(ll.IntType(64), 48), ll.IntType(64), CHARP, CHARP, I32, CHARP, CHARP])
+# What recursion.guard_recursion's entries keep in their frame: a jmp_buf (its size and alignment
+# are the target's PlatformFacts: glibc's is 200 bytes on x86-64, 312 on aarch64), the stack limit,
+# where the recursion ran out (function, file, line) for the traceback, the guard this one hides
+# (this thread's innermost before it) and the thread's ExcState it is registered in (null when
+# none: see RuntimeLib.recursion_begin).
+def guard_type(facts: PlatformFacts) -> ll.LiteralStructType:
+    jmp_buf = ll.ArrayType(ll.IntType(8 * facts.jmp_buf_align), -(-facts.jmp_buf_bytes // facts.jmp_buf_align))
+    return ll.LiteralStructType([jmp_buf, ll.IntType(64), CHARP, CHARP, I32, CHARP, CHARP])
+
+
 GUARD_LIMIT, GUARD_FUNC, GUARD_FILE, GUARD_LINE, GUARD_PREV, GUARD_STATE = range(1, 7)
 # The parameter of a recursion body (ir/recursion.py) that carries the limit down the recursion:
 # passed as `swiftself`, which the swiftcc convention keeps in a callee-saved register (r13 on
@@ -112,7 +120,7 @@ class ModuleCodegen:
         self.module.triple = target.triple
         if data_layout:
             self.module.data_layout = data_layout
-        self.rt = RuntimeLib(self.module, target.host)
+        self.rt = RuntimeLib(self.module, target.host, facts_for(target))  # E0906 for an unknown host
         self.functions: dict[str, ll.Function] = {}
         self.ir_functions = {f.symbol: f for f in module.functions}
         self.thunks: dict[str, ll.Function] = {}
@@ -250,11 +258,25 @@ class ModuleCodegen:
                 define_python_entry(self.module, self.ir_functions[symbol], self.functions[symbol], self.llvm_type,
                                     self.rt.libc)
         if entry and self.ir_module.main is not None:
-            main = self.functions[self.ir_module.main]
+            main = self._as_main_module(self.functions[self.ir_module.main])
             entry_fn = self.rt.define_entry(ENTRY_SYMBOL, main, self.ir_functions[self.ir_module.main].raises)
             if c_main:
                 self.rt.define_c_main(entry_fn)
         return self.module
+
+    def _as_main_module(self, main: ll.Function) -> ll.Function:
+        """`main` run as the program: first the module's `__name__ == "__main__"` flag is set (a
+        script's guard reads it: semantics/globals.py), which stays false when Python imports it."""
+        flag = self.module.globals.get(main_module_flag(self.ir_module.name))
+        if flag is None:
+            return main
+        wrapper = ll.Function(self.module, main.function_type, "pyx.run_as_main")
+        wrapper.linkage = "internal"
+        b = ll.IRBuilder(wrapper.append_basic_block("entry"))
+        b.store(ll.Constant(flag.value_type, 1), flag)
+        result = b.call(main, [])
+        b.ret_void() if isinstance(main.function_type.return_type, ll.VoidType) else b.ret(result)
+        return wrapper
 
     def recursion_site(self, func: str, file: str, line: int) -> int:
         return self.recursion_sites.setdefault((func, file, line), len(self.recursion_sites))
@@ -287,7 +309,7 @@ class ModuleCodegen:
         b = ll.IRBuilder(fn.append_basic_block("entry"))
         site = fn.args[0]
         state = rt.state(b)
-        guard = b.bitcast(b.load(rt.field(b, state, GUARDS)), GUARD.as_pointer())
+        guard = b.bitcast(b.load(rt.field(b, state, GUARDS)), guard_type(rt.facts).as_pointer())
         known = b.icmp_signed(">=", site, I32(0))
         index = b.select(known, site, I32(0))
         for k, field in ((GUARD_FUNC, 0), (GUARD_FILE, 1), (GUARD_LINE, 2)):
@@ -310,6 +332,20 @@ class ModuleCodegen:
         if self.target.host:
             return name
         return ptx_name(name)
+
+    def global_slot(self, var: ir.Var, span) -> ll.Value:
+        """A module-level variable's storage: one zero-initialised global per name, which every
+        function using it shares (its `.defined` flag starts false, so a read before the script
+        assigns it raises NameError)."""
+        if not self.target.host:
+            raise UnsupportedOnTarget(f"module-level variable `{var.name}`", span)
+        slot = self.module.globals.get(var.global_symbol)
+        if slot is None:
+            ty = self.llvm_type(var.type)
+            slot = ll.GlobalVariable(self.module, ty, var.global_symbol)
+            slot.initializer = ll.Constant(ty, None)
+            slot.linkage = "internal"
+        return slot
 
     def declare(self, f: ir.Function) -> None:
         params = [self.llvm_type(p.type).as_pointer() if p.by_ref else self.llvm_type(p.type) for p in f.params]
@@ -368,7 +404,9 @@ class FunctionCodegen:
             self.blocks[block] = self.fn.append_basic_block(block.label)
         args = list(self.fn.args[1:] if self.has_out else self.fn.args)
         for var in self.f.params + [v for v in self.f.vars if v not in self.f.params]:
-            if not var.by_ref:
+            if var.global_symbol is not None:
+                self.slots[var] = self.mg.global_slot(var, self.f.span)
+            elif not var.by_ref:
                 self.slots[var] = self.b.alloca(self.mg.llvm_type(var.type), name=local_name(var.name))
         for var, arg in zip(self.f.params, args):
             arg.name = local_name(var.name)
@@ -415,6 +453,14 @@ class FunctionCodegen:
 
     def instr_Store(self, i: ir.Store):
         self.b.store(self.value(i.value), self.slots[i.var])
+
+    def instr_AddressOf(self, i: ir.AddressOf):
+        self.define(i.result, self.slots[i.var])  # (a pointer: every Ptr is an opaque `ptr`)
+
+    def instr_BindRef(self, i: ir.BindRef):
+        # The variable has no alloca (by_ref): its slot is this address, in the entry block,
+        # before any block that uses it is generated.
+        self.slots[i.var] = self.value(i.ptr)
 
     def instr_BinOp(self, i: ir.BinOp):
         a, b = self.value(i.a), self.value(i.b)
@@ -682,7 +728,7 @@ class FunctionCodegen:
         into one another. (Not the address of a local: a local whose address is taken keeps LLVM
         from turning a recursive call into a loop; not `llvm.stacksave`, which LLVM must keep in
         place.)"""
-        register = {"x86_64": "rsp", "aarch64": "sp", "arm64": "sp"}.get(self.mg.target.triple.split("-")[0])
+        register = self.mg.rt.facts.stack_pointer_register if self.mg.target.host else None
         if register is None:
             stacksave = self.mg.module.globals.get("llvm.stacksave.p0") or ll.Function(
                 self.mg.module, ll.FunctionType(CHARP, []), "llvm.stacksave.p0")
@@ -694,14 +740,14 @@ class FunctionCodegen:
 
     # The stack guard of ir/recursion.py: an entry's operand is a RecursionGuard in its frame.
     def guard_of(self, args) -> ll.Value:
-        return self.b.bitcast(args[0], GUARD.as_pointer())
+        return self.b.bitcast(args[0], guard_type(self.mg.rt.facts).as_pointer())
 
     def op_recursion_guard(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         with self.b.goto_entry_block():
-            slot = self.b.alloca(GUARD, name="recursion.guard")
+            slot = self.b.alloca(guard_type(self.mg.rt.facts), name="recursion.guard")
             slot.align = 16
         guard = self.b.bitcast(slot, CHARP)
-        self.b.call(self.mg.rt.recursion_begin(GUARD), [guard])
+        self.b.call(self.mg.rt.recursion_begin(guard_type(self.mg.rt.facts)), [guard])
         return guard
 
     def op_recursion_enter(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
@@ -763,6 +809,9 @@ class FunctionCodegen:
         (`__pyx_format_f64`, ...) are defined in this module on first use."""
         symbol = i.attrs["symbol"]
         ret = self.mg.llvm_type(i.result.type) if i.result is not None else ll.VoidType()
+        variadic = call_variadic(self.b, symbol, ret, args, [a.type for a in i.args], self.mg.module)
+        if variadic is not None:  # snprintf and friends: called as C calls a variadic function
+            return variadic
         fnty = ll.FunctionType(ret, [a.type for a in args])
         fn = self.mg.rt.helper(symbol) if symbol.startswith("__pyx_") else None
         if fn is None:

@@ -17,7 +17,6 @@ from .runtime_lib import CHARP, I1, I32, I64, VOID, counted_loop
 
 SLOTS = 65536  # live arrays at once; 1 MiB of zeroed memory, only in --memcheck programs
 RANGE = ll.LiteralStructType([I64, I64])
-MUTEX_BYTES = 64  # room for a glibc pthread_mutex_t (40 bytes); all zeros is PTHREAD_MUTEX_INITIALIZER
 MESSAGE_BYTES = 320
 
 
@@ -27,7 +26,8 @@ class MemcheckRuntime:
         self.table = rt._global("__pyx_memcheck_table", ll.ArrayType(RANGE, SLOTS),
                                 ll.Constant(ll.ArrayType(RANGE, SLOTS), None))
         self.count = rt._global("__pyx_memcheck_count", I64, I64(0))
-        mutex_type = ll.ArrayType(ll.IntType(8), MUTEX_BYTES)
+        # A pthread_mutex_t (its size a PlatformFact); all zeros is glibc's PTHREAD_MUTEX_INITIALIZER.
+        mutex_type = ll.ArrayType(ll.IntType(8), -(-rt.facts.pthread_mutex_bytes // 16) * 16)
         self.mutex = rt._global("__pyx_memcheck_mutex", mutex_type, ll.Constant(mutex_type, None))
         self.mutex.align = 16
         self.register = self._define_register()
@@ -35,8 +35,8 @@ class MemcheckRuntime:
         self.check = self._define_check()
 
     def _locked(self, b: ll.IRBuilder, body) -> None:
-        lock = self.rt.libc("pthread_mutex_lock", I32, [CHARP])
-        unlock = self.rt.libc("pthread_mutex_unlock", I32, [CHARP])
+        lock = self.rt.libc("pthread_mutex_lock")
+        unlock = self.rt.libc("pthread_mutex_unlock")
         mutex = b.bitcast(self.mutex, CHARP)
         b.call(lock, [mutex])
         body()
@@ -141,9 +141,9 @@ class MemcheckRuntime:
         inside = b.and_(inside, b.and_(found, b.icmp_unsigned("<=", start, end)))
         with b.if_then(inside, likely=True):
             b.ret(ll.Constant(I1, 0))
-        snprintf = rt.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
-        strlen = rt.libc("strlen", I64, [CHARP])
-        text = b.call(rt.libc("malloc", CHARP, [I64]), [I64(MESSAGE_BYTES)])  # kept by the exception
+        snprintf = rt.libc("snprintf")
+        strlen = rt.libc("strlen")
+        text = b.call(rt.libc("malloc"), [I64(MESSAGE_BYTES)])  # kept by the exception
 
         def write(fmt: str, *args) -> None:
             used = b.call(strlen, [text])

@@ -16,6 +16,15 @@ def parse_and_optimize(llvm_ir: str, target: Target, opt: int, tm=None):
         if uses_libdevice(module):
             link_libdevice(module)
     tm = tm or target.target_machine(opt=opt)
+    # The target's layout, before any pass folds a size or an offset: without one LLVM assumes its
+    # default, where an i64 is 4-byte aligned, so `{i64, i64, {i64}, i1}` would be 28 bytes to the
+    # optimizer and 32 to the code generator, and the elements of a List of them would overlap.
+    module.data_layout = str(tm.target_data)
+    if target.host:
+        from .runtime_source import link_runtime, uses_runtime
+
+        if uses_runtime(module):  # the runtime's helpers written in pyx (float repr)
+            link_runtime(module, target, tm)
     if opt > 0:
         pto = llvm.create_pipeline_tuning_options(speed_level=opt)
         pto.loop_vectorization = opt >= 2
@@ -35,6 +44,6 @@ def emit_object(module, tm) -> bytes:
 
 
 def optimized_module(llvm_ir: str, target: Target, opt: int, tm):
-    """The pass `llvm`: the module parsed, verified, linked with libdevice where it needs it, and
-    optimized for the target machine `tm`."""
+    """The pass `llvm`: the module parsed, verified, linked with libdevice (PTX) or the pyx runtime's
+    helpers written in pyx (host) where it needs them, and optimized for the target machine `tm`."""
     return parse_and_optimize(llvm_ir, target, opt, tm)[0]

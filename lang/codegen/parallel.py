@@ -24,10 +24,10 @@ from .runtime_lib import CHARP, DEPTH, EXC_STATE, I1, I32, I64, TEXTS, TYPE, VOI
 
 # bool piece(args, lo, hi, piece index): run iterations [lo, hi) of the loop; true if one raised.
 PIECE = ll.FunctionType(I1, [CHARP, I64, I64, I64])
-SYNC_BYTES = 64  # room for a glibc pthread_mutex_t (40 bytes) or pthread_cond_t (48)
 MAX_THREADS = 1024
-_SC_NPROCESSORS_ONLN = 84  # glibc's value
-CPU_MASK_WORDS = 16  # sched_getaffinity mask for 1024 CPUs
+# The sizes of pthread_mutex_t, pthread_cond_t and cpu_set_t and the value of _SC_NPROCESSORS_ONLN
+# are the target's PlatformFacts (platform_facts.py). A zeroed mutex, condition variable or
+# pthread_once_t is glibc's PTHREAD_*_INITIALIZER.
 NONE_RAISED = 2 ** 63 - 1  # `best` while no piece has raised
 SPIN = 200000  # polls of a shared flag (a fraction of a millisecond) before a thread blocks, as OpenMP does
 
@@ -35,7 +35,8 @@ SPIN = 200000  # polls of a shared flag (a fraction of a millisecond) before a t
 class ThreadPool:
     def __init__(self, rt):
         self.rt = rt
-        sync = ll.ArrayType(ll.IntType(8), SYNC_BYTES)
+        facts = rt.facts
+        sync = ll.ArrayType(ll.IntType(8), -(-max(facts.pthread_mutex_bytes, facts.pthread_cond_bytes) // 16) * 16)
         g = self._global
         self.once = g("__pyx_pool_once", I32, I32(0))  # PTHREAD_ONCE_INIT
         self.mutex, self.work_cv, self.done_cv = (g(f"__pyx_pool_{n}", sync, ll.Constant(sync, None), align=16)
@@ -56,11 +57,11 @@ class ThreadPool:
         self.pid = g("__pyx_pool_pid", I32, I32(0))  # the process that started the workers
         self.tids = g("__pyx_pool_tids", I64.as_pointer(), ll.Constant(I64.as_pointer(), None))
         libc = rt.libc
-        self.lock = libc("pthread_mutex_lock", I32, [CHARP])
-        self.unlock = libc("pthread_mutex_unlock", I32, [CHARP])
-        self.wait = libc("pthread_cond_wait", I32, [CHARP, CHARP])
-        self.broadcast = libc("pthread_cond_broadcast", I32, [CHARP])
-        self.memcpy = libc("memcpy", CHARP, [CHARP, CHARP, I64])
+        self.lock = libc("pthread_mutex_lock")
+        self.unlock = libc("pthread_mutex_unlock")
+        self.wait = libc("pthread_cond_wait")
+        self.broadcast = libc("pthread_cond_broadcast")
+        self.memcpy = libc("memcpy")
         self.run_pieces = self._define_run_pieces()
         self.worker = self._define_worker()
         self.start = self._define_start()
@@ -96,7 +97,7 @@ class ThreadPool:
 
     def _is_interrupt(self, b, kind):
         """Whether the exception class `kind` (a C string) is KeyboardInterrupt."""
-        strcmp = self.rt.libc("strcmp", I32, [CHARP, CHARP])
+        strcmp = self.rt.libc("strcmp")
         return b.icmp_signed("==", b.call(strcmp, [kind, self.rt.cstr(b, "KeyboardInterrupt")]), I32(0))
 
     @staticmethod
@@ -200,7 +201,7 @@ class ThreadPool:
         """`int64 __pyx_pool_threads()`: threads a parallel loop of this module uses (starts the pool)."""
         fn = ll.Function(self.rt.module, ll.FunctionType(I64, []), "__pyx_pool_threads")
         b = ll.IRBuilder(fn.append_basic_block("entry"))
-        b.call(self.rt.libc("pthread_once", I32, [I32.as_pointer(), ll.FunctionType(VOID, []).as_pointer()]),
+        b.call(self.rt.libc("pthread_once"),
                [self.once, self.start])
         b.ret(b.add(self._load(b, self.workers), I64(1)))
 
@@ -216,7 +217,7 @@ class ThreadPool:
             self._store(b, b.add(self._load(b, self.generation), I64(1)), self.generation)
             b.call(self.broadcast, [self._ptr(b, self.work_cv)])
             b.call(self.unlock, [self._ptr(b, self.mutex)])
-            join = rt.libc("pthread_join", I32, [I64, CHARP.as_pointer()])
+            join = rt.libc("pthread_join")
             counted_loop(b, 0, workers, lambda b, k: b.call(
                 join, [b.load(b.gep(b.load(self.tids), [k])), ll.Constant(CHARP.as_pointer(), None)]))
             self._store(b, I64(0), self.workers)
@@ -227,36 +228,37 @@ class ThreadPool:
         rt = self.rt
         fn, b = rt._function("__pyx_pool_start", VOID, [])
         for cv in (self.work_cv, self.done_cv):
-            b.call(rt.libc("pthread_cond_init", I32, [CHARP, CHARP]), [self._ptr(b, cv), ll.Constant(CHARP, None)])
-        b.call(rt.libc("pthread_mutex_init", I32, [CHARP, CHARP]), [self._ptr(b, self.mutex), ll.Constant(CHARP, None)])
+            b.call(rt.libc("pthread_cond_init"), [self._ptr(b, cv), ll.Constant(CHARP, None)])
+        b.call(rt.libc("pthread_mutex_init"), [self._ptr(b, self.mutex), ll.Constant(CHARP, None)])
         threads = b.alloca(I64)
         b.store(I64(0), threads)
-        env = b.call(rt.libc("getenv", CHARP, [CHARP]), [rt.cstr(b, "PYX_NUM_THREADS")])
+        env = b.call(rt.libc("getenv"), [rt.cstr(b, "PYX_NUM_THREADS")])
         with b.if_then(b.icmp_unsigned("!=", env, ll.Constant(CHARP, None))):
-            b.store(b.call(rt.libc("strtol", I64, [CHARP, CHARP.as_pointer(), I32]),
+            b.store(b.call(rt.libc("strtol"),
                            [env, ll.Constant(CHARP.as_pointer(), None), I32(10)]), threads)
         with b.if_then(b.icmp_signed("<", b.load(threads), I64(1))):
-            mask = b.alloca(ll.ArrayType(I64, CPU_MASK_WORDS))
-            got = b.call(rt.libc("sched_getaffinity", I32, [I32, I64, CHARP]),
-                         [I32(0), I64(8 * CPU_MASK_WORDS), b.bitcast(mask, CHARP)])
+            words = rt.facts.cpu_set_bytes // 8  # a cpu_set_t
+            mask = b.alloca(ll.ArrayType(I64, words))
+            got = b.call(rt.libc("sched_getaffinity"),
+                         [I32(0), I64(8 * words), b.bitcast(mask, CHARP)])
             with b.if_else(b.icmp_signed("==", got, I32(0))) as (ok, fallback):
                 with ok:
                     popcount = rt.module.globals.get("llvm.ctpop.i64") or ll.Function(
                         rt.module, ll.FunctionType(I64, [I64]), "llvm.ctpop.i64")
                     total = I64(0)
-                    for k in range(CPU_MASK_WORDS):
+                    for k in range(words):
                         word = b.load(b.gep(mask, [I32(0), I32(k)]))
                         total = b.add(total, b.call(popcount, [word]))
                     b.store(total, threads)
                 with fallback:
-                    b.store(b.call(rt.libc("sysconf", I64, [I32]), [I32(_SC_NPROCESSORS_ONLN)]), threads)
+                    b.store(b.call(rt.libc("sysconf"), [I32(rt.facts.sc_nprocessors_onln)]), threads)
         n = b.load(threads)
         n = b.select(b.icmp_signed("<", n, I64(1)), I64(1), n)
         n = b.select(b.icmp_signed(">", n, I64(MAX_THREADS)), I64(MAX_THREADS), n)
         workers = b.sub(n, I64(1))
-        calloc = rt.libc("calloc", CHARP, [I64, I64])
+        calloc = rt.libc("calloc")
         b.store(b.bitcast(b.call(calloc, [workers, I64(8)]), I64.as_pointer()), self.tids)
-        create = rt.libc("pthread_create", I32, [I64.as_pointer(), CHARP, self.worker.type, CHARP])
+        create = rt.libc("pthread_create")
         started = b.alloca(I64)
         b.store(I64(0), started)
         head, body, spawned, done = (fn.append_basic_block(x) for x in ("spawn", "spawn.one", "spawn.ok",
@@ -276,7 +278,7 @@ class ThreadPool:
         b = ll.IRBuilder(done)
         running = b.load(started)
         self._store(b, running, self.workers)
-        b.store(b.call(rt.libc("getpid", I32, []), []), self.pid)
+        b.store(b.call(rt.libc("getpid"), []), self.pid)
         b.ret_void()
         return fn
 
@@ -290,11 +292,11 @@ class ThreadPool:
         parallel, claimed, serial, serial_body, serial_next, raised, finished = (
             fn.append_basic_block(x) for x in ("parallel", "claimed", "serial", "serial.piece", "serial.next",
                                                "raised", "finished"))
-        b.call(rt.libc("pthread_once", I32, [I32.as_pointer(), ll.FunctionType(VOID, []).as_pointer()]),
+        b.call(rt.libc("pthread_once"),
                [self.once, self.start])
         # fork() copies only the calling thread: a child has no workers, so it runs serially.
         # (An atfork handler would outlive a JIT module's code; a pid check cannot.)
-        forked = b.icmp_signed("!=", b.call(rt.libc("getpid", I32, []), []), b.load(self.pid))
+        forked = b.icmp_signed("!=", b.call(rt.libc("getpid"), []), b.load(self.pid))
         alone = b.or_(b.or_(b.icmp_signed("<=", self._load(b, self.workers), I64(0)), forked),
                       b.icmp_signed("<=", chunks, I64(1)))
         b.cbranch(alone, serial, parallel)

@@ -3,16 +3,21 @@
 - the exception state: the class and message of the pending exception, and a
   traceback of (function, file, line) frames pushed while it propagates;
 - Python-compatible printing (host only): ints, bools, strings, and floats in
-  Python's shortest round-trip `repr`.
+  Python's shortest round-trip `repr` (whose algorithm is pyx code, stdlib/float_repr.px,
+  linked in by runtime_source.py: here only its "C"-locale wrapper).
+
+The C library's layouts and numbers come from the target's PlatformFacts (platform_facts.py),
+and the C functions called are declared from c_library.PROTOTYPES (`libc(name)`).
 """
 from __future__ import annotations
 
 import re
-import sys
 
 from llvmlite import ir as ll
 
 from ..semantics.imports import STDLIB
+from .c_library import PROTOTYPES
+from .platform_facts import PlatformFacts
 
 I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
 F16, F32, F64 = ll.HalfType(), ll.FloatType(), ll.DoubleType()
@@ -35,16 +40,12 @@ FLOAT_TEXT = _string_constant("_FLOAT_TEXT")  # bytes a formatted float may take
 INT_TEXT = _string_constant("_INT_TEXT")  # bytes a formatted 64-bit integer may take, its NUL included
 # Runtime helpers pyx source may call through `external_call["__pyx_NAME", ...]`.
 SOURCE_HELPERS = {"format_i64", "format_u64", "format_f64", "format_f32", "format_f16", "format_bf16", "format_fixed",
-                  "print_bytes", "strtod"}
-# newlocale's LC_ALL_MASK, by C library: the "C" locale object that float formatting and parsing
-# run under (snprintf and strtod follow the thread's LC_NUMERIC, which a host may have set to
-# one with a decimal comma).
-LC_ALL_MASK = {"darwin": 0x3F}.get(sys.platform, 0x1FBF)  # glibc: every category bit but LC_ALL's
-EPIPE, SIGINT, SIGPIPE = 32, 2, 13
-# struct sigaction as glibc lays it out on x86-64 and aarch64: the handler, a 128-byte sa_mask,
-# int sa_flags, sa_restorer.
-SIGACTION_BYTES, SA_FLAGS_OFFSET = 152, 136
-SA_SIGINFO, SA_ONSTACK, SA_RESTART = 4, 0x08000000, 0x10000000
+                  "print_bytes", "strtod", "argc", "argv"}
+# The program's arguments (stdlib/sys.px `argv`): a count and a C array of C strings, stored by an
+# executable's `main` or, for `pyx run`, by the driver before it calls the entry (cli.py).
+ARGC_GLOBAL, ARGV_GLOBAL = "__pyx_argc_value", "__pyx_argv_value"
+# The C library's layouts and numbers (sizeof(struct sigaction), EPIPE, LC_ALL_MASK, ...) are
+# the target's PlatformFacts (platform_facts.py), `self.facts` here.
 STACK_MARGIN = 256 << 10  # bytes a recursion leaves free (a quarter of a smaller stack)
 # The pending exception of one thread: class, message, and the traceback frames pushed while
 # it propagates (function, file, line), innermost first.
@@ -83,15 +84,25 @@ def counted_loop(b: ll.IRBuilder, start, count, body, stride: int = 1) -> None:
 
 
 class RuntimeLib:
-    def __init__(self, module: ll.Module, host: bool):
+    def __init__(self, module: ll.Module, host: bool, facts: PlatformFacts | None = None):
         self.module = module
         self.host = host
+        if host and facts is None:
+            raise ValueError("a host module's runtime needs the target's PlatformFacts")
+        self._facts = facts  # None on a GPU, whose code calls no C library
         self.strings: dict[str, ll.GlobalVariable] = {}
         self._functions: dict[str, ll.Function] = {}
         self.interrupt_flag = None
         self._define_exception_state()
         if host:  # every host module can install the SIGINT handler: whichever a loader loads first does
             self.sigint_install()
+
+    @property
+    def facts(self) -> PlatformFacts:
+        """The target's C library layouts and numbers (a host module's: a GPU calls no C library)."""
+        if self._facts is None:
+            raise ValueError("a GPU module has no C library, and no platform facts")
+        return self._facts
 
     # ---- helpers ----
     def cstr(self, builder: ll.IRBuilder, text: str) -> ll.Value:
@@ -113,10 +124,20 @@ class RuntimeLib:
             self.strings[text] = g
         return g
 
-    def libc(self, name: str, ret, args, var_arg=False) -> ll.Function:
+    def libc(self, name: str, ret=None, args=None, var_arg=False) -> ll.Function:
+        """A C function of the process, declared in this module: a C library function by its name
+        alone, with the signature c_library.PROTOTYPES declares for it; anything else (an LLVM
+        intrinsic, a libm function at some type, Python's C API) with the signature given."""
         fn = self.module.globals.get(name)
         if fn is None:
-            fn = ll.Function(self.module, ll.FunctionType(ret, args, var_arg=var_arg), name)
+            known = PROTOTYPES.get(name)
+            if known is not None:
+                fty = known.function_type
+                if ret is not None and str(ll.FunctionType(ret, args, var_arg=var_arg)) != str(fty):
+                    raise TypeError(f"{name} is declared `{known.c}` (c_library.py), not {ret} {args}")
+            else:
+                fty = ll.FunctionType(ret, args, var_arg=var_arg)
+            fn = ll.Function(self.module, fty, name)
         return fn
 
     def _global(self, name: str, ty, init) -> ll.GlobalVariable:
@@ -146,27 +167,27 @@ class RuntimeLib:
             self.exc_key_made = self._global("__pyx_exc_key_made", I32, I32(0))
             once = self._global("__pyx_exc_once", I32, I32(0))  # PTHREAD_ONCE_INIT
             make, mb = self._function("__pyx_exc_make_key", VOID, [])
-            free = self.libc("free", VOID, [CHARP])
-            made = mb.call(self.libc("pthread_key_create", I32, [I32.as_pointer(), free.type]), [self.exc_key, free])
+            free = self.libc("free")
+            made = mb.call(self.libc("pthread_key_create"), [self.exc_key, free])
             mb.store(mb.zext(mb.icmp_signed("==", made, I32(0)), I32), self.exc_key_made)
             mb.ret_void()
-            b.call(self.libc("pthread_once", I32, [I32.as_pointer(), make.type]), [once, make])
+            b.call(self.libc("pthread_once"), [once, make])
             shared, keyed, fresh = (state.append_basic_block(x) for x in ("shared", "keyed", "fresh"))
             b.cbranch(b.icmp_signed("!=", b.load(self.exc_key_made), I32(0)), keyed, shared)
             b = ll.IRBuilder(keyed)
             key = b.load(self.exc_key)
-            mine = b.call(self.libc("pthread_getspecific", CHARP, [I32]), [key])
+            mine = b.call(self.libc("pthread_getspecific"), [key])
             found = state.append_basic_block("found")
             b.cbranch(b.icmp_unsigned("!=", mine, ll.Constant(CHARP, None)), found, fresh)
             b = ll.IRBuilder(found)
             b.ret(b.bitcast(mine, EXC_STATE.as_pointer()))
             b = ll.IRBuilder(fresh)
             size = b.ptrtoint(b.gep(ll.Constant(EXC_STATE.as_pointer(), None), [I32(1)]), I64)
-            block = b.call(self.libc("calloc", CHARP, [I64, I64]), [I64(1), size])
+            block = b.call(self.libc("calloc"), [I64(1), size])
             allocated = state.append_basic_block("allocated")
             b.cbranch(b.icmp_unsigned("!=", block, ll.Constant(CHARP, None)), allocated, shared)
             b = ll.IRBuilder(allocated)
-            b.call(self.libc("pthread_setspecific", I32, [I32, CHARP]), [key, block])
+            b.call(self.libc("pthread_setspecific"), [key, block])
             b.ret(b.bitcast(block, EXC_STATE.as_pointer()))
             b = ll.IRBuilder(shared)
             self._define_exc_shutdown()
@@ -205,9 +226,9 @@ class RuntimeLib:
         raise_text.attributes.add("cold")
         etype, data, size, func, file, line = raise_text.args
         st = b.call(state, [])
-        block = b.call(self.libc("malloc", CHARP, [I64]), [b.add(size, I64(9))])
+        block = b.call(self.libc("malloc"), [b.add(size, I64(9))])
         text = b.gep(block, [I64(8)])
-        b.call(self.libc("memcpy", CHARP, [CHARP, CHARP, I64]), [text, data, size])
+        b.call(self.libc("memcpy"), [text, data, size])
         b.store(I8(0), b.gep(text, [size]))
         b.store(b.load(self.field(b, st, TEXTS)), b.bitcast(block, CHARP.as_pointer()))
         b.store(block, self.field(b, st, TEXTS))
@@ -226,7 +247,7 @@ class RuntimeLib:
                   step, done)
         b = ll.IRBuilder(step)
         b.store(b.load(b.bitcast(head, CHARP.as_pointer())), head_at)
-        b.call(self.libc("free", VOID, [CHARP]), [head])
+        b.call(self.libc("free"), [head])
         b.branch(loop)
         ll.IRBuilder(done).ret_void()
         self.texts_release = release
@@ -236,7 +257,7 @@ class RuntimeLib:
         fn = ll.Function(self.module, ll.FunctionType(VOID, []), "__pyx_exc_shutdown")
         b = ll.IRBuilder(fn.append_basic_block("entry"))
         with b.if_then(b.icmp_signed("!=", b.load(self.exc_key_made), I32(0))):
-            b.call(self.libc("pthread_key_delete", I32, [I32]), [b.load(self.exc_key)])
+            b.call(self.libc("pthread_key_delete"), [b.load(self.exc_key)])
             b.store(I32(0), self.exc_key_made)
         b.ret_void()
 
@@ -262,7 +283,7 @@ class RuntimeLib:
         return getattr(self, "_define_" + name)()
 
     def _printf(self, b: ll.IRBuilder, fmt: str, *args) -> None:
-        printf = self.libc("printf", I32, [CHARP], var_arg=True)
+        printf = self.libc("printf")
         b.call(printf, [self.cstr(b, fmt), *args])
 
     def _define_print_str(self):
@@ -296,6 +317,29 @@ class RuntimeLib:
         name = symbol.removeprefix("__pyx_")
         return self.print_fn(name) if name in SOURCE_HELPERS else None
 
+    def argument_globals(self) -> tuple[ll.GlobalVariable, ll.GlobalVariable]:
+        """`__pyx_argc_value` (i64, 0 until set) and `__pyx_argv_value` (char **, null)."""
+        found = self.module.globals.get(ARGC_GLOBAL)
+        if found is not None:
+            return found, self.module.globals[ARGV_GLOBAL]
+        count = ll.GlobalVariable(self.module, I64, ARGC_GLOBAL)
+        count.initializer = I64(0)
+        vector = ll.GlobalVariable(self.module, CHARP.as_pointer(), ARGV_GLOBAL)
+        vector.initializer = ll.Constant(CHARP.as_pointer(), None)
+        return count, vector
+
+    def _define_argc(self):
+        """`Int __pyx_argc()`: how many arguments the program has, its name first."""
+        fn, b = self._function("__pyx_argc", I64, [])
+        b.ret(b.load(self.argument_globals()[0]))
+        return fn
+
+    def _define_argv(self):
+        """`char *__pyx_argv(Int i)`: argument i (0 <= i < __pyx_argc())."""
+        fn, b = self._function("__pyx_argv", CHARP, [I64])
+        b.ret(b.load(b.gep(b.load(self.argument_globals()[1]), [fn.args[0]])))
+        return fn
+
     def _define_print_f64(self):
         return self._define_print_float("f64", F64)
 
@@ -326,7 +370,7 @@ class RuntimeLib:
     def _define_format_int(self, suffix: str, fmt: str):
         """`i64 __pyx_format_i64(i64 x, char out[INT_TEXT])` (and u64): the decimal text, its length returned."""
         fn, b = self._function("__pyx_format_" + suffix, I64, [I64, CHARP])
-        snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
+        snprintf = self.libc("snprintf")
         b.ret(b.sext(b.call(snprintf, [fn.args[1], I64(INT_TEXT), self.cstr(b, fmt), fn.args[0]]), I64))
         return fn
 
@@ -335,7 +379,7 @@ class RuntimeLib:
         (or e, g, F, E, G: `code` is the letter) into out, its length returned."""
         fn, b = self._function("__pyx_format_fixed.any_locale", I64, [F64, I64, I64, CHARP])
         x, precision, code, out = fn.args
-        snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
+        snprintf = self.libc("snprintf")
         fmt = b.alloca(ll.ArrayType(I8, 5))
         for k, ch in enumerate(b"%.*"):
             b.store(I8(ch), b.gep(fmt, [I32(0), I32(k)]))
@@ -350,7 +394,7 @@ class RuntimeLib:
         """`double __pyx_strtod(char *text, char **end)`: C's strtod in the "C" locale, as Python's
         float() reads: `2.5` and never a locale's `2,5`."""
         fn, b = self._function("__pyx_strtod.any_locale", F64, [CHARP, CHARP.as_pointer()])
-        b.ret(b.call(self.libc("strtod", F64, [CHARP, CHARP.as_pointer()]), list(fn.args)))
+        b.ret(b.call(self.libc("strtod"), list(fn.args)))
         return self._under_c_locale("__pyx_strtod", fn)
 
     def _c_locale(self) -> ll.Function:
@@ -362,8 +406,8 @@ class RuntimeLib:
         fn, b = self._function("__pyx_c_locale", CHARP, [])
         null = ll.Constant(CHARP, None)
         with b.if_then(b.icmp_unsigned("==", b.load_atomic(cache, "acquire", 8), null), likely=False):
-            made = b.call(self.libc("newlocale", CHARP, [I32, CHARP, CHARP]),
-                          [I32(LC_ALL_MASK), self.cstr(b, "C"), null])
+            made = b.call(self.libc("newlocale"),
+                          [I32(self.facts.lc_all_mask), self.cstr(b, "C"), null])
             b.store_atomic(made, cache, "release", 8)  # two threads racing here store equal objects
         b.ret(b.load_atomic(cache, "acquire", 8))
         return fn
@@ -373,7 +417,7 @@ class RuntimeLib:
         and cheap), so a host's `setlocale(LC_ALL, "de_DE.UTF-8")` cannot turn `1.5` into `1,5`."""
         fty = impl.function_type
         fn, b = self._function(name, fty.return_type, list(fty.args))
-        uselocale = self.libc("uselocale", CHARP, [CHARP])
+        uselocale = self.libc("uselocale")
         previous = b.call(uselocale, [b.call(self._c_locale(), [])])  # a null object changes nothing
         result = b.call(impl, list(fn.args))
         b.call(uselocale, [previous])
@@ -386,155 +430,30 @@ class RuntimeLib:
         text, size = fn.args
         # One fwrite, not a putchar per byte: a List or Dict prints as the one String its __str__
         # builds, so this writes megabytes where a container is large.
-        fwrite = self.libc("fwrite", I64, [CHARP, I64, I64, CHARP])
+        fwrite = self.libc("fwrite")
         b.call(fwrite, [text, I64(1), size, self._stdout(b)])
         b.ret_void()
         return fn
 
     def _define_format_f64(self):
-        return self._define_format_float("__pyx_format_f64", F64, 17)
+        return self._float_repr("format_f64")
 
     def _define_format_f32(self):
-        return self._define_format_float("__pyx_format_f32", F32, 9)
+        return self._float_repr("format_f32")
 
     def _define_format_f16(self):
-        return self._define_format_float("__pyx_format_f16", F16, 5)
+        return self._float_repr("format_f16")
 
     def _define_format_bf16(self):
-        return self._define_format_float("__pyx_format_bf16", F32, 4, bfloat16=True)
+        return self._float_repr("format_bf16")
 
-    def _define_format_float(self, name: str, fty, max_digits: int, bfloat16: bool = False):
-        """`i64 format(float x, char out[FLOAT_TEXT])`: Python's float repr, its length returned:
-        the fewest significant digits that read back to the same value, fixed notation for
-        exponents in [-4, 16), scientific otherwise, and `.0` on integers. A BFloat16 comes as its
-        16 bits and is compared as the Float32 it is exactly."""
-        from .halfconv import from_bfloat16, to_bfloat16
+    def _float_repr(self, name: str) -> ll.Function:
+        """`i64 __pyx_format_f64(double x, char out[FLOAT_TEXT])` (and f32, f16, bf16): Python's
+        float repr, its length returned. The algorithm is pyx source, stdlib/float_repr.px, which
+        the pass `llvm` links in (runtime_source.py); here it only runs in the "C" locale."""
+        from .runtime_source import declare
 
-        fn, b = self._function(name + ".any_locale", I64, [ll.IntType(16) if bfloat16 else fty, CHARP])
-        x, out = fn.args
-        if bfloat16:
-            x = from_bfloat16(b, x)
-        snprintf = self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True)
-        strtod = self.libc("strtod", F64, [CHARP, CHARP.as_pointer()])
-        strtof = self.libc("strtof", F32, [CHARP, CHARP.as_pointer()])
-        strchr = self.libc("strchr", CHARP, [CHARP, I32])
-        atoi = self.libc("atoi", I32, [CHARP])
-        xd = x if fty == F64 else b.fpext(x, F64)
-
-        def read_back():
-            """The text in buf, parsed back to fty. A Float16 goes through double: a decimal of at most
-            5 digits is never within double rounding error of a Float16 midpoint, so this rounds once."""
-            from .halfconv import double_to_half
-
-            null = ll.Constant(CHARP.as_pointer(), None)
-            if bfloat16:
-                return from_bfloat16(b, to_bfloat16(b, b.call(strtod, [bufp, null])))
-            if fty == F32:
-                return b.call(strtof, [bufp, null])
-            value = b.call(strtod, [bufp, null])
-            return value if fty == F64 else double_to_half(b, value)
-
-        special = fn.append_basic_block("special")
-        finite = fn.append_basic_block("finite")
-        is_nan = b.fcmp_unordered("uno", x, x)
-        is_inf = b.fcmp_ordered("==", b.call(self.module.declare_intrinsic("llvm.fabs", [fty]), [x]),
-                                ll.Constant(fty, float("inf")))
-        b.cbranch(b.or_(is_nan, is_inf), special, finite)
-
-        b.position_at_end(special)
-        neg = b.fcmp_ordered("<", x, ll.Constant(fty, 0.0))
-        text = b.select(is_nan, self.cstr(b, "nan"), b.select(neg, self.cstr(b, "-inf"), self.cstr(b, "inf")))
-        b.ret(b.sext(b.call(snprintf, [out, I64(FLOAT_TEXT), self.cstr(b, "%s"), text]), I64))
-
-        b.position_at_end(finite)
-        buf = b.alloca(ll.ArrayType(I8, 40))
-        p = b.alloca(I32)
-        bufp = b.gep(buf, [I32(0), I32(0)], inbounds=True)
-        b.store(I32(1), p)
-        loop, found = fn.append_basic_block("digits"), fn.append_basic_block("found")
-        b.branch(loop)
-        b.position_at_end(loop)
-        digits = b.load(p)
-        b.call(snprintf, [bufp, I64(40), self.cstr(b, "%.*e"), b.sub(digits, I32(1)), xd])
-        back = read_back()
-        exact = b.fcmp_ordered("==", back, x)
-        enough = b.icmp_signed(">=", digits, I32(max_digits))
-        b.store(b.add(digits, I32(1)), p)
-        neighbour = fn.append_basic_block("neighbour")
-        b.cbranch(b.or_(exact, enough), found, neighbour)
-
-        # The correctly rounded decimal did not read back. Next to a power of two the interval
-        # of decimals that do is lopsided, so the neighbouring decimal on x's side may: try it.
-        b.position_at_end(neighbour)
-        xabs = b.call(self.module.declare_intrinsic("llvm.fabs", [fty]), [x])
-        back_abs = b.call(self.module.declare_intrinsic("llvm.fabs", [back.type]), [back])
-        up = b.fcmp_ordered("<", back_abs, xabs)
-        bumped = b.call(self._bump_digits(), [bufp, up])
-        retry = fn.append_basic_block("retry")
-        b.cbranch(bumped, retry, loop)
-        b.position_at_end(retry)
-        again = read_back()
-        b.cbranch(b.fcmp_ordered("==", again, x), found, loop)
-
-        b.position_at_end(found)
-        exponent = b.call(atoi, [b.gep(b.call(strchr, [bufp, I32(ord("e"))]), [I32(1)])])
-        fixed = b.and_(b.icmp_signed(">=", exponent, I32(-4)), b.icmp_signed("<", exponent, I32(16)))
-        fixed_bb, sci_bb = fn.append_basic_block("fixed"), fn.append_basic_block("scientific")
-        b.cbranch(fixed, fixed_bb, sci_bb)
-
-        b.position_at_end(sci_bb)
-        b.ret(b.sext(b.call(snprintf, [out, I64(FLOAT_TEXT), self.cstr(b, "%s"), bufp]), I64))
-
-        b.position_at_end(fixed_bb)
-        decimals = b.sub(b.sub(digits, I32(1)), exponent)
-        decimals = b.select(b.icmp_signed("<", decimals, I32(0)), I32(0), decimals)
-        # Lay out the digits found, not x: a neighbour's digits differ from x rounded afresh.
-        shown = b.call(strtod, [bufp, ll.Constant(CHARP.as_pointer(), None)])
-        b.call(snprintf, [bufp, I64(40), self.cstr(b, "%.*f"), decimals, shown])
-        suffix = b.select(b.icmp_signed("==", decimals, I32(0)), self.cstr(b, ".0"), self.cstr(b, ""))
-        b.ret(b.sext(b.call(snprintf, [out, I64(FLOAT_TEXT), self.cstr(b, "%s%s"), bufp, suffix]), I64))
-        return self._under_c_locale(name, fn)
-
-    def _bump_digits(self) -> ll.Function:
-        """`bool bump(char *buf, bool up)`: add or subtract one unit in the last mantissa digit of a
-        `%e` string in place, with carry; false (and nothing meaningful) if the digit count would change."""
-        if "__pyx_bump_digits" in self._functions:
-            return self._functions["__pyx_bump_digits"]
-        fn, b = self._function("__pyx_bump_digits", I1, [CHARP, I1])
-        buf, up = fn.args
-        strchr = self.libc("strchr", CHARP, [CHARP, I32])
-        start = b.select(b.icmp_unsigned("==", b.load(buf), I8(ord("-"))), I64(1), I64(0))
-        e_at = b.ptrtoint(b.call(strchr, [buf, I32(ord("e"))]), I64)
-        index = b.alloca(I64)
-        b.store(b.sub(b.sub(e_at, b.ptrtoint(buf, I64)), I64(1)), index)
-        loop, digit, carry, finish, fail = (fn.append_basic_block(n) for n in ("loop", "digit", "carry", "finish",
-                                                                               "fail"))
-        b.branch(loop)
-        b.position_at_end(loop)
-        i = b.load(index)
-        b.cbranch(b.icmp_signed("<", i, start), fail, digit)
-        b.position_at_end(digit)
-        at = b.gep(buf, [i])
-        c = b.load(at)
-        is_dot = b.icmp_unsigned("==", c, I8(ord(".")))
-        edge = b.select(up, I8(ord("9")), I8(ord("0")))
-        wraps = b.icmp_unsigned("==", c, edge)
-        step = b.select(up, I8(1), I8(-1 & 0xFF))
-        b.store(b.sub(i, I64(1)), index)
-        b.cbranch(b.or_(is_dot, wraps), carry, finish)
-        b.position_at_end(carry)
-        # '.' is skipped; a wrapping digit becomes 0 (or 9) and the carry moves left.
-        wrapped = b.select(up, I8(ord("0")), I8(ord("9")))
-        b.store(b.select(is_dot, c, wrapped), at)
-        b.branch(loop)
-        b.position_at_end(finish)
-        new = b.add(c, step)
-        b.store(new, at)
-        # A leading digit that became 0 would change the number of significant digits.
-        b.ret(b.not_(b.and_(b.icmp_unsigned("==", i, start), b.icmp_unsigned("==", new, I8(ord("0"))))))
-        b.position_at_end(fail)
-        b.ret(ll.Constant(I1, 0))
-        return fn
+        return self._under_c_locale("__pyx_" + name, declare(self.module, name))
 
     # ---- Ctrl-C (host) ----
     def _interrupt_globals(self) -> None:
@@ -596,11 +515,12 @@ class RuntimeLib:
         if "__pyx_sigint_install" in self._functions:
             return self._functions["__pyx_sigint_install"]
         self._interrupt_globals()
-        action = ll.ArrayType(I64, SIGACTION_BYTES // 8)
+        facts = self.facts
+        action = ll.ArrayType(I64, -(-facts.sigaction_bytes // 8))
         prev = self._global("__pyx_sigint_prev", action, ll.Constant(action, None))
         handler_type = ll.FunctionType(VOID, [I32, CHARP, CHARP])
         plain_type = ll.FunctionType(VOID, [I32])
-        sigaction = self.libc("sigaction", I32, [I32, CHARP, CHARP])
+        sigaction = self.libc("sigaction")
         null = ll.Constant(CHARP, None)
 
         handler, b = self._function("__pyx_sigint_handler", VOID, [I32, CHARP, CHARP])
@@ -615,20 +535,22 @@ class RuntimeLib:
         kill, chain = handler.append_basic_block("kill"), handler.append_basic_block("chain")
         b.cbranch(again, kill, chain)
         b = ll.IRBuilder(kill)
-        signal = self.libc("signal", plain_type.as_pointer(), [I32, plain_type.as_pointer()])
-        b.call(signal, [I32(SIGINT), ll.Constant(plain_type.as_pointer(), None)])  # SIG_DFL
-        b.call(self.libc("raise", I32, [I32]), [I32(SIGINT)])  # delivered when this handler returns
+        signal = self.libc("signal")
+        b.call(signal, [I32(facts.sigint), b.inttoptr(I64(facts.sig_dfl), plain_type.as_pointer())])
+        b.call(self.libc("raise"), [I32(facts.sigint)])  # delivered when this handler returns
         b.ret_void()
         b = ll.IRBuilder(chain)
         prev_bytes = b.bitcast(prev, CHARP)
         previous = b.load(b.bitcast(prev_bytes, CHARP.as_pointer()))
-        flags = b.load(b.bitcast(b.gep(prev_bytes, [I32(SA_FLAGS_OFFSET)]), I32.as_pointer()))
+        flags = b.load(b.bitcast(b.gep(prev_bytes, [I32(facts.sa_flags_offset)]), I32.as_pointer()))
         # Python's handler hears of it too, unless the program is the whole process (`pyx run`):
         # there the program's own KeyboardInterrupt (caught or not) is the whole story.
-        real = b.and_(b.icmp_unsigned(">", b.ptrtoint(previous, I64), I64(1)),  # not SIG_DFL (0) or SIG_IGN (1)
-                      b.icmp_signed("==", standalone, I32(0)))
+        there = b.ptrtoint(previous, I64)
+        installed = b.and_(b.icmp_unsigned("!=", there, I64(facts.sig_dfl)),  # a handler: not SIG_DFL or SIG_IGN
+                           b.icmp_unsigned("!=", there, I64(facts.sig_ign)))
+        real = b.and_(installed, b.icmp_signed("==", standalone, I32(0)))
         with b.if_then(real):  # noqa: SIM117 (the inner `with` binds the branches the outer one guards)
-            with b.if_else(b.icmp_signed("!=", b.and_(flags, I32(SA_SIGINFO)), I32(0))) as (siginfo, plain):
+            with b.if_else(b.icmp_signed("!=", b.and_(flags, I32(facts.sa_siginfo)), I32(0))) as (siginfo, plain):
                 with siginfo:
                     b.call(b.bitcast(previous, handler_type.as_pointer()), [sig, info, ctx])
                 with plain:
@@ -638,15 +560,12 @@ class RuntimeLib:
         install = ll.Function(self.module, ll.FunctionType(I32, []), "__pyx_sigint_install")
         b = ll.IRBuilder(install.append_basic_block("entry"))
         self._functions["__pyx_sigint_install"] = install
-        if not sys.platform.startswith("linux"):  # struct sigaction's layout is glibc's below
-            b.ret(I32(0))
-            return install
         current = b.alloca(action)
         current_bytes = b.bitcast(current, CHARP)
-        b.call(sigaction, [I32(SIGINT), null, current_bytes])
+        b.call(sigaction, [I32(facts.sigint), null, current_bytes])
         there = b.ptrtoint(b.load(b.bitcast(current_bytes, CHARP.as_pointer())), I64)
         ignored, check, ours, fresh = (install.append_basic_block(x) for x in ("ignored", "check", "ours", "fresh"))
-        b.cbranch(b.icmp_unsigned("==", there, I64(1)), ignored, check)
+        b.cbranch(b.icmp_unsigned("==", there, I64(facts.sig_ign)), ignored, check)
         ll.IRBuilder(ignored).ret(I32(0))
         b = ll.IRBuilder(check)
         b.cbranch(b.icmp_unsigned("==", there, b.ptrtoint(handler, I64)), ours, fresh)
@@ -657,20 +576,20 @@ class RuntimeLib:
         b.store(ll.Constant(action, None), new)
         new_bytes = b.bitcast(new, CHARP)
         b.store(b.bitcast(handler, CHARP), b.bitcast(new_bytes, CHARP.as_pointer()))
-        old_flags = b.load(b.bitcast(b.gep(current_bytes, [I32(SA_FLAGS_OFFSET)]), I32.as_pointer()))
-        b.store(b.or_(I32(SA_SIGINFO | SA_ONSTACK), b.and_(old_flags, I32(SA_RESTART))),
-                b.bitcast(b.gep(new_bytes, [I32(SA_FLAGS_OFFSET)]), I32.as_pointer()))
-        b.call(sigaction, [I32(SIGINT), new_bytes, null])
+        old_flags = b.load(b.bitcast(b.gep(current_bytes, [I32(facts.sa_flags_offset)]), I32.as_pointer()))
+        b.store(b.or_(I32(facts.sa_siginfo | facts.sa_onstack), b.and_(old_flags, I32(facts.sa_restart))),
+                b.bitcast(b.gep(new_bytes, [I32(facts.sa_flags_offset)]), I32.as_pointer()))
+        b.call(sigaction, [I32(facts.sigint), new_bytes, null])
         b.ret(I32(1))
 
         uninstall = ll.Function(self.module, ll.FunctionType(VOID, []), "__pyx_sigint_uninstall")
         b = ll.IRBuilder(uninstall.append_basic_block("entry"))
         current = b.alloca(action)
         current_bytes = b.bitcast(current, CHARP)
-        b.call(sigaction, [I32(SIGINT), null, current_bytes])
+        b.call(sigaction, [I32(facts.sigint), null, current_bytes])
         there = b.load(b.bitcast(current_bytes, CHARP.as_pointer()))
         with b.if_then(b.icmp_unsigned("==", b.ptrtoint(there, I64), b.ptrtoint(handler, I64))):
-            b.call(sigaction, [I32(SIGINT), b.bitcast(prev, CHARP), null])
+            b.call(sigaction, [I32(facts.sigint), b.bitcast(prev, CHARP), null])
         b.ret_void()
         return install
 
@@ -691,17 +610,17 @@ class RuntimeLib:
         b.cbranch(b.icmp_unsigned("!=", known, I64(0)), found, compute)
         ll.IRBuilder(found).ret(known)
         b = ll.IRBuilder(compute)
-        attr = b.alloca(ll.ArrayType(I64, 16))  # pthread_attr_t: 56 bytes on x86-64, 64 on aarch64
+        attr = b.alloca(ll.ArrayType(I64, -(-self.facts.pthread_attr_bytes // 8)))  # a pthread_attr_t
         attr_p = b.bitcast(attr, CHARP)
         low, size = b.alloca(CHARP), b.alloca(I64)
         b.store(ll.Constant(CHARP, None), low)
         b.store(I64(0), size)
-        got = b.call(self.libc("pthread_getattr_np", I32, [I64, CHARP]),
-                     [b.call(self.libc("pthread_self", I64, []), []), attr_p])
+        got = b.call(self.libc("pthread_getattr_np"),
+                     [b.call(self.libc("pthread_self"), []), attr_p])
         with b.if_then(b.icmp_signed("==", got, I32(0))):
-            b.call(self.libc("pthread_attr_getstack", I32, [CHARP, CHARP.as_pointer(), I64.as_pointer()]),
+            b.call(self.libc("pthread_attr_getstack"),
                    [attr_p, low, size])
-            b.call(self.libc("pthread_attr_destroy", I32, [CHARP]), [attr_p])
+            b.call(self.libc("pthread_attr_destroy"), [attr_p])
         base, extent = b.ptrtoint(b.load(low), I64), b.load(size)
         quarter = b.udiv(extent, I64(4))
         margin = b.select(b.icmp_unsigned("<", quarter, I64(STACK_MARGIN)), quarter, I64(STACK_MARGIN))
@@ -742,7 +661,7 @@ class RuntimeLib:
     # ---- output errors (host) ----
     def _stdout(self, b: ll.IRBuilder) -> ll.Value:
         """C's `stdout` (a FILE *)."""
-        name = "__stdoutp" if sys.platform == "darwin" else "stdout"
+        name = self.facts.stdout_symbol
         g = self.module.globals.get(name)
         if g is None:
             g = ll.GlobalVariable(self.module, CHARP, name)  # defined by the C library
@@ -758,26 +677,27 @@ class RuntimeLib:
         fn, b = self._function("__pyx_stdout_check", I1, [CHARP, CHARP, I32])
         func, file, line = fn.args
         out = self._stdout(b)
-        failed = b.icmp_signed("!=", b.call(self.libc("ferror", I32, [CHARP]), [out]), I32(0))
+        failed = b.icmp_signed("!=", b.call(self.libc("ferror"), [out]), I32(0))
         bad, good = fn.append_basic_block("failed"), fn.append_basic_block("fine")
         b.cbranch(failed, bad, good)
         ll.IRBuilder(good).ret(ll.Constant(I1, 0))
         b = ll.IRBuilder(bad)
-        errno_at = self.libc("__error" if sys.platform == "darwin" else "__errno_location", I32.as_pointer(), [])
+        errno_at = self.libc(self.facts.errno_location, I32.as_pointer(), [])
         code = b.load(b.call(errno_at, []))
-        b.call(self.libc("__fpurge", VOID, [CHARP]), [out])
-        b.call(self.libc("clearerr", VOID, [CHARP]), [out])
+        b.call(self.libc("__fpurge"), [out])
+        b.call(self.libc("clearerr"), [out])
         pipe, other = fn.append_basic_block("epipe"), fn.append_basic_block("other")
-        b.cbranch(b.icmp_signed("==", code, I32(EPIPE)), pipe, other)
+        epipe = self.facts.epipe
+        b.cbranch(b.icmp_signed("==", code, I32(epipe)), pipe, other)
         b = ll.IRBuilder(pipe)
-        b.call(self.raise_, [self.cstr(b, "BrokenPipeError"), self.cstr(b, f"[Errno {EPIPE}] Broken pipe"),
+        b.call(self.raise_, [self.cstr(b, "BrokenPipeError"), self.cstr(b, f"[Errno {epipe}] Broken pipe"),
                              func, file, line])
         b.ret(ll.Constant(I1, 1))
         b = ll.IRBuilder(other)
         text = b.alloca(ll.ArrayType(I8, 160))
         textp = b.gep(text, [I32(0), I32(0)])
-        reason = b.call(self.libc("strerror", CHARP, [I32]), [code])
-        size = b.call(self.libc("snprintf", I32, [CHARP, I64, CHARP], var_arg=True),
+        reason = b.call(self.libc("strerror"), [code])
+        size = b.call(self.libc("snprintf"),
                       [textp, I64(160), self.cstr(b, "[Errno %d] %s"), code, reason])
         size = b.select(b.icmp_signed(">", size, I32(159)), I32(159), size)
         b.call(self.raise_text, [self.cstr(b, "OSError"), textp, b.sext(size, I64), func, file, line])
@@ -789,12 +709,12 @@ class RuntimeLib:
     def _flush_at_exit(self, b: ll.IRBuilder, status) -> ll.Value:
         """Flush stdout as Python does when it exits: if that fails (a pipe closed early), say
         what CPython says and make the status 120, CPython's."""
-        b.call(self.libc("fflush", I32, [CHARP]), [ll.Constant(CHARP, None)])
-        failed = b.icmp_signed("!=", b.call(self.libc("ferror", I32, [CHARP]), [self._stdout(b)]), I32(0))
+        b.call(self.libc("fflush"), [ll.Constant(CHARP, None)])
+        failed = b.icmp_signed("!=", b.call(self.libc("ferror"), [self._stdout(b)]), I32(0))
         with b.if_then(failed, likely=False):
             text = ("Exception ignored in: <_io.TextIOWrapper name='<stdout>' mode='w' encoding='utf-8'>\n"
-                    f"BrokenPipeError: [Errno {EPIPE}] Broken pipe\n")
-            b.call(self.libc("dprintf", I32, [I32, CHARP], var_arg=True), [I32(2), self.cstr(b, "%s"),
+                    f"BrokenPipeError: [Errno {self.facts.epipe}] Broken pipe\n")
+            b.call(self.libc("dprintf"), [I32(2), self.cstr(b, "%s"),
                                                                           self.cstr(b, text)])
         return b.select(failed, I32(120), status)
 
@@ -805,7 +725,7 @@ class RuntimeLib:
         ends the process by SIGINT, as CPython does), 120 when stdout could not be flushed."""
         fn = ll.Function(self.module, ll.FunctionType(I32, []), name)
         b = ll.IRBuilder(fn.append_basic_block("entry"))
-        fflush = self.libc("fflush", I32, [CHARP])
+        fflush = self.libc("fflush")
         self.clear_interrupt(b)  # a Ctrl-C from before the program started is not its own
         # No reset of the exception state: a raise sets every field the report reads.
         if not main_raises:
@@ -819,16 +739,48 @@ class RuntimeLib:
         b.ret(self._flush_at_exit(b, I32(0)))
         b.position_at_end(err_bb)
         b.call(fflush, [ll.Constant(CHARP, None)])
+        self._system_exit(b)
         self._report(b)
         kind = b.load(self.exc_field(b, TYPE))
-        interrupted = b.icmp_signed("==", b.call(self.libc("strcmp", I32, [CHARP, CHARP]),
+        interrupted = b.icmp_signed("==", b.call(self.libc("strcmp"),
                                                  [kind, self.cstr(b, "KeyboardInterrupt")]), I32(0))
         b.ret(self._flush_at_exit(b, b.select(interrupted, I32(130), I32(1))))
         return fn
 
+    def _system_exit(self, b: ll.IRBuilder) -> None:
+        """An uncaught SystemExit (stdlib/sys.px `exit`) ends the program as CPython's does, with
+        no traceback: `_SystemExitCode` (an int code) is the exit status, its low 8 bits as C's
+        exit() keeps them; SystemExit with a message (any other code) writes it to stderr,
+        status 1, and without one (no code) is status 0. 130 becomes 386 (the same status once
+        the process exits), so neither `main` nor the `pyx` command takes it for an uncaught
+        KeyboardInterrupt."""
+        fn = b.function
+        strcmp = self.libc("strcmp")
+        kind = b.load(self.exc_field(b, TYPE))
+        msg = b.load(self.field(b, self.state(b), MSG))
+        code_bb, text_bb, other_bb = (fn.append_basic_block(n) for n in ("exit_code", "exit_text", "not_exit"))
+        is_code = b.icmp_signed("==", b.call(strcmp, [kind, self.cstr(b, "_SystemExitCode")]), I32(0))
+        is_text = b.icmp_signed("==", b.call(strcmp, [kind, self.cstr(b, "SystemExit")]), I32(0))
+        after = fn.append_basic_block("exit_kind")
+        b.cbranch(is_code, code_bb, after)
+        b.position_at_end(after)
+        b.cbranch(is_text, text_bb, other_bb)
+        t = ll.IRBuilder(text_bb)
+        empty = t.icmp_unsigned("==", t.load(msg), I8(0))
+        with t.if_then(t.not_(empty)):
+            t.call(self.libc("dprintf"), [I32(2), self.cstr(t, "%s\n"), msg])
+        t.ret(self._flush_at_exit(t, t.select(empty, I32(0), I32(1))))
+        c = ll.IRBuilder(code_bb)
+        strtoll = self.libc("strtoll", I64, [CHARP, CHARP.as_pointer(), I32])
+        code = c.trunc(c.call(strtoll, [msg, ll.Constant(CHARP.as_pointer(), None), I32(10)]), I32)
+        code = c.and_(code, I32(0xFF))
+        code = c.select(c.icmp_signed("==", code, I32(130)), I32(130 + 256), code)
+        c.ret(self._flush_at_exit(c, code))
+        b.position_at_end(other_bb)
+
     def _report(self, b: ll.IRBuilder) -> None:
         fn = b.function
-        dprintf = self.libc("dprintf", I32, [I32, CHARP], var_arg=True)
+        dprintf = self.libc("dprintf")
         b.call(dprintf, [I32(2), self.cstr(b, "Traceback (most recent call last):\n")])
         st = self.state(b)
         depth = b.load(self.field(b, st, DEPTH))
@@ -860,14 +812,19 @@ class RuntimeLib:
         an uncaught KeyboardInterrupt ending the process by SIGINT (status 130 in a shell)."""
         fn = ll.Function(self.module, ll.FunctionType(I32, [I32, CHARP.as_pointer()]), "main")
         b = ll.IRBuilder(fn.append_basic_block("entry"))
+        facts = self.facts
         handler_type = ll.FunctionType(VOID, [I32]).as_pointer()
-        signal = self.libc("signal", handler_type, [I32, handler_type])
-        b.call(signal, [I32(SIGPIPE), b.inttoptr(I64(1), handler_type)])  # SIG_IGN
+        signal = self.libc("signal")
+        b.call(signal, [I32(facts.sigpipe), b.inttoptr(I64(facts.sig_ign), handler_type)])
         self._interrupt_globals()
         b.store(I32(1), b.gep(b.load(self.interrupt_flag), [I32(1)]))  # standalone: see the handler
         b.call(self.sigint_install(), [])
+        if ARGC_GLOBAL in self.module.globals:  # the program reads sys.argv
+            count, vector = self.argument_globals()
+            b.store(b.sext(fn.args[0], I64), count)
+            b.store(fn.args[1], vector)
         status = b.call(entry, [])
         with b.if_then(b.icmp_signed("==", status, I32(130))):
-            b.call(signal, [I32(SIGINT), ll.Constant(handler_type, None)])  # SIG_DFL
-            b.call(self.libc("raise", I32, [I32]), [I32(SIGINT)])
+            b.call(signal, [I32(facts.sigint), b.inttoptr(I64(facts.sig_dfl), handler_type)])
+            b.call(self.libc("raise"), [I32(facts.sigint)])
         b.ret(status)

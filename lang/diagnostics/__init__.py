@@ -83,6 +83,17 @@ class DiagnosticBag:
             self._seen.add(key)
             self.items.append(diag)
 
+    def drop_since(self, mark: int, within) -> None:
+        """Forget the diagnostics added after the first `mark` whose span `within(span)` accepts (a
+        check that starts again reports them again if they still hold)."""
+        kept = []
+        for d in self.items[mark:]:
+            if d.span is not None and within(d.span):
+                self._seen.discard((d.code, d.message, d.span.start, d.span.end))
+            else:
+                kept.append(d)
+        self.items[mark:] = kept
+
     @property
     def has_errors(self) -> bool:
         return any(d.severity == "error" for d in self.items)

@@ -8,13 +8,15 @@ from ..diagnostics import note_statement
 from ..gpu_limits import MAX_BLOCK_THREADS, MAX_GRID, MAX_STATIC_SHARED_BYTES
 from ..monomorphize import Program
 from ..semantics import typed as t
+from ..semantics.globals import is_script
 from ..semantics.gpu import static_shared_bytes
 from ..semantics.ownership import owning
 from ..source import Span
 from ..types import LiteralType, ScalarType, SIMDType, Type, default_type, elem_type
+from . import closures, ops
 from . import nodes as ir
-from . import ops
 from .builtins import ipow_function, ipow_symbol
+from .globals import defined_flag, mark_defined, program_entry
 from .ownership import OwnershipLowering
 
 _ARITH = {("+", "int"): "add", ("-", "int"): "sub", ("*", "int"): "mul", ("&", "int"): "and",
@@ -26,7 +28,8 @@ _FLOAT_CMP = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=
 # The instructions whose `result` is never None (a Call's or an Intrinsic's may be): `emit` of
 # one of them is a value, as the type checker sees it.
 ValueInstr = (ir.BinOp | ir.Cmp | ir.Cast | ir.Select | ir.Extract | ir.Insert | ir.Splat | ir.ExtractLane
-              | ir.InsertLane | ir.Shuffle | ir.Reduce | ir.PtrOffset | ir.PtrLoad | ir.Alloc | ir.Load)
+              | ir.InsertLane | ir.Shuffle | ir.Reduce | ir.PtrOffset | ir.PtrLoad | ir.Alloc | ir.Load
+              | ir.AddressOf)
 
 
 TEXT_MARK = T.ptr(T.UINT8)  # where this thread's list of run-time messages started
@@ -53,6 +56,10 @@ def lower_program(program: Program, bounds_check: bool = True) -> ir.Module:
     module.functions.extend(helpers[k] for k in sorted(helpers))
     if program.main is not None:
         module.main = program.main.symbol
+        if program.imported_scripts:
+            entry = program_entry(program.main.symbol, [s.symbol for s in program.imported_scripts], file)
+            module.functions.append(entry)
+            module.main = entry.symbol
     return module
 
 
@@ -97,6 +104,7 @@ class FunctionLowering:
         self.texts: bool = False  # the program raises messages made at run time: each `try` frees its own
         self.try_marks: list[tuple[ir.Var, int]] = []  # (mark, loop depth) of the trys around here
         self.vars: dict[t.LocalVar, ir.Var] = {}
+        self.global_flags: dict[t.LocalVar, ir.Var] = {}  # module-level variables' `.defined` flags
         self.next_temp: int = 0
         self.next_block: int = 0
         self.outlined: int = 0  # prange bodies taken out of this function so far
@@ -134,7 +142,7 @@ class FunctionLowering:
     def var(self, local: t.LocalVar) -> ir.Var:
         v = self.vars.get(local)
         if v is None:
-            v = ir.Var(local.name, local.type, local.id, by_ref=local.by_ref)
+            v = ir.Var(local.name, local.type, local.id, by_ref=local.by_ref, global_symbol=local.global_symbol)
             self.vars[local] = v
             self.fn.vars.append(v)
         return v
@@ -220,6 +228,7 @@ class FunctionLowering:
         for block in self.fn.blocks:
             if block.term is None:
                 block.term = ir.Unreachable(None)
+        mark_defined(self.fn)
         return self.fn
 
     # ---- statements ----
@@ -599,7 +608,25 @@ class FunctionLowering:
         return self.const(e.value, e.type)
 
     def expr_TLocal(self, e: t.TLocal) -> ir.Value:
-        return self.emit(ir.Load(e.span, self.temp(e.type), self.var(e.var)))
+        return self.emit(ir.Load(e.span, self.temp(e.type), self.read_global(e.var, e.span)))
+
+    def read_global(self, local: t.LocalVar, span: Span | None) -> ir.Var:
+        """A variable about to be read: a module-level one, outside the script, must have been assigned
+        (CPython's NameError otherwise: ir/globals.py)."""
+        var = self.var(local)
+        if local.global_symbol is not None and not is_script(self.instance.decl):
+            defined = self.emit(ir.Load(span, self.temp(T.BOOL), self.defined_flag(local)))
+            missing = self.emit(ir.Cmp(span, self.temp(T.BOOL), "eq", defined, ir.Const(T.BOOL, False)))
+            self.guard(missing, "NameError", f"name '{local.name}' is not defined", span)
+        return var
+
+    def defined_flag(self, local: t.LocalVar) -> ir.Var:
+        """The `.defined` flag of a module-level variable, one Var per function."""
+        flag = self.global_flags.get(local)
+        if flag is None:
+            flag = self.global_flags[local] = defined_flag(self.var(local))
+            self.fn.vars.append(flag)
+        return flag
 
     def expr_TCall(self, e: t.TCall) -> ir.Value:
         value = self.call(e)
@@ -617,6 +644,12 @@ class FunctionLowering:
 
     def expr_TDictLit(self, e: t.TDictLit) -> ir.Value:
         return self.own.expr_TDictLit(e)
+
+    def expr_TStmtExpr(self, e: t.TStmtExpr) -> ir.Value:
+        # A comprehension: the loop the checker made of it, then what it built.
+        for inner in e.body:
+            self.stmt(inner)
+        return self.expr(e.result)
 
     def call(self, e: t.TCall) -> ir.Value:
         decl = e.callee.decl
@@ -740,6 +773,16 @@ class FunctionLowering:
             return self.cmp("eq" if op == "==" else "ne", a, b, span)
         prefix = "s" if vt.is_signed else "u"
         return self.cmp(prefix + _INT_CMP[op], a, b, span)
+
+    # Functions as values (ir/closures.py).
+    def expr_TClosure(self, e: t.TClosure) -> ir.Value:
+        return closures.closure(self, e)
+
+    def expr_TAddress(self, e: t.TAddress) -> ir.Value:
+        return closures.address(self, e)
+
+    def stmt_TBindRef(self, s: t.TBindRef) -> None:
+        closures.bind_ref(self, s)
 
     def expr_TField(self, e: t.TField) -> ir.Value:
         agg = self.expr(e.base)
@@ -899,7 +942,7 @@ class FunctionLowering:
             self.stmt(inner)
 
     def expr_TRef(self, e: t.TRef) -> ir.Value:
-        return ir.Ref(e.type, self.var(e.var))
+        return ir.Ref(e.type, self.read_global(e.var, e.span))
 
     def expr_TLend(self, e: t.TLend) -> ir.Value:
         """An element changed in place: its bits lent to a slot, stored back afterwards (also on

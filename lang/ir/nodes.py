@@ -20,9 +20,11 @@ class Var:
     type: Type
     id: int
     by_ref: bool = False  # a parameter that is the address of the caller's variable (`mut`)
+    # A module-level variable: its slot is the module's global of this name, not the function's frame.
+    global_symbol: str | None = None
 
     def __str__(self) -> str:
-        return f"${self.name}.{self.id}"
+        return f"@{self.global_symbol}" if self.global_symbol else f"${self.name}.{self.id}"
 
 
 @dataclass(eq=False)
@@ -252,6 +254,24 @@ class Load(Instr):
 class Store(Instr):
     var: Var
     value: Value
+
+
+@dataclass(eq=False)
+class AddressOf(Instr):
+    """The address of a variable as a `Ptr` value: what a closure keeps of a variable it shares
+    with the function that made it (semantics/closures.py)."""
+
+    result: Temp
+    var: Var
+
+
+@dataclass(eq=False)
+class BindRef(Instr):
+    """From here on, the by-reference variable `var` (no storage of its own) is the memory at
+    `ptr`: a closure's variable shared with the function that made it. At the start of `entry`."""
+
+    var: Var
+    ptr: Value
 
 
 # ---- terminators ----

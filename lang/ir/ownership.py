@@ -55,6 +55,9 @@ class OwnershipLowering:
         return flag
 
     def live_flag(self, local: t.LocalVar, initially: bool = False) -> ir.Var:
+        if local.global_symbol is not None:
+            # A module-level variable's flag is its `.defined` global; it is no function's to destroy.
+            return self.lw.defined_flag(local)
         found = self.slots.get(local)
         if found is None:
             found = self.slots[local] = (self.lw.var(local), self.new_flag(f"{local.name}.live", initially), local.type)
@@ -129,6 +132,10 @@ class OwnershipLowering:
             return self.new_dict(e)
         if isinstance(e, t.TCopy):
             return self.copy_fields(e)
+        if isinstance(e, t.TStmtExpr):  # a comprehension's value goes to the new owner
+            for inner in e.body:
+                self.lw.stmt(inner)
+            return self.take(e.result)
         return self.lw.expr(e)
 
     def expr_TCopy(self, e: t.TCopy) -> ir.Value:

@@ -14,7 +14,7 @@ def print_function(f: ir.Function) -> str:
     lines = [f"fn @{f.symbol}({params}) -> {f.return_type}{flags} {{"]
     for v in f.vars:
         if v not in f.params:
-            lines.append(f"  var {v}: {v.type}")
+            lines.append(f"  {'ref' if v.by_ref else 'var'} {v}: {v.type}")  # ref: a closure's shared variable
     for block in f.blocks:
         lines.append(f"{block.label}:")
         for instr in block.instrs:
@@ -78,6 +78,10 @@ def print_instr(i: ir.Instr) -> str:
         return f"{i.result} = load {i.var}"
     if isinstance(i, ir.Store):
         return f"store {i.var}, {i.value}"
+    if isinstance(i, ir.AddressOf):
+        return f"{i.result} = addressof {i.var} : {i.result.type}"
+    if isinstance(i, ir.BindRef):
+        return f"bindref {i.var}, {i.ptr}"
     raise TypeError(i)
 
 

@@ -15,6 +15,8 @@ from .. import cancel
 from .. import types as T
 from ..diagnostics import DiagnosticBag
 from ..semantics.check import FunctionChecker
+from ..semantics.empty_literals import Retry
+from ..semantics.globals import SCRIPT
 from ..semantics.gpu import check_shared_memory
 from ..semantics.imports import ModuleLoader, is_stdlib_file
 from ..semantics.module import resolve_fields, resolve_type
@@ -36,6 +38,8 @@ class Program:
     module: str
     instances: list[FunctionInstance] = field(default_factory=list)
     main: FunctionInstance | None = None
+    # The imported modules' scripts, run before `main` in the order CPython would run them (globals.py).
+    imported_scripts: list[FunctionInstance] = field(default_factory=list)
     dependencies: list[tuple[str, str]] = field(default_factory=list)  # imported files: (path, sha256)
 
 
@@ -175,8 +179,26 @@ class Instantiator:
         before = len(self.diags.items)
         try:
             home = self.home(instance.decl)
-            FunctionChecker(home, instance, self.diags, self.instantiate, self.resolver(home),
-                            self.comptime_value, self.home).check()
+            fresh = _fields_of(instance)
+            known_globals = dict(home.globals)
+            mark = len(self.diags.items)
+            while True:
+                try:
+                    FunctionChecker(home, instance, self.diags, self.instantiate, self.resolver(home),
+                                    self.comptime_value, self.home).check()
+                    break
+                except Retry:
+                    # An empty literal's type is known now: check again from the start with it
+                    # (semantics/empty_literals.py). What this function's own lines reported so far
+                    # may have come from the pending variable: forgotten, and reported again if it holds.
+                    decl_span = instance.decl.span
+                    self.diags.drop_since(mark, lambda s, d=decl_span: s.file is d.file and d.start <= s.start <= d.end)
+                    hints, retries = instance.empty_hints, instance.retries + 1
+                    for name, value in _fields_of_dict(fresh).items():
+                        setattr(instance, name, value)
+                    instance.empty_hints, instance.retries = hints, retries
+                    home.globals.clear()
+                    home.globals.update(known_globals)
         finally:
             self.depth -= 1
             instance.in_progress = False
@@ -254,6 +276,17 @@ class Instantiator:
             if not self._is_stdlib(module):
                 for sym in self._own(module, module.structs):
                     resolve_fields(sym, module, self.diags, module.lookup_constant)
+        # Scripts first, in import order: their variables' types are what every other function sees
+        # (semantics/globals.py).
+        scripts = {}
+        # The main module's last, as CPython runs it after its imports: its script may read an
+        # imported module's variables (`sys.argv`: semantics/structs.py `_foreign_variable`).
+        for module in sorted(self.modules, key=lambda m: m is self.symbols):
+            script = module.functions.get(SCRIPT)
+            if script is not None and self.home(script) is module:
+                scripts[module.name] = self.instantiate(script, (), None)
+        for module in self.modules:
+            if not self._is_stdlib(module):
                 self.generic_bodies.check_module(module)
         for module in self.modules:
             lazy = self._is_stdlib(module) and not self.whole_stdlib
@@ -280,7 +313,11 @@ class Instantiator:
         self.check_host_code()
         check_shared_memory(program.instances, self.diags)
         main = self.symbols.functions.get("main")
-        if main is not None and not main.is_generic:
+        program.imported_scripts = [found for m in self.loader.import_order(self.symbols)
+                                    if m is not self.symbols and (found := scripts.get(m.name)) is not None]
+        if scripts.get(self.symbols.name) is not None:
+            program.main = scripts[self.symbols.name]  # the script is the program; it calls `main` if it wants it
+        elif main is not None and not main.is_generic:
             program.main = self.instances.get((self.symbols.name, "", "main",
                                                tuple(self.resolve_type(p.annotation) for p in main.params), ()))
             if main.params or (program.main and program.main.return_type not in (T.NONE, ERROR)):
@@ -295,6 +332,17 @@ class Instantiator:
     def _own(self, module: ModuleSymbols, table: dict) -> list:
         """The entries of a module's table it declared itself (not those it imported)."""
         return [item for item in table.values() if self.home(getattr(item, "decl", item)) is module]
+
+
+def _fields_of(instance) -> dict:
+    """A copy of an instance's fields, its lists and dicts copied too (what a check fills in)."""
+    from dataclasses import fields
+
+    return _fields_of_dict({f.name: getattr(instance, f.name) for f in fields(instance)})
+
+
+def _fields_of_dict(values: dict) -> dict:
+    return {k: (type(v)(v) if isinstance(v, (list, dict, set)) else v) for k, v in values.items()}
 
 
 def instantiate_program(module: ast.Module, diags: DiagnosticBag, vector_bits: int = 128) -> Program:

@@ -9,7 +9,8 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
-from . import fold
+from . import classes, fold, python_float
+from .implicit_mut import aliased_argument
 from .imports import is_stdlib_file, is_string
 from .rules import FUTURE_NAMES, TypeParam, is_float, is_num, signature, unify_annotation
 from .sharing import place_root
@@ -71,6 +72,12 @@ class CallChecker:
                 return TConst(e.span, ERROR, None)
         if isinstance(base, ast.Attribute):
             return self.chk.structs.attribute_call(base, e, ct_items=func.items)
+        if isinstance(base, ast.Name) and isinstance(self.chk.scopes.lookup(base.id), LocalVar):
+            callee = self.exprs.expr(func)  # `fs[0](x)`: an element that is a function value
+            if isinstance(callee.type, T.FunctionType):
+                return self.chk.closures.call(callee, e)
+            if callee.type == ERROR:
+                return callee
         self.msg.error("E0224", func.span, func=getattr(base, "id", "this"))
         return TConst(e.span, ERROR, None)
 
@@ -270,9 +277,14 @@ class CallChecker:
                 args.append(receiver)
         for p, b, t in zip(params, bound, arg_types[1:] if convention is not None else arg_types):
             if p.convention != "mut":
+                self.chk.empties.flows_into(b, t)
+                where = f"as the argument `{p.name}` of `{decl.name}`{python_float.ANNOTATION}"
+                python_float.refuse_int_constant(self.chk, b, t, python_float.spelled_float(p.annotation), where)
                 value = self.exprs.coerce(b, t)
                 if p.convention in ("var", "owned"):  # the callee takes it over
                     value = self.chk.ownership.consume(value, f"passed to `{p.convention} {p.name}`")
+                else:  # an object's attribute, which the callee could replace (semantics/classes.py)
+                    value = classes.borrowed_argument(self.chk, value, [*bound, receiver])
                 args.append(value)
                 continue
             # `mut`: the callee writes the caller's variable (or a field of one), of exactly this type.
@@ -291,7 +303,7 @@ class CallChecker:
                 return TConst(span, ERROR, None)
             borrowed[b.var] = b.span
             args.append(TRef(b.span, t, b.var))
-        if any(a.type == ERROR for a in args):
+        if any(a.type == ERROR for a in args) or not aliased_argument(params, args, self.msg):
             return TConst(span, ERROR, None)
         ct_args = tuple(env[p.name] for p in decl.ct_params)
         instance = self.chk.instantiate(decl, tuple(arg_types), span, owner, ct_args)
@@ -540,6 +552,8 @@ class CallChecker:
             return self.struct_extreme(name, args, e, t)
         if not (isinstance(t, (LiteralType, ScalarType))):
             self.msg.error("E0203", e.span, op=name, operand=t)
+            return TConst(e.span, ERROR, None)
+        if python_float.refuse_mixed_extreme(self.chk, name, args, t):
             return TConst(e.span, ERROR, None)
         args = [self.exprs.coerce(a, t) for a in args]
         if any(a.type == ERROR for a in args):

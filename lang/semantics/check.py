@@ -15,8 +15,13 @@ from ..diagnostics import DiagnosticBag, note_statement
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
+from . import classes, python_float, sets
 from .calls import CallChecker
+from .closures import ClosureChecker
+from .comprehensions import ComprehensionChecker, CompStep
+from .empty_literals import EmptyLiterals, is_empty_literal
 from .expressions import ExpressionChecker
+from .globals import ModuleVariables
 from .gpu import GPUChecker
 from .imports import is_stdlib_struct, is_string
 from .mathlib import MathChecker
@@ -39,7 +44,10 @@ from .rules import (
 from .scope import BlockScopes, ComptimeSymbol, ModuleSymbols
 from .sharing import SharingChecker, attribute_root, borrowed_argument, reroot
 from .simd import SIMDChecker
+from .slicing import delete
+from .strformat import StringFormatChecker
 from .structs import StructChecker
+from .tuples import TupleChecker
 from .typed import (
     FieldTarget,
     FunctionInstance,
@@ -114,6 +122,14 @@ class FunctionChecker:
         self.ownership: OwnershipChecker = OwnershipChecker(self)
         self.vectorize: VectorizeChecker = VectorizeChecker(self)
         self.sharing: SharingChecker = SharingChecker(self)
+        self.closures: ClosureChecker = ClosureChecker(self)
+        self.strformat: StringFormatChecker = StringFormatChecker(self)
+        self.comprehensions: ComprehensionChecker = ComprehensionChecker(self)
+        self.tuples: TupleChecker = TupleChecker(self)
+        self.globals: ModuleVariables = ModuleVariables(self)
+        self.empties: EmptyLiterals = EmptyLiterals(self)
+        if self.globals.script:
+            self.scopes.on_outermost = self.globals.declare_script_variable
 
     def resolve_type(self, expr: ast.Expr) -> Type:
         return self.type_resolver(expr, self.ct_env)
@@ -121,6 +137,7 @@ class FunctionChecker:
     # ---- entry ----
     def check(self) -> None:
         decl = self.fn.decl
+        self.globals.bind_aliases()  # first: the parameters shadow them
         names = set()
         for index, (param, ptype) in enumerate(zip(decl.params, self.fn.param_types)):
             if param.name in names:
@@ -133,6 +150,7 @@ class FunctionChecker:
                 self.msg.error("E0007", param.span, construct=f"the `{param.convention}` argument convention")
             mutable = decl.kind == "def" or param.convention in ("var", "owned", "mut")
             var = self.new_var(param.name, ptype, param.span, is_param=True, mutable=mutable)
+            var.python_float = python_float.spelled_float(param.annotation)
             var.by_ref = param.convention == "mut"
             var.owned = param.convention in ("var", "owned")
             if var.owned:
@@ -147,8 +165,11 @@ class FunctionChecker:
                 self.scopes.declare(p, TConst(decl.name_span, ct_type(value), value))
             else:
                 self.scopes.declare(p, TConst(decl.name_span, ERROR, TypeParam(p)))
-        self.fn.body = self.block(decl.body)
+        prologue = self.closures.enter()  # a closure's body: the names it captured
+        self.fn.body = prologue + self.block(decl.body)
+        self.empties.report_unresolved()
         self.sharing.report_sharing()
+        self.closures.finish()
         if self.fn.is_kernel and self.fn.return_type not in (T.NONE, ERROR, None):
             self.msg.error("E0146", decl.name_span, func=decl.name, type=self.fn.return_type)
         if self.assigned is not None and decl.self_convention == "out" and self.self_var is not None:
@@ -194,6 +215,7 @@ class FunctionChecker:
         if method is None:
             # The module-level statements, met inside a function body.
             construct = {"Import": "`import` inside a function", "StructDef": "a struct inside a function",
+                         "ClassDef": "a class inside a function (declare it at the top level)",
                          "TraitDef": "a trait inside a function",
                          "MainGuard": "`if __name__ == \"__main__\":` inside a function"}.get(type(s).__name__)
             self.msg.error("E0007", s.span, construct=construct or f"a `{type(s).__name__}` statement here")
@@ -202,6 +224,12 @@ class FunctionChecker:
 
     def stmt_Pass(self, s):
         return None
+
+    def stmt_CompStep(self, s: CompStep) -> TStmt | None:
+        return self.comprehensions.step(s)
+
+    def stmt_Delete(self, s: ast.Delete):
+        return delete(self, s)
 
     def stmt_ExprStmt(self, s: ast.ExprStmt):
         e = s.expr
@@ -218,8 +246,12 @@ class FunctionChecker:
         if s.value is not None:
             value = self.empty_container(s.value, declared)
             if value is None:
-                value = self.exprs.expr(s.value) if not isinstance(s.value, ast.TupleExpr) \
-                    else self.tuple_error(s.value)
+                value = self.exprs.expr(s.value)
+            existing_var = self.scopes.lookup(s.name) if not s.explicit else None
+            python_float.refuse_int_constant(
+                self, value, declared if declared is not None else getattr(existing_var, "type", None),
+                python_float.spelled_float(s.annotation) or getattr(existing_var, "python_float", False),
+                f"as the value of `{s.name}`{python_float.ANNOTATION}")
             value = self.exprs.coerce(value, declared) if declared is not None else self.exprs.value(value)
             if declared is None and value.type == T.STRING_LITERAL:
                 value = self.exprs.coerce(value, self.exprs.string_or(value.type))  # `var s = "text"` holds a String
@@ -255,15 +287,14 @@ class FunctionChecker:
     def empty_container(self, value: ast.Expr, declared: Type | None) -> TExpr | None:
         """`xs: list[int] = []`, `d: Dict[str, int] = {}`: an empty literal takes its element
         types from the declaration."""
+        if isinstance(value, ast.Comprehension):  # `rows: list[list[int]] = [[] for _ in range(n)]`
+            return self.comprehensions.in_context(value, declared)
         empty = (isinstance(value, ast.ListExpr) and not value.elts and is_stdlib_struct(declared, "List")) or (
-            isinstance(value, ast.DictExpr) and not value.keys and is_stdlib_struct(declared, "Dict"))
+            isinstance(value, ast.DictExpr) and not value.keys and is_stdlib_struct(declared, "Dict")) or (
+            sets.is_empty_set(value) and is_stdlib_struct(declared, "Set"))
         if not empty:
             return None
         return self.calls.finish_call(declared.symbol.methods["__init__"], [], value.span, value.span, declared)
-
-    def tuple_error(self, e: ast.TupleExpr) -> TExpr:
-        self.msg.error("E0213", e.span)
-        return TConst(e.span, ERROR, None)
 
     def stmt_Comptime(self, s: ast.Comptime):
         value = self._local_comptime(s) if s.annotation is None else None
@@ -293,25 +324,28 @@ class FunctionChecker:
 
     def stmt_Assign(self, s: ast.Assign):
         mark = self.sharing.change_mark()
-        if isinstance(s.value, ast.TupleExpr) or any(isinstance(t, ast.TupleExpr) for t in s.targets):
-            if len(s.targets) != 1 or not isinstance(s.targets[0], ast.TupleExpr):
-                self.msg.error("E0213", s.value.span)
-                return None
-            if not isinstance(s.value, ast.TupleExpr):
-                self.msg.error("E0213", s.targets[0].span)
-                return None
+        through_object = classes.assign_statement(self, s)  # `obj.x = v` (semantics/classes.py)
+        if through_object is not None:
+            return through_object
+        if len(s.targets) == 1 and isinstance(s.targets[0], ast.TupleExpr) and (
+                not isinstance(s.value, ast.TupleExpr) or len(s.value.elts) != len(s.targets[0].elts)
+                or any(isinstance(t, ast.TupleExpr) for t in s.targets[0].elts)):
+            return self.tuples.unpack(s.targets[0], s.value, s.span)  # `a, b = f()`, `(a, (b, c)) = t`
+        if len(s.targets) == 1 and isinstance(s.targets[0], ast.TupleExpr):
             targets, values = s.targets[0].elts, s.value.elts
-            if len(targets) != len(values):
-                self.msg.error("E0212", s.span, found=len(values), expected=len(targets))
-                return None
             checked = [self.exprs.expr(v) for v in values]
             if any(isinstance(t, ast.Subscript) or isinstance(attribute_root(t), ast.Subscript) for t in targets):
                 return self.assign_each(list(targets), checked, s.span)
             assign = self._assign_targets(list(targets), checked, s.span)
             self._remember_copies(list(targets), list(values), checked)
             return assign
+        if len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and is_empty_literal(s.value):
+            assign = self.assign_empty(s.targets[0], s.value, s.span)
+            if assign is not False:
+                return assign
         value = self.exprs.expr(s.value)
         if len(s.targets) == 1 and isinstance(s.targets[0], ast.Subscript):
+            self.empties.setitem(s.targets[0], value)
             return self.structs.setitem(s.targets[0], value, s.span, mark)
         if len(s.targets) == 1 and isinstance(attribute_root(s.targets[0]), ast.Subscript):
             return self.element_field_store(s.targets[0], value, s.span, mark)
@@ -388,13 +422,36 @@ class FunctionChecker:
         return s
 
 
+    def assign_empty(self, target: ast.Name, literal: ast.Expr, span: Span):
+        """`name = []` / `name = {}`: an existing variable's type, a hinted one, or pending until a use
+        says what it holds (semantics/empty_literals.py); False where the general path applies."""
+        existing = self.scopes.lookup(target.id)
+        if isinstance(existing, LocalVar):
+            value = self.empty_container(literal, existing.type)
+            return self._assign_targets([target], [value], span) if value is not None else False
+        if existing is not None:
+            return False
+        value = self.empties.value_for(literal)
+        if value is not None:
+            return self._assign_targets([target], [value], span)
+        assign = self._assign_targets([target], [TConst(literal.span, ERROR, None)], span)
+        self.empties.bound(target.id, literal)
+        return assign
+
     def _assign_targets(self, targets: list[ast.Expr], values: list[TExpr], span: Span):
+        through_object = classes.assign(self, targets, values, span)  # `obj.x = v` (semantics/classes.py)
+        if through_object is not None:
+            return through_object
         variables, coerced = [], []
         for target, value in zip(targets, values):
             var = self.assign_target(target, value)
             if var is None:
                 continue
             variables.append(var)
+            self.empties.flows_into(value, var.type)
+            if isinstance(var, LocalVar) and var.python_float:
+                python_float.refuse_int_constant(self, value, var.type, True,
+                                                 f"as the value of `{var.name}`{python_float.INFERRED}")
             coerced.append(self.exprs.coerce(value, var.type))  # FieldTarget has .type too
         if not variables:
             return None
@@ -419,9 +476,8 @@ class FunctionChecker:
         if target.id in self.module.comptimes:
             self.msg.error("E0107", target.span, name=target.id)
             return None
-        if target.id in self.module.functions:
-            self.msg.error("E0108", target.span)
-            return None
+        # A name that is also a function's (`round = 3`, a builtin from the prelude or one of the
+        # module's own) becomes a local that shadows it, as in Python.
         vtype = self.exprs.string_or(default_type(value.type))  # `s = "text"` holds a String
         if vtype == T.EXCEPTION:
             self.msg.error("E0171", target.span, name=target.id)
@@ -430,6 +486,7 @@ class FunctionChecker:
             self.msg.error("E0132", target.span, name=target.id)
             vtype = ERROR
         var = self.new_var(target.id, vtype, target.span)
+        var.python_float = python_float.is_float(vtype)  # `x = 1.5`: a later `x = 2` keeps an int in CPython
         self.scopes.declare(target.id, var, function_wide=True)
         self.refer_local(target.span, var)
         return var
@@ -449,6 +506,10 @@ class FunctionChecker:
         return TAssign(span, variables, values)
 
     def stmt_AugAssign(self, s: ast.AugAssign):
+        if isinstance(s.target, (ast.Attribute, ast.Subscript)):
+            through_object = classes.aug_assign(self, s)  # `obj.x += v` (semantics/classes.py)
+            if through_object is not None:
+                return through_object
         if isinstance(s.target, ast.Subscript):
             return self.structs.aug_subscript(s)
         if isinstance(s.target, ast.Attribute) and isinstance(attribute_root(s.target), ast.Subscript):
@@ -479,6 +540,8 @@ class FunctionChecker:
             self.msg.error("E0108", s.target.span)
             return None
         current = self.exprs.expr(s.target)
+        if s.op == "+":
+            self.empties.augmented(s.target, s.value)
         if not isinstance(current, TLocal):
             if current.type != ERROR and isinstance(current, TConst):
                 self.msg.error("E0107", s.target.span, name=s.target.id)
@@ -555,7 +618,7 @@ class FunctionChecker:
         else:
             start, stop, step = args
         if not isinstance(s.target, ast.Name):
-            self.msg.error("E0007", s.target.span, construct="unpacking in a `for` target")
+            self.msg.error("E0213", s.target.span, type=itype)  # (a range gives numbers)
             return None
         var = self.private_loop_var(s.target, itype) or self.assign_target(s.target, TConst(s.target.span, itype, 0))
         if var is None:
@@ -642,7 +705,7 @@ class FunctionChecker:
             return result
         value = None
         if s.value is not None:
-            value = self.exprs.expr(s.value) if not isinstance(s.value, ast.TupleExpr) else self.tuple_error(s.value)
+            value = self.exprs.expr(s.value)
         expected = self.fn.return_type
         if expected is None and self.infer_return:
             self.fn.return_type = default_type(value.type) if value is not None else T.NONE
@@ -653,11 +716,23 @@ class FunctionChecker:
             if expected not in (T.NONE, ERROR):
                 self.msg.error("E0201", s.span, expected=expected, found="None")
         elif expected == T.NONE:
+            void = self.closures.void_return(value, s.span)  # `lambda v: xs.append(v)`
+            if void is not None:
+                self.assigned = None
+                return void
             if value.type != ERROR:
                 self.msg.error("E0210", s.value.span)
             value = None
         else:
             self.sharing.returned(value, s.span)
+            self.empties.flows_into(value, expected)
+            decl = self.fn.decl
+            # Annotated `float`, or a `def`'s result typed by an earlier `return 1.5`: CPython returns the int.
+            spelled = python_float.spelled_float(decl.returns)
+            python_float.refuse_int_constant(
+                self, value, expected, spelled or (decl.returns is None and decl.kind == "def"),
+                f"as the result of `{decl.name}`" + (python_float.ANNOTATION if spelled else
+                                                     " (its type came from an earlier `return` of a float)"))
             value = self.ownership.returned(self.exprs.coerce(value, expected))
         self.assigned = None
         return TReturn(s.span, value)
@@ -726,8 +801,16 @@ class FunctionChecker:
         return TBlock(s.span, body)
 
     def stmt_FnDef(self, s: ast.FnDef):
-        self.msg.error("E0007", s.name_span, construct="a nested function")
-        return None
+        return self.closures.define(s)
+
+    def stmt_Nonlocal(self, s: ast.Nonlocal):
+        return self.closures.stmt_Nonlocal(s)
+
+    def stmt_Global(self, s: ast.Global):
+        return self.globals.stmt_Global(s)
+
+    def stmt_MainGuard(self, s: ast.MainGuard):
+        return self.globals.stmt_MainGuard(s)
 
     def stmt_Launch(self, s: ast.Launch):
         return self.gpu.launch(s)
@@ -763,7 +846,7 @@ class FunctionChecker:
                 v = self.structs.method_call(v, "__str__", [], a.span)
             if not (isinstance(v.type, (ScalarType, T.SIMDType)) or is_string(v.type) or
                     v.type in (T.STRING_LITERAL, ERROR, T.NONE, T.EXCEPTION)):
-                self.msg.error("E0215", a.span, type=v.type)
+                self.msg.error("E0215", a.span, type=v.type, notes=classes.print_advice(v.type))
             args.append(v)
         return TPrint(e.span, args, sep, end)
 

@@ -5,15 +5,26 @@ PARENT = {
     # KeyboardInterrupt (Ctrl-C, polled at loop back-edges) is no Exception, as in Python:
     # `except Exception:` lets it through; a bare `except:` or `except BaseException:` catches it.
     "BaseException": None, "KeyboardInterrupt": "BaseException",
+    # sys.exit() (stdlib/sys.px): no Exception either. `_SystemExitCode` is sys.exit(3), told
+    # apart from sys.exit("3") by the program's entry (codegen/runtime_lib.py `_system_exit`).
+    "SystemExit": "BaseException", "_SystemExitCode": "SystemExit",
     "Exception": "BaseException", "Error": "Exception",
     "ArithmeticError": "Exception", "ZeroDivisionError": "ArithmeticError", "OverflowError": "ArithmeticError",
     "LookupError": "Exception", "IndexError": "LookupError", "KeyError": "LookupError",
+    "AttributeError": "Exception",  # an attribute of None (semantics/classes.py)
+    "NameError": "Exception",  # a module-level variable read before the script assigns it (semantics/globals.py)
+    "EOFError": "Exception",  # input() at the end of standard input
     "ValueError": "Exception", "TypeError": "Exception", "AssertionError": "Exception",
     "MemoryError": "Exception", "RuntimeError": "Exception", "NotImplementedError": "RuntimeError",
     "RecursionError": "RuntimeError",  # recursion deeper than the thread's stack allows
     # print() to a closed pipe or a full disk
     "OSError": "Exception", "ConnectionError": "OSError", "BrokenPipeError": "ConnectionError",
 }
+
+
+def known_names() -> str:
+    """The classes a program can name, for E0137 (`_SystemExitCode` is sys.exit's own)."""
+    return ", ".join(sorted(n for n in PARENT if not n.startswith("_")))
 
 
 def covered(name: str) -> set[str]:

@@ -15,11 +15,14 @@ from ..diagnostics import Note
 from ..diagnostics.codes import NOT_IN_PYX
 from ..source import Span
 from ..syntax import ast
-from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
-from . import fold
+from ..types import ERROR, FunctionType, LiteralType, ScalarType, StructType, Type, default_type
+from . import classes, fold, python_float, sets
+from .closures import BUILTIN_VALUES, KEYED
+from .comprehensions import CONSUMERS
 from .gpu import GPU_NAMES
 from .imports import is_stdlib_struct, is_string
 from .messages import MessageBuilder
+from .optional_types import ambiguous_truth, coerce_to_optional
 from .rules import (
     BINARY_METHODS,
     BIT_OPS,
@@ -32,6 +35,8 @@ from .rules import (
     is_float,
     is_num,
 )
+from .slicing import slice_value
+from .strformat import Checked
 from .typed import (
     LocalVar,
     Reference,
@@ -78,6 +83,9 @@ class ExpressionChecker:
             return self.coerce(e, default_type(e.type))
         return e
 
+    def expr_Checked(self, e: Checked) -> TExpr:
+        return e.value  # an argument of a format string, checked before the string was parsed
+
     def expr_IntLit(self, e):
         return TConst(e.span, T.INT_LITERAL, e.value)
 
@@ -113,7 +121,13 @@ class ExpressionChecker:
         return (self.string_type() or t) if t == T.STRING_LITERAL else t
 
     def expr_TupleExpr(self, e):
-        return self.chk.tuple_error(e)
+        return self.chk.tuples.literal(e)
+
+    def expr_Comprehension(self, e: ast.Comprehension) -> TExpr:
+        return self.chk.comprehensions.expr_Comprehension(e)
+
+    def expr_SetExpr(self, e: ast.SetExpr) -> TExpr:
+        return sets.set_display(self.chk, e)
 
     def expr_ListExpr(self, e: ast.ListExpr) -> TExpr:
         """`[a, b, c]`: a List of the elements' one type (untyped constants adapt, as in `var`)."""
@@ -127,6 +141,8 @@ class ExpressionChecker:
                                                         "element type)")
             return TConst(e.span, ERROR, None)
         elem = self.string_or(_element_type(elts))
+        if python_float.refuse_mixed_items(self.chk, elts, elem, "as an item of a list of floats"):
+            return TConst(e.span, ERROR, None)
         elts = [self.chk.ownership.consume(self.coerce(x, elem), "put in a list") for x in elts]
         sym = self.chk.module.structs.get(LIST_LITERAL)
         if any(x.type == ERROR for x in elts) or sym is None:
@@ -169,6 +185,9 @@ class ExpressionChecker:
         self.chk.ownership.need_drop(dict_type, e.span)
         return TDictLit(e.span, dict_type, init, setitem, keys, values)
 
+    def expr_Lambda(self, e: ast.Lambda) -> TExpr:
+        return self.chk.closures.lambda_value(e)
+
     def expr_Name(self, e: ast.Name) -> TExpr:
         found = self.chk.scopes.lookup(e.id)
         if isinstance(found, LocalVar):
@@ -210,7 +229,11 @@ class ExpressionChecker:
             self.msg.error(NOT_IN_PYX, e.span,
                            construct="using a module as a value (name what you need, e.g. `m.f(...)`)")
             return TConst(e.span, ERROR, None)
-        if e.id in self.chk.module.functions or e.id in BUILTIN_FUNCTIONS:
+        if e.id in self.chk.module.functions:
+            return self.chk.closures.function_value(self.chk.module.functions[e.id], e.span)
+        if e.id in BUILTIN_VALUES:
+            return self.chk.closures.builtin_value(e.id, e.span)
+        if e.id in BUILTIN_FUNCTIONS:
             self.msg.error("E0007", e.span, construct="using a function as a value")
             return TConst(e.span, ERROR, None)
         if e.id in T.TYPE_NAMES or e.id in self.chk.module.structs:
@@ -233,7 +256,8 @@ class ExpressionChecker:
                       + list(self.chk.module.structs)
                       + sorted(BUILTIN_FUNCTIONS) + list(T.TYPE_NAMES))
         close = difflib.get_close_matches(name, candidates, n=1)
-        notes = (Note(f"did you mean `{close[0]}`?"),) if close else ()
+        why = self.chk.globals.explain_unknown(name) or self.chk.comprehensions.explain_unknown(name, span)
+        notes = (why,) if why is not None else (Note(f"did you mean `{close[0]}`?"),) if close else ()
         self.msg.error("E0101", span, notes, name=name)
 
     def expr_Attribute(self, e: ast.Attribute):
@@ -272,6 +296,10 @@ class ExpressionChecker:
                 self.msg.error("E0117", e.span, field=e.attr, struct=self.chk.fn.owner)
             base = TLocal(e.value.span, self.chk.self_var.type, self.chk.self_var)
         else:
+            bound = self.chk.scopes.lookup(e.value.id) if isinstance(e.value, ast.Name) else None
+            sym = self.chk.structs.struct_of(bound.type) if isinstance(bound, LocalVar) else None
+            if sym is not None and e.attr in sym.methods and bound.type.field_index(e.attr) is None:
+                return self.chk.closures.bound_method(e, bound, sym.methods[e.attr])  # `d.get` as a value
             base = self.expr(e.value)
         if base.type == ERROR:
             return TConst(e.span, ERROR, None)
@@ -287,6 +315,8 @@ class ExpressionChecker:
         base = self.expr(e.value)
         if base.type == ERROR:
             return base
+        if base.type == T.STRING_LITERAL and self.string_type() is not None:  # `"abc"[::-1]`, `"abc"[i]`
+            base = self.coerce(base, self.string_type())
         if isinstance(base.type, T.SIMDType):
             return self.chk.simd.simd_lane(base, e.items, e.span)
         if isinstance(base.type, T.PtrType):
@@ -294,6 +324,8 @@ class ExpressionChecker:
             if index is None:
                 return TConst(e.span, ERROR, None)
             return TPtrOp(e.span, base.type.pointee, "load", [base, index])
+        if isinstance(base.type, T.TupleType):
+            return self.chk.tuples.index(base, e)
         if self.chk.structs.struct_of(base.type) is not None:
             index = [self.expr(i) for i in e.items if isinstance(i, ast.Expr)]
             result = self.chk.structs.method_call(base, "__getitem__", index, e.span)
@@ -303,6 +335,9 @@ class ExpressionChecker:
             return TConst(e.span, ERROR, None)
         self.msg.error("E0007", e.span, construct="indexing")
         return TConst(e.span, ERROR, None)
+
+    def expr_Slice(self, e: ast.Slice) -> TExpr:
+        return slice_value(self.chk, e)
 
     def expr_Unary(self, e: ast.Unary) -> TExpr:
         operand = self.expr(e.operand)
@@ -343,6 +378,8 @@ class ExpressionChecker:
         return TUnary(e.span, t, e.op, operand)
 
     def expr_Binary(self, e: ast.Binary) -> TExpr:
+        if e.op == "%" and isinstance(e.left, ast.StrLit):  # `"%5.2f" % x`: parsed when compiling
+            return self.chk.strformat.percent(e)
         return self.binary(e.op, self.expr(e.left), self.expr(e.right), e.span)
 
     def binary(self, op: str, left: TExpr, right: TExpr, span: Span) -> TExpr:
@@ -355,13 +392,19 @@ class ExpressionChecker:
                 return self.chk.pointers.ptr_offset(left, right, span, negate=op == "-")
             self.msg.error("E0202", span, op=op, left=left.type, right=right.type)
             return TConst(span, ERROR, None)
+        if op == "%" and (left.type == T.STRING_LITERAL or is_string(left.type)):
+            return self.chk.strformat.not_constant(left.span, "`%`")
         if left.type == T.STRING_LITERAL and is_string(right.type):  # "a" + s
             left = self.coerce(left, right.type)
         elif left.type == T.STRING_LITERAL and op == "*" and self.string_type() is not None:  # "-" * n
             left = self.coerce(left, self.string_type())
+        if isinstance(left.type, T.TupleType) or isinstance(right.type, T.TupleType):
+            return self.chk.tuples.binary(op, left, right, span)  # `t + (x,)`, `t * 2`: a new tuple
         if isinstance(left.type, StructType) or isinstance(right.type, StructType):
             result = self.chk.structs.method_call(left, BINARY_METHODS[op], [right], span) \
                 if isinstance(left.type, StructType) else None
+            if result is None and isinstance(right.type, StructType):  # `3 * xs`: Python's reflected method
+                result = self.chk.structs.method_call(right, "__r" + BINARY_METHODS[op][2:], [left], span)
             if result is None:
                 self.msg.error("E0202", span, op=op, left=left.type, right=right.type)
                 return TConst(span, ERROR, None)
@@ -537,11 +580,17 @@ class ExpressionChecker:
         func = e.func
         if isinstance(func, ast.Subscript):
             return self.chk.calls.parameterized_call(func, e)
+        if isinstance(func, ast.Attribute) and func.attr == "format" and isinstance(func.value, ast.StrLit):
+            return self.chk.strformat.str_format(e)  # `"{}".format(x)`: parsed when compiling
         if isinstance(func, ast.Attribute):
+            self.chk.empties.method_call(func, e)  # `out.append(x)` of `out = []` says what it holds
             return self.chk.structs.attribute_call(func, e)
         if not isinstance(func, ast.Name):
-            self.expr(func)
-            self.msg.error("E0007", func.span, construct="calling anything but a function name")
+            callee = self.expr(func)
+            if isinstance(callee.type, FunctionType):  # `make_adder(2)(3)`: a function value
+                return self.chk.closures.call(callee, e)
+            if callee.type != ERROR:
+                self.msg.error("E0007", func.span, construct="calling anything but a function name")
             return TConst(e.span, ERROR, None)
         name = func.id
         shadow = self.chk.scopes.lookup(name)
@@ -554,10 +603,22 @@ class ExpressionChecker:
                 return self.chk.calls.conversion(bound.name, e)
             return self.chk.structs.struct_call(self.chk.structs.struct_of(bound), e, bound)
         if shadow is not None:
-            self.msg.error("E0109", func.span, name=name)
+            if isinstance(shadow, LocalVar) and shadow.type == ERROR:  # (reported where it was bound)
+                for a in e.args:
+                    self.expr(a)
+            else:
+                self.msg.error("E0109", func.span, name=name)
             return TConst(e.span, ERROR, None)
+        if name == "set" and name not in self.chk.module.functions and name not in self.chk.module.structs:
+            return sets.set_call(self.chk, e)  # Python's set(...) (semantics/sets.py)
+        if name in KEYED and any(kw.name == "key" for kw in e.keywords) and self.chk.closures.builtin(name):
+            return self.chk.closures.keyed(name, e)  # sorted(xs, key=f), min(xs, key=f), max(...)
+        if name in CONSUMERS:  # sum(x for x in xs), any(...), max(xs), list(...)
+            consumed = self.chk.comprehensions.builtin_call(name, e)
+            if consumed is not None:
+                return consumed
         if name in self.chk.module.functions:
-            return self.chk.calls.user_call(self.chk.module.functions[name], e)
+            return self.chk.calls.user_call(*self.chk.tuples.callee(name, e))
         if name in self.chk.module.structs:
             return self.chk.structs.struct_call(self.chk.module.structs[name], e)
         if name in self.chk.module.imported:
@@ -609,6 +670,8 @@ class ExpressionChecker:
         """Implicit conversion: only an untyped constant changes type, and only where it fits."""
         if target is None or e.type == target or ERROR in (e.type, target):
             return e
+        if e.type == T.NONE and classes.is_class(target):  # `None` where an object is wanted
+            return classes.none_value(self.chk, target, e.span)
         if e.type == T.STRING_LITERAL and is_string(target):  # Python's str: a String of its text
             init = self.chk.structs.struct_of(target).methods["__init__"]
             return self.chk.calls.finish_call(init, [e], e.span, e.span, target)
@@ -634,6 +697,13 @@ class ExpressionChecker:
         if isinstance(e.type, LiteralType) and not isinstance(e, TConst) and isinstance(target, ScalarType):
             # An untyped expression that could not fold (`1 // 0`) already has its default type.
             pass
+        if isinstance(target, T.TupleType):  # `(1, 2)` where a tuple of floats is wanted: built again
+            rebuilt = self.chk.tuples.coerce(e, target)
+            if rebuilt is not None:
+                return rebuilt
+        wrapped = coerce_to_optional(self, e, target)  # `None` or a T where `T | None` is wanted
+        if wrapped is not None:
+            return wrapped
         self.msg.error("E0201", e.span, expected=target, found=e.type)
         return TConst(e.span, ERROR, None)
 
@@ -666,6 +736,8 @@ class ExpressionChecker:
         if isinstance(v.type, T.PtrType):
             return TBuiltin(span, T.BOOL, "truth", [v])
         if isinstance(v.type, StructType):
+            if ambiguous_truth(self, v, span):  # `if opt:`, an Optional[Int] (optional_types.py)
+                return TConst(span, ERROR, None)
             result = self.chk.structs.method_call(v, "__bool__", [], span)
             if result is None:
                 result = self.chk.structs.method_call(v, "__len__", [], span)

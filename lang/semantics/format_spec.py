@@ -9,7 +9,7 @@ import re
 from .. import types as T
 
 SPEC = re.compile(r"^(?:(.)?([<>=^]))?([+\- ])?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([a-zA-Z%])?$", re.S)
-SUPPORTED_TYPES = set("dfFeEgG%s")
+SUPPORTED_TYPES = set("bcdeEfFgGnosxX%")
 
 
 def spec_problem(value_type, spec: str, is_string) -> str | None:
@@ -27,10 +27,6 @@ def spec_problem(value_type, spec: str, is_string) -> str | None:
     m = SPEC.match(spec)
     if m is None:
         return f"format spec {spec!r} is not supported"
-    if m.group(4):
-        return "the alternate form `#` is not supported yet"
-    if m.group(7) == "_":
-        return "`_` grouping is not supported yet (`,` is)"
     if m.group(9) and m.group(9) not in SUPPORTED_TYPES:
-        return f"format type `{m.group(9)}` is not supported yet (d, f, F, e, E, g, G, % and s are)"
+        return f"format type `{m.group(9)}` is not supported yet (b c d e E f F g G n o s x X % are)"
     return None

@@ -25,6 +25,7 @@ class ModuleLoader:
         self.by_file: dict[int, ModuleSymbols] = {}  # id(SourceFile) -> the module it holds
         self.modules: list[ModuleSymbols] = []  # the main module first
         self.dependencies: list[tuple[str, str]] = []  # (path, sha256 of its text) of each imported file
+        self.imports: dict[int, list[ModuleSymbols]] = {}  # id(importer) -> the modules it imports, in order
         self._directory: dict[int, Path] = {}
 
     def collect_program(self, module: ast.Module) -> ModuleSymbols:
@@ -59,7 +60,9 @@ class ModuleLoader:
             path = _locate(STDLIB, name)
             path = path.resolve() if path is not None else None
         if path is not None and path.resolve() in self.by_path:
-            return self.by_path[path.resolve()]  # already collected (a cycle, or a second import)
+            found = self.by_path[path.resolve()]  # already collected (a cycle, or a second import)
+            self.imports.setdefault(id(importer), []).append(found)
+            return found
         if path is None:
             self.diags.error("E0129", span, module=name, available=", ".join(f"`{m}`" for m in sorted(MODULES)),
                              looked=f"{name.replace('.', '/')}.px")
@@ -81,7 +84,31 @@ class ModuleLoader:
         taken = {m.name for m in self.modules}
         unique = name if name not in taken else next(
             f"{name}~{i}" for i in range(2, 10**6) if f"{name}~{i}" not in taken)
-        return collect(module, self.diags, self, unique)
+        self.imports.setdefault(id(importer), [])
+        position = len(self.imports[id(importer)])
+        collected = collect(module, self.diags, self, unique)
+        self.imports[id(importer)].insert(position, collected)  # its own imports were recorded meanwhile
+        return collected
+
+    def import_order(self, main: ModuleSymbols) -> list[ModuleSymbols]:
+        """The modules in the order CPython would finish running them: a module after everything it
+        imports (depth first, in the order of its imports), each once, `main` last."""
+        done: list[ModuleSymbols] = []
+        seen: set[int] = set()
+        stack: list[tuple[ModuleSymbols, int]] = [(main, 0)]
+        seen.add(id(main))
+        while stack:
+            module, k = stack.pop()
+            children = self.imports.get(id(module), [])
+            if k < len(children):
+                stack.append((module, k + 1))
+                child = children[k]
+                if id(child) not in seen:
+                    seen.add(id(child))
+                    stack.append((child, 0))
+            else:
+                done.append(module)
+        return done
 
 
 def _stdlib_directory() -> Path:

@@ -3,14 +3,20 @@ from __future__ import annotations
 
 import difflib
 import functools
+from dataclasses import replace
 
 from .. import types as T
 from ..diagnostics import DiagnosticBag, Note
 from ..diagnostics.codes import NOT_IN_PYX
 from ..syntax import ast
 from ..types import ERROR, Type
+from . import implicit_mut
+from .closures import callable_params, is_callable_annotation
+from .optional_types import OPTIONAL_NAMES, OPTIONAL_TYPE, filter_typing_import, typing_type, uses_optional_spelling
 from .rules import FUTURE_NAMES
 from .scope import ComptimeSymbol, ModuleSymbols, StructSymbol
+from .slicing import SLICE_SUFFIX, is_slice_overload
+from .strformat import FORMAT_FIELD, PERCENT_FIELD, REPR_FIELD
 
 
 def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None = None) -> ModuleSymbols:
@@ -50,13 +56,18 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
                 continue
             seen[item.name] = item
             if isinstance(item, ast.FnDef):
+                item = callable_params(item)  # `f: Callable[[int], int]`: one instance per function passed
                 symbols.functions[item.name] = item
                 _check_fn_params(item, diags)
             else:
                 symbols.comptimes[item.name] = ComptimeSymbol(item)
+    # A `def` parameter the body changes in place is taken by reference, as Python shares it.
+    symbols.functions = implicit_mut.infer(symbols.functions, {n: s.decl for n, s in symbols.structs.items()})
     loader.register(module, symbols)
     for item in pending:
-        _bind_import(item, symbols, seen, diags, loader)
+        wanted = filter_typing_import(item, symbols, seen, diags)  # `from typing import Any`: E0012
+        if wanted is not None:
+            _bind_import(wanted, symbols, seen, diags, loader)
     _bind_prelude(module, symbols, seen, diags, loader)
     return symbols
 
@@ -96,13 +107,58 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
         if wanted:
             _bind_import(ast.Import(module.span, "collections", None, wanted, True), symbols, seen, diags, loader,
                          stdlib=True)
+    if (ast.SetExpr in uses.kinds or "set" in uses.names) and not loader.is_stdlib(module, "set"):
+        # `{a, b}`, `set(...)`, `set[int]` and set comprehensions build the stdlib's Set (semantics/sets.py).
+        from .sets import HIDDEN
+
+        _bind_import(ast.Import(module.span, "set", None, HIDDEN, True), symbols, seen, diags, loader, stdlib=True)
+    if (uses.tuples or uses.names & {"tuple", "Tuple"}) and not loader.is_stdlib(module, "tuple"):
+        # `(a, b)`, `return a, b` and Python's `tuple[int, str]` build the stdlib's tuple structs.
+        _bind_import(ast.Import(module.span, "tuple", None, tuple((f"Tuple{n}", TUPLE_STRUCTS[n])
+                                                                     for n in TUPLE_STRUCTS), True),
+                     symbols, seen, diags, loader, stdlib=True)
     if uses.names & {"max", "min"} and not loader.is_stdlib(module, "traits"):
         # max and min of structs fold through the stdlib's (the builtins take numbers and SIMD).
         _bind_import(ast.Import(module.span, "traits", None, (("max", MAX_OF_STRUCTS), ("min", MIN_OF_STRUCTS)), True),
                      symbols, seen, diags, loader, stdlib=True)
+    if KEY_ARGUMENT in uses.names and not loader.is_stdlib(module, "functional"):
+        # `sorted(xs, key=f)`, `xs.sort(key=f)`, `min`/`max(..., key=f)` call these (semantics/closures.py).
+        _bind_import(ast.Import(module.span, "functional", None, tuple(KEY_FUNCTIONS.items()), True), symbols, seen,
+                     diags, loader, stdlib=True)
+    if ast.Slice in uses.kinds and not loader.is_stdlib(module, "slicing"):
+        # `xs[a:b]` passes the stdlib's Slice to `__getitem__`, whatever the module calls `Slice`.
+        _bind_import(ast.Import(module.span, "slicing", None, (("Slice", SLICE_LITERAL),), True), symbols, seen,
+                     diags, loader, stdlib=True)
+    if (uses.optional or uses.names & OPTIONAL_NAMES) and not loader.is_stdlib(module, "optional"):
+        # `int | None`, `Union[int, None]`, `typing.Optional[int]` name the stdlib's Optional.
+        _bind_import(ast.Import(module.span, "optional", None, (("Optional", OPTIONAL_TYPE),), True), symbols,
+                     seen, diags, loader, stdlib=True)
     if uses.text and not loader.is_stdlib(module, "string"):
         _bind_import(ast.Import(module.span, "string", None, (("String", STRING_LITERAL),), True), symbols, seen,
                      diags, loader, stdlib=True)
+    if uses.formatting and not loader.is_stdlib(module, "formatting"):
+        # `"%d" % n` and `"{}".format(x)` become calls of these (semantics/strformat.py).
+        _bind_import(ast.Import(module.span, "formatting", None, (("percent_field", PERCENT_FIELD),), True), symbols,
+                     seen, diags, loader, stdlib=True)
+        _bind_import(ast.Import(module.span, "string", None, (("format", FORMAT_FIELD), ("repr", REPR_FIELD)), True),
+                     symbols, seen, diags, loader, stdlib=True)
+
+
+def _unpacking_sides(node: ast.Assign | ast.For) -> list[ast.Expr]:
+    """The tuples of `a, b = ...` and `for a, b in ...` that build no tuple: the targets (nested
+    ones too), and the values of a swap `a, b = b, a` (assigned item by item)."""
+    targets = [t for t in (node.targets if isinstance(node, ast.Assign) else (node.target,))
+               if isinstance(t, ast.TupleExpr)]
+    sides: list[ast.Expr] = []
+    while targets:
+        t = targets.pop()
+        sides.append(t)
+        targets.extend(x for x in t.elts if isinstance(x, ast.TupleExpr))
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.TupleExpr) \
+            and isinstance(node.value, ast.TupleExpr) and len(node.value.elts) == len(node.targets[0].elts) \
+            and not any(isinstance(x, ast.TupleExpr) for x in node.targets[0].elts):
+        sides.append(node.value)
+    return sides
 
 
 class _Uses:
@@ -115,22 +171,51 @@ class _Uses:
         self.names: set[str] = set()
         self.kinds: set[type] = set()
         self.text = False
+        self.formatting = False  # `%` on a string literal, or its `.format(...)`
+        self.optional = False  # `X | None` (optional_types.py)
+        self.tuples = False  # a tuple built (not only `a, b = b, a`, nor a target unpacking one)
+        unpacking: set[int] = set()
         stack = [module]
         while stack:
             node = stack.pop()
             kind = type(node)
             self.kinds.add(kind)
+            if kind is ast.TupleExpr:
+                self.tuples = self.tuples or id(node) not in unpacking
+            elif kind is ast.Assign or kind is ast.For:
+                unpacking.update(id(t) for t in _unpacking_sides(node))
             if kind is ast.Name:
                 self.names.add(node.id)
                 self.text = self.text or node.id == "str"
+            elif kind is ast.Subscript:  # `"abc"[::-1]`
+                self.text = self.text or isinstance(node.value, ast.StrLit)
             elif kind is ast.Attribute:
                 self.text = self.text or isinstance(node.value, ast.StrLit)
+                self.formatting = self.formatting or (kind is ast.Attribute and node.attr == "format"
+                                                      and isinstance(node.value, ast.StrLit))
+            elif kind is ast.Keyword and node.name == "key":
+                self.names.add(KEY_ARGUMENT)
+            elif kind is ast.Binary and node.op == "%" and isinstance(node.left, ast.StrLit):
+                self.text = self.formatting = True
+            elif kind is ast.Binary and node.op == "|":
+                self.optional = self.optional or uses_optional_spelling(node)
             elif kind is ast.Binary and node.op == "*":
                 self.text = self.text or isinstance(node.left, ast.StrLit) or isinstance(node.right, ast.StrLit)
-            elif kind is ast.ListExpr:
+            elif kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id in ("enumerate", "zip"):
+                self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.args)  # walks a str
+            elif kind is ast.ListExpr or kind is ast.TupleExpr:
+                self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.elts)
+            elif kind is ast.SetExpr:
+                self.kinds.add(ast.ListExpr)  # a set is built from a list of its items (semantics/sets.py)
                 self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.elts)
             elif kind is ast.DictExpr:
                 self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.keys + node.values)
+            elif kind is ast.Call and isinstance(node.func, ast.Name) and (
+                    node.func.id in ("sorted", "set") or (node.func.id in ("min", "max") and node.keywords)):
+                self.kinds.add(ast.ListExpr)  # they may collect the items into a List (comprehensions.py, closures.py)
+            elif kind is ast.Comprehension:  # it builds a List (sorted and join of a generator too) or a Dict
+                self.kinds.add(ast.DictExpr if node.kind == "dict" else ast.ListExpr)
+                self.text = self.text or isinstance(node.elt, ast.StrLit) or isinstance(node.value, ast.StrLit)
             elif kind in (ast.VarDecl, ast.Assign):
                 self.text = self.text or isinstance(node.value, ast.StrLit)
             stack.extend(ast.children(node))
@@ -139,8 +224,16 @@ class _Uses:
 # The names (no source can spell them) under which a module sees the stdlib's List, Dict and String.
 LIST_LITERAL, DICT_LITERAL, STRING_LITERAL = "List literal", "Dict literal", "String literal"
 MAX_OF_STRUCTS, MIN_OF_STRUCTS = "max of structs", "min of structs"
+SLICE_LITERAL = "Slice literal"
+KEY_ARGUMENT = "key="  # (in _Uses.names: a call passes `key=...`; no name is spelled so)
+# stdlib/functional.px's functions behind `key=`, by their names there -> the names a module sees them by.
+KEY_FUNCTIONS = {"sorted_by_key": "sorted by key", "sort_by_key": "sort by key", "min_by_key": "min by key",
+                 "max_by_key": "max by key"}
 LITERALS = (("List", LIST_LITERAL, ast.ListExpr), ("Dict", DICT_LITERAL, ast.DictExpr))
-PYTHON_GENERICS = {"list": LIST_LITERAL, "dict": DICT_LITERAL}
+PYTHON_GENERICS = {"list": LIST_LITERAL, "dict": DICT_LITERAL, "set": "Set literal"}  # (sets.SET_LITERAL)
+# The stdlib's struct for a tuple of n items (stdlib/tuple.px), by length, under a name no source can spell.
+MAX_TUPLE = 8
+TUPLE_STRUCTS = {n: f"tuple of {n}" for n in range(1, MAX_TUPLE + 1)}
 
 
 # Where an imported name is looked for in the module that defines it.
@@ -167,7 +260,9 @@ def _bind_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: Di
     for name, local in item.names:
         table = next((t for t in _IMPORTABLE if name in getattr(other, t)), None)
         if table is None:
-            diags.error("E0130", item.span, module=item.module, name=name)
+            from .globals import foreign_variable_notes
+
+            diags.error("E0130", item.span, foreign_variable_notes(other, name), module=item.module, name=name)
             symbols.unresolved.add(local)
         elif local in seen:
             first = seen[local]
@@ -238,6 +333,8 @@ def _struct_symbol(decl: ast.StructDef, module: str, diags: DiagnosticBag) -> St
     check_decorators(decl.decorators, STRUCT_DECORATORS | _stdlib_struct_decorators(decl), diags)
     for method in decl.methods:
         _check_fn_params(method, diags)
+        if is_slice_overload(method):  # `__getitem__(self, s: Slice)` beside `__getitem__(self, i: Int)`
+            method = replace(method, name=method.name + SLICE_SUFFIX)
         if method.name in sym.methods:
             diags.error("E0102", method.name_span, name=method.name)
             continue
@@ -393,9 +490,14 @@ def struct_instance(sym: StructSymbol, args: tuple, span, symbols, diags, lookup
     # `List[T]` of two generics' stand-ins for T reads the same but is not the same type.
     owners = set().union(*(T.type_param_owners(a) for a in args))
     module = sym.type.module + "".join(sorted(f"|{o}" for o in owners))
-    t = T.StructType(f"{sym.decl.name}[{', '.join(show(a) for a in args)}]", module, base=sym.decl.name,
-                     symbol=sym,
-                     ct_env=env)
+    t: T.StructType
+    if is_tuple_struct(sym):  # named as its items' types, whatever length its struct has
+        t = T.TupleType(f"Tuple[{', '.join(show(a) for a in args)}]", module, base=sym.decl.name, symbol=sym,
+                        ct_env=env)
+    else:
+        t = T.StructType(f"{sym.decl.name}[{', '.join(show(a) for a in args)}]", module, base=sym.decl.name,
+                         symbol=sym,
+                         ct_env=env)
     sym.instances[args] = t
     sym.states[args] = "resolving"
     _fill_fields(sym, t, symbols, diags, env, lookup)
@@ -459,6 +561,9 @@ def type_conforms(t: Type, trait: str, symbols: ModuleSymbols) -> bool:
         return True
     if not isinstance(t, T.StructType):
         return False
+    if isinstance(t, T.TupleType):  # a tuple is a key, ordered, printable when each of its items is
+        return trait in _tuple_traits(t) and all(_builtin_conforms(item, trait) or type_conforms(item, trait, symbols)
+                                                 for item in t.items)
     sym = t.symbol if t.symbol is not None else symbols.structs.get(t.base or t.name)
     if sym is None:
         return False
@@ -468,6 +573,25 @@ def type_conforms(t: Type, trait: str, symbols: ModuleSymbols) -> bool:
         if isinstance(base, ast.Name):
             declared |= set(trait_ancestry(base.id, home))
     return trait in declared
+
+
+def is_tuple_struct(sym: StructSymbol) -> bool:
+    """The stdlib's struct for tuples of some length (stdlib/tuple.px)."""
+    from .imports import is_stdlib_file
+
+    name = sym.decl.name
+    return name.startswith("Tuple") and name[5:].isdigit() and is_stdlib_file(sym.decl.span.file.name) \
+        and sym.decl.span.file.name.endswith("tuple.px")
+
+
+def _tuple_traits(t: T.TupleType) -> set[str]:
+    """The traits a tuple struct declares, with their parents (KeyElement brings Hashable)."""
+    home = t.symbol.home
+    declared: set[str] = set()
+    for base in t.symbol.decl.traits:
+        if isinstance(base, ast.Name) and home is not None:
+            declared |= set(trait_ancestry(base.id, home))
+    return declared
 
 
 def dotted_name(node: ast.Expr) -> str | None:
@@ -542,11 +666,21 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSym
     env = env or {}
     if expr is None:
         return T.NONE
+    if is_callable_annotation(expr):  # (a parameter's is a type parameter: closures.callable_params)
+        diags.error("E0279", expr.span)
+        return ERROR
     if isinstance(expr, ast.Name) and expr.id in env:
         value = env[expr.id]
         if isinstance(value, T.Type):
             return value
         diags.error("E0104", expr.span, name=expr.id)
+        return ERROR
+    spelled = typing_type(expr, diags, symbols, lambda x: resolve_type(x, diags, symbols, env, lookup))
+    if spelled is not None:  # `int | None`, `Optional[int]`, `Union[...]`, `typing.X`
+        return spelled
+    if isinstance(expr, ast.Name) and expr.id in ("tuple", "Tuple") and symbols is not None \
+            and TUPLE_STRUCTS[1] in symbols.structs:
+        diags.error("E0126", expr.span, name=expr.id, example=f"{expr.id}[int, str]")  # a tuple's items have types
         return ERROR
     if isinstance(expr, ast.Name) and expr.id in PARAMETRIC:
         diags.error("E0126", expr.span, name=expr.id, example=PARAMETRIC[expr.id])
@@ -563,6 +697,11 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSym
     if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and symbols is not None \
             and expr.value.id in symbols.structs and expr.value.id not in env:
         return _generic_struct(expr, symbols.structs[expr.value.id], diags, symbols, env, lookup)
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id in ("tuple", "Tuple") \
+            and symbols is not None and TUPLE_STRUCTS[1] in symbols.structs:
+        from .tuples import resolve_tuple_type
+
+        return resolve_tuple_type(expr, diags, symbols, env, lookup)
     if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id in PYTHON_GENERICS \
             and symbols is not None and PYTHON_GENERICS[expr.value.id] in symbols.structs:
         # Python's `list[int]` and `dict[str, float]` are the stdlib's List and Dict.

@@ -89,6 +89,10 @@ class OwnershipChecker:
         if what != "assigned":  # (a binding's copy is judged by the variable's later use: sharing.py)
             self.chk.sharing.stored_copy(value)  # `grid.append(row)`, `[row]`: Python would store row itself
         if owning(value.type) and is_place(value):
+            from .classes import shared_attribute_copied
+
+            if shared_attribute_copied(self.chk, value):
+                return TConst(value.span, ERROR, None)
             copied = self.copy_of(value)
             if copied is not None:
                 self.need_drop(value.type, value.span)
@@ -130,6 +134,10 @@ class OwnershipChecker:
                 self.msg.error("E0163", e.span, name=e.value.id, why="it is not a variable")
             return TConst(e.span, ERROR, None)
         var = value.var
+        if var.global_symbol is not None:
+            self.msg.error("E0163", e.span, name=var.name,
+                           why="it is a module-level variable, which any function may still read (copy it instead)")
+            return TConst(e.span, ERROR, None)
         if not var.owned:
             self.msg.error("E0163", e.span, name=var.name,
                              why="it is an argument this function only borrows (declare it `var` to own it)")

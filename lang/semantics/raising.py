@@ -7,7 +7,7 @@ from .. import types as T
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR
-from .exceptions import PARENT, covered
+from .exceptions import PARENT, covered, known_names
 from .imports import is_string
 from .rules import merge_assigned, source_text
 from .typed import LocalVar, TConst, THandler, TRaise, TTry
@@ -49,7 +49,7 @@ class ExceptionChecker:
                 return TRaise(s.span, None, "", value)
         cls, args = (exc.func, exc.args) if isinstance(exc, ast.Call) else (exc, ())
         if not isinstance(cls, ast.Name) or cls.id not in PARENT or self.chk.scopes.lookup(cls.id) is not None:
-            self.msg.error("E0137", exc.span, name=source_text(exc), known=", ".join(sorted(PARENT)))
+            self.msg.error("E0137", exc.span, name=source_text(exc), known=known_names())
             return None
         message, text = "", None
         if len(args) > 1:
@@ -111,7 +111,7 @@ class ExceptionChecker:
         classes: set[str] = set()
         for n in names:
             if not isinstance(n, ast.Name) or n.id not in PARENT:
-                self.msg.error("E0137", n.span, name=source_text(n), known=", ".join(sorted(PARENT)))
+                self.msg.error("E0137", n.span, name=source_text(n), known=known_names())
                 continue
             if n.id == "BaseException":
                 return None

@@ -9,7 +9,8 @@ from ..syntax import ast
 from ..types import ERROR, ScalarType, Type
 from .typed import FunctionInstance, LocalVar, TConst, TExpr
 
-BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "bool", "len", "normalize_index", "hash"}
+BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "bool", "len", "normalize_index", "hash",
+                     "sum", "any", "all", "list"}  # (these four: semantics/comprehensions.py)
 
 
 # Names of features pyx plans and has not built: using one says "not supported yet" (E0007), not

@@ -1,6 +1,7 @@
 """Module-level symbols and the block scopes of one function body."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..syntax import ast
@@ -51,6 +52,10 @@ class ModuleSymbols:
     trait_homes: dict[str, ModuleSymbols] = field(default_factory=dict, repr=False)
     # Set by the instantiator: compile-time constants by name, looked up in this module.
     lookup_constant: object = field(default=None, repr=False)
+    # Its module-level variables (semantics/globals.py), as its script declares them.
+    globals: dict[str, LocalVar] = field(default_factory=dict, repr=False)
+    # The types of the functions, lambdas and closures used as values here, by name (closures.py).
+    function_types: dict = field(default_factory=dict, repr=False)
 
 
 class BlockScopes:
@@ -58,6 +63,11 @@ class BlockScopes:
 
     def __init__(self) -> None:
         self.blocks: list[dict[str, LocalVar | TConst]] = [{}]
+        # Told of each variable bound in the outermost block (a script's become module-level: globals.py).
+        self.on_outermost: Callable[[LocalVar], None] | None = None
+        # Where a plain first assignment binds: the function's block, or a comprehension's own
+        # (its loop variables do not leak, as in Python 3: semantics/comprehensions.py).
+        self.function_block = 0
 
     def push(self) -> None:
         self.blocks.append({})
@@ -72,7 +82,10 @@ class BlockScopes:
         return None
 
     def declare(self, name: str, item, function_wide: bool = False) -> None:
-        (self.blocks[0] if function_wide else self.blocks[-1])[name] = item
+        index = self.function_block if function_wide else len(self.blocks) - 1
+        self.blocks[index][name] = item
+        if self.on_outermost is not None and index == 0 and isinstance(item, LocalVar):
+            self.on_outermost(item)
 
     def in_current_block(self, name: str) -> bool:
         return name in self.blocks[-1]

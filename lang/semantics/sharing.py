@@ -42,7 +42,9 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, PtrType, StructType, Type
+from .classes import is_class
 from .imports import is_stdlib_struct, is_string
+from .slicing import is_slicing
 from .typed import LocalVar, TCall, TConst, TExpr, TField, TIfExp, TLend, TLocal
 
 if TYPE_CHECKING:
@@ -194,23 +196,30 @@ class SharingChecker:
     def copied(self, value_ast: ast.Expr, value: TExpr, copy: LocalVar, loop_variable: bool = False) -> None:
         """`copy` was bound (Python-style, without `var`) to a copy of `value`, written `value_ast`,
         or is a `for` loop variable over `value_ast`. Remembered when Python would share instead."""
+        from .classes import shared_attribute_copied
+        from .ownership import is_place
+
+        if not loop_variable and not is_place(value) and shared_attribute_copied(self.chk, value):
+            return  # (reported)
         element_type = copy.type if loop_variable else value.type
         if not (python_shared(element_type) or (loop_variable and isinstance(element_type, StructType)
-                                                and not is_string(element_type))):
-            return
-        if not loop_variable and _shallow_copy(value_ast, value.type):
-            # Python's `copy()` copies the outer list only: both share the elements, pyx's copies them.
-            node = attribute_root(value_ast.func.value)
+                                                and not is_string(element_type) and not is_class(element_type))):
+            return  # (an object is shared as in Python: semantics/classes.py)
+        source = None if loop_variable else _shallow_source(value_ast, value.type)
+        if source is not None:
+            # Python's `copy()` and slices copy the outer list only: both share the elements, pyx's copies them.
+            node = attribute_root(source)
             while isinstance(node, ast.Subscript):
                 node = attribute_root(node.value)
             root = self.chk.scopes.lookup(node.id) if isinstance(node, ast.Name) else None
             self.sharing_state()["copies"].append(_Copy(value_ast.span, tuple(self.chk.loops), copy,
                                                         root if isinstance(root, LocalVar) else None,
-                                                        self._source_text(value_ast.func.value.span), False,
+                                                        self._source_text(source.span), False,
                                                         shallow=True))
             return
-        if not loop_variable and not isinstance(value_ast, (ast.Name, ast.Attribute, ast.Subscript)):
-            return  # a fresh value (a call's result, a literal): nobody else holds it
+        if not loop_variable and (not isinstance(value_ast, (ast.Name, ast.Attribute, ast.Subscript))
+                                  or is_slicing(value_ast)):
+            return  # a fresh value (a call's result, a literal, a slice): nobody else holds it
         node, whole = value_ast, not loop_variable
         while isinstance(node, (ast.Attribute, ast.Subscript)):
             whole = whole and isinstance(node, ast.Attribute)
@@ -328,12 +337,19 @@ class SharingChecker:
                     break
 
 
-def _shallow_copy(value_ast: ast.Expr, t: Type) -> bool:
-    """`x.copy()` of a list or dict whose elements are lists or dicts (Python shares those)."""
-    if not (isinstance(value_ast, ast.Call) and isinstance(value_ast.func, ast.Attribute)
-            and value_ast.func.attr == "copy" and not value_ast.args and python_shared(t)):
-        return False
-    return any(isinstance(ft, PtrType) and python_shared(ft.pointee) for _, ft in t.fields)
+def _shallow_source(value_ast: ast.Expr, t: Type) -> ast.Expr | None:
+    """`x` of `x.copy()` or `x[a:b]`, a list or dict whose elements are lists or dicts: Python's
+    copy shares those elements, pyx's copies them."""
+    if isinstance(value_ast, ast.Call) and isinstance(value_ast.func, ast.Attribute) \
+            and value_ast.func.attr == "copy" and not value_ast.args:
+        source = value_ast.func.value
+    elif is_slicing(value_ast):
+        source = value_ast.value
+    else:
+        return None
+    if not python_shared(t) or not any(isinstance(ft, PtrType) and python_shared(ft.pointee) for _, ft in t.fields):
+        return None
+    return source
 
 
 def reroot(target: ast.Expr, name: str) -> ast.Expr:

@@ -9,10 +9,13 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, StructType, Type, default_type
-from .imports import is_string
+from . import classes
+from .imports import is_stdlib_file, is_string
 from .module import dotted_name
+from .optional_types import none_test
 from .rules import COMPARE_METHODS, field_span, unify_annotation
 from .sharing import attribute_root, reroot
+from .slicing import overload_name
 from .typed import (
     FieldTarget,
     LocalVar,
@@ -55,7 +58,7 @@ class StructChecker:
     def method_call(self, receiver: TExpr, method: str, args: list[TExpr], span: Span) -> TExpr | None:
         """`receiver.method(args)` with checked arguments (operators); None if there is no such method."""
         sym = self.struct_of(receiver.type)
-        decl = sym.methods.get(method) if sym is not None else None
+        decl = sym.methods.get(overload_name(method, args, sym.methods)) if sym is not None else None
         if decl is None or decl.self_convention is None:
             return None
         params = decl.params[1:]
@@ -76,6 +79,8 @@ class StructChecker:
         if is_string(sym.type) and len(e.args) == 1 and not e.keywords:
             value = self.exprs.expr(e.args[0])
             other = self.struct_of(value.type)
+            if classes.is_class(value.type) and classes.in_repr(self.chk):  # an object in a list: its repr
+                return classes.repr_text(self.chk, value, e.span)
             if other is not None and other is not sym and "__str__" in other.methods:
                 return self.method_call(value, "__str__", [], e.span)  # `String(obj)` is Python's str(obj)
             return self.chk.calls.finish_call(init, [value], e.span, e.func.span, sym.type)
@@ -126,6 +131,8 @@ class StructChecker:
 
     def attribute_call(self, func: ast.Attribute, e: ast.Call, ct_items=None) -> TExpr:
         base = func.value
+        if func.attr == "join":  # `", ".join(x for x in xs)`: join builds a list, the generator fills it
+            e = self.chk.comprehensions.joined(e)
         other = self.px_module_of(base)
         if other is not None:
             return self.qualified_call(other, func, e, ct_items)
@@ -165,6 +172,8 @@ class StructChecker:
                 self.msg.error("E0118", func.span, struct=sym.type, name=func.attr)
                 return TConst(e.span, ERROR, None)
             return self.chk.calls.user_call(decl, e, sym.type)
+        if func.attr == "sort" and any(kw.name == "key" for kw in e.keywords):  # `xs.sort(key=f)`
+            return self.chk.closures.keyed("sort", e)
         mark = self.chk.sharing.change_mark()
         receiver = self.exprs.expr(base)
         if receiver.type == ERROR:
@@ -180,6 +189,9 @@ class StructChecker:
             self.msg.error("E0223", func.span, name=receiver.type, attr=func.attr)
             return TConst(e.span, ERROR, None)
         decl = sym.methods.get(func.attr)
+        at = receiver.type.field_index(func.attr) if decl is None else None
+        if at is not None and isinstance(receiver.type.fields[at][1], T.FunctionType):  # `self.f(x)`: a field
+            return self.chk.closures.call(TField(func.span, receiver.type.fields[at][1], receiver, at), e)
         if decl is None and "__getattr__" in sym.methods and receiver.type.field_index(func.attr) is None:
             # `obj.method(args)` of a struct with `__getattr__`: get the attribute, then call it
             attribute = self.method_call(receiver, "__getattr__", [TConst(func.span, T.STRING_LITERAL, func.attr)],
@@ -190,6 +202,12 @@ class StructChecker:
             return TConst(e.span, ERROR, None)
         if decl.self_convention is None:  # a static method called on a value
             return self.chk.calls.user_call(decl, e, receiver.type, ct_items=ct_items)
+        if decl.self_convention == "mut" and not self.chk.tuples.check_change(receiver, func.attr, e.span):
+            return TConst(e.span, ERROR, None)
+        if decl.self_convention == "mut" and isinstance(base, ast.Attribute):  # `obj.items.append(v)`: the object's
+            found = classes.method_call(self.chk, base, func, e, ct_items)
+            if found is not None:
+                return found
         if decl.self_convention == "mut" and self.chk.sharing.element_read(receiver):  # `xs[i].append(v)`: in place
             lent = self.chk.sharing.lend(
                 receiver, e.span, lambda slot: self.chk.calls.user_call(decl, e, receiver.type, slot, ct_items), mark)
@@ -209,12 +227,16 @@ class StructChecker:
             lent = self.chk.sharing.lend(element, e.span, use, mark)
             if lent is not None:
                 return lent
+        if classes.is_class(receiver.type):  # None has no methods: AttributeError, as in Python
+            receiver = classes.checked_receiver(self.chk, receiver, func.attr, func.span)
         return self.chk.calls.user_call(decl, e, receiver.type, receiver, ct_items)
 
     def call_value(self, callee: TExpr, e: ast.Call) -> TExpr:
         """`f(args)` of a struct value with `__call__`. A `__call__(self, args: List[T], kwargs:
         Dict[String, T])` (a PythonObject's) gets the positional arguments as a List and the
         keyword ones as a Dict, each converted to T; any other `__call__` is called as written."""
+        if isinstance(callee.type, T.FunctionType):  # a function as a value (closures.py)
+            return self.chk.closures.call(callee, e)
         sym = self.struct_of(callee.type)
         decl = sym.methods.get("__call__") if sym is not None else None
         if decl is None or decl.self_convention is None:
@@ -247,6 +269,10 @@ class StructChecker:
         return self.chk.calls.finish_call(decl, [positional, named], e.span, e.func.span, callee.type, callee)
 
     def field_read(self, base: TExpr, attr: str, span: Span) -> TExpr:
+        if classes.is_class(base.type):  # `obj.x`: the object's attribute (semantics/classes.py)
+            found = classes.read_attribute(self.chk, base, attr, span)
+            if found is not None:
+                return found
         sym = self.struct_of(base.type)
         index = base.type.field_index(attr)
         if index is None and attr not in sym.methods and "__getattr__" in sym.methods:
@@ -312,18 +338,30 @@ class StructChecker:
             self.msg.error("E0007", e.span, construct="chained comparisons of structs")
             return TConst(e.span, ERROR, None)
         op, (left, right) = e.ops[0], operands
+        if op in ("is", "is not"):  # `x is None`, `a is b`: objects (semantics/classes.py)
+            found = classes.identity(self.chk, op, left, right, e.span)
+            if found is not None:
+                return found
         if op in ("in", "not in") and isinstance(right.type, StructType):
-            found = self.method_call(right, "__contains__", [left], e.span)
+            found = self.chk.tuples.contains(left, right, e.span) if isinstance(right.type, T.TupleType) \
+                else self.method_call(right, "__contains__", [left], e.span)
             if found is None:
                 self.msg.error("E0118", e.span, struct=right.type, name="__contains__")
                 return TConst(e.span, ERROR, None)
             return found if op == "in" else TUnary(e.span, T.BOOL, "not", self.exprs.truth(found, e.span))
+        tested = none_test(self, e, left, right)  # `opt is None` on the stdlib's Optional
+        if tested is not None:
+            return tested
         if op not in COMPARE_METHODS:
             self.msg.error("E0007", e.span, construct=f"the `{op}` operator")
             return TConst(e.span, ERROR, None)
         result = None
         if left.type == T.STRING_LITERAL and right.type != T.STRING_LITERAL:  # "a" < s
             left = self.exprs.coerce(left, right.type)
+        if isinstance(left.type, T.TupleType):  # `(1, 2) == t` of floats; items that cannot compare
+            left, right = self.chk.tuples.compared(left, right, op, e.span)
+            if left.type == ERROR:
+                return left
         if isinstance(left.type, StructType):
             result = self.method_call(left, COMPARE_METHODS[op], [right], e.span)
             if result is None and op == "!=":  # Python falls back to `not __eq__`
@@ -379,6 +417,11 @@ class StructChecker:
             return self.chk.store([lane], [self.exprs.coerce(value, lane.type)], span)
         if self.struct_of(base.type) is None:
             self.msg.error("E0007", target.span, construct="indexing")
+            return None
+        if isinstance(base.type, T.TupleType):  # Python's TypeError, known from the type
+            self.msg.error("E0238", target.span)
+            return None
+        if not self.chk.tuples.check_change(base, "item assignment", target.span):  # `t[0][i] = v`
             return None
         index = [self.exprs.expr(i) for i in target.items if isinstance(i, ast.Expr)]
         if self.chk.sharing.element_read(base):  # `g[i][j] = v`: g[i] changed in place
@@ -443,7 +486,12 @@ class StructChecker:
         source = self.exprs.expr(s.iter)
         if source.type == ERROR:
             return None
+        source, attribute = classes.iterated(self.chk, source)  # `for x in o.items` (semantics/classes.py)
+        if source.type == T.STRING_LITERAL and self.exprs.string_type() is not None:  # `for c in "abc"`
+            source = self.exprs.coerce(source, self.exprs.string_type())
         sym = self.struct_of(source.type)
+        if isinstance(source.type, T.TupleType) and not self.chk.tuples.iterable(source.type, s.iter.span):
+            return None
         if sym is None:
             self.msg.error("E0145", s.iter.span, type=source.type)
             return None
@@ -454,8 +502,12 @@ class StructChecker:
         if isym is None or "__has_next__" not in isym.methods or "__next__" not in isym.methods:
             self.msg.error("E0145", s.iter.span, type=iterator.type)
             return None
-        if not isinstance(s.target, ast.Name):
-            self.msg.error("E0007", s.target.span, construct="unpacking in a `for` target")
+        target, body_ast = s.target, list(s.body)
+        if isinstance(target, ast.TupleExpr):  # `for i, (a, b) in ...`: a hidden item, unpacked first
+            name, unpack = self.chk.tuples.loop_target(target, s.iter.span)
+            target, body_ast = ast.Name(target.span, name), unpack + body_ast
+        if not isinstance(target, ast.Name):
+            self.msg.error("E0007", s.target.span, construct="this kind of `for` target")
             return None
         hidden = self.chk.new_var("$iter", iterator.type, s.iter.span)
         start = self.chk.store([hidden], [iterator], s.iter.span)
@@ -464,18 +516,22 @@ class StructChecker:
         item = self.method_call(current, "__next__", [], s.iter.span)
         if ERROR in (more.type, item.type):
             return None
-        var = self.chk.assign_target(s.target, item)
+        var = self.chk.assign_target(target, item)
         if var is None:
             return None
         if var.type != item.type and ERROR not in (var.type, item.type):
             self.msg.error("E0201", s.target.span, expected=var.type, found=item.type)
             return None
         self.chk.sharing.copied(s.iter, source, var, loop_variable=True)
-        walked = self.chk.sharing.iterating(s.iter, s.iter.span)
-        if walked is not None:
-            self.chk.sharing.sharing_state()["iterating"].append(walked)
-        body = self.chk.loop_body(var, s.body)
-        if walked is not None:
+        walked = [w for w in (self.chk.sharing.iterating(x, s.iter.span) for x in self.chk.tuples.walked(s.iter))
+                  if w is not None]  # (`enumerate(xs)` and `zip(xs, ys)` walk their arguments)
+        self.chk.sharing.sharing_state()["iterating"].extend(walked)
+        if attribute is not None:
+            self.chk.sharing.sharing_state()["iterating"].append((attribute, s.iter.span))
+        body = self.chk.loop_body(var, body_ast)
+        if attribute is not None:
+            self.chk.sharing.sharing_state()["iterating"].pop()
+        for _ in walked:
             self.chk.sharing.sharing_state()["iterating"].pop()
         step = TAssign(s.target.span, [var], [item])
         return TBlock(s.span, [start, TWhile(s.span, more, [step] + body)])
@@ -513,13 +569,30 @@ class StructChecker:
             return TConst(e.span, value.type, value.value) if value is not None else TConst(e.span, ERROR, None)
         if name in other.imported and other.imported[name][1] in CONSTANTS:
             return self.chk.mathlib.math_constant(other.imported[name][1], e.span)
+        if name in other.globals and is_stdlib_file(other.globals[name].span.file.name):
+            return self._foreign_variable(other.globals[name], e.span)
         if name in other.functions or name in other.imported:
             self.msg.error("E0007", e.span, construct="using a function as a value")
         elif name in other.structs:
             self.msg.error("E0220", e.span, name=name)
         else:
-            self.msg.error("E0130", e.span, module=dotted_name(e.value), name=name)
+            from .globals import foreign_variable_notes
+
+            self.msg.error("E0130", e.span, foreign_variable_notes(other, name), module=dotted_name(e.value),
+                           name=name)
         return TConst(e.span, ERROR, None)
+
+    def _foreign_variable(self, var, span) -> TExpr:
+        """`sys.argv`: a standard module's module-level variable, read as that module's own
+        functions read it (an alias of its global, semantics/globals.py). Imported modules' scripts
+        run before the program's, so it is assigned. Only the stdlib's for now: a user module's
+        may be read before its script assigns it (a check of its `.defined` flag is not wired here)."""
+        from .typed import LocalVar, TLocal
+
+        self.chk.next_id += 1
+        alias = LocalVar(var.name, var.type, span, id=self.chk.next_id, owned=False,
+                         global_symbol=var.global_symbol)
+        return TLocal(span, var.type, alias)
 
     def module_of(self, node: ast.Expr) -> str | None:
         """The module a name refers to (`math` after `import math`), unless a local shadows it."""

@@ -19,6 +19,11 @@ class LocalVar:
     id: int = 0
     by_ref: bool = False  # a `mut` argument: reads and writes go to the caller's variable
     owned: bool = True  # the function owns its value (False: a borrowed or `mut` argument, a method's `self`)
+    # A module-level variable (semantics/globals.py): its storage is the module's, one for every function.
+    global_symbol: str | None = None
+    # A float in Python's sense (annotated `float`, or typed by a float value): an int constant bound
+    # to it would stay an int in CPython (semantics/python_float.py).
+    python_float: bool = False
 
     def __repr__(self) -> str:
         return f"{self.name}#{self.id}: {self.type}"
@@ -58,6 +63,10 @@ class FunctionInstance:
     shared_arrays: list = field(default_factory=list)  # (span, element type, count) of each `shared_array`
     drops: dict = field(default_factory=dict)  # struct type with a destructor it holds -> its __del__ instance
     called_at: tuple | None = None  # (span, calling instance) of the call that first needed it
+    # `xs = []` with no annotation: the type each such literal (by id of its node) turned out to have,
+    # and how many times the check started again to use them (semantics/empty_literals.py).
+    empty_hints: dict = field(default_factory=dict)
+    retries: int = 0
     raises_text: bool = False  # it raises with a message made at run time
 
     @property
@@ -286,6 +295,31 @@ class TConvert(TExpr):
 
 
 @dataclass(eq=False)
+class TStmtExpr(TExpr):
+    """Statements, then a value: a comprehension, or a builtin consuming a generator expression,
+    as the loop the checker made of it (semantics/comprehensions.py). `result` reads the variable
+    the loop filled (a TMove where the value has a destructor)."""
+
+    body: list[TStmt]
+    result: TExpr
+
+
+@dataclass(eq=False)
+class TClosure(TExpr):
+    """A function as a value (its type a FunctionType): what it captured, one value per field
+    (semantics/closures.py); nothing for a function that captures nothing."""
+
+    values: list[TExpr]
+
+
+@dataclass(eq=False)
+class TAddress(TExpr):
+    """The address of a variable (a Ptr), kept by a closure that shares the variable."""
+
+    var: LocalVar
+
+
+@dataclass(eq=False)
 class TBuiltin(TExpr):
     name: str  # "abs" | "min" | "max" | "truth"
     args: list[TExpr]
@@ -295,6 +329,15 @@ class TBuiltin(TExpr):
 @dataclass(eq=False)
 class TStmt:
     span: Span
+
+
+@dataclass(eq=False)
+class TBindRef(TStmt):
+    """A closure's variable shared with the function that made it: `var` (by reference) refers to
+    the address `ptr` holds from here on (semantics/closures.py)."""
+
+    var: LocalVar
+    ptr: TExpr
 
 
 @dataclass(eq=False)

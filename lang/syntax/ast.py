@@ -64,6 +64,15 @@ class TupleExpr(Expr):
 
 
 @dataclass(frozen=True)
+class SetExpr(Expr):
+    """`{a, b}` (elts), or `{x for x in xs}` (comprehension, a list comprehension of its items): a
+    Python set, the stdlib's `Set` (semantics/sets.py)."""
+
+    elts: tuple[Expr, ...]
+    comprehension: Expr | None = None
+
+
+@dataclass(frozen=True)
 class DictExpr(Expr):
     """`{k: v, ...}`: a Dict of the keys' and the values' types."""
 
@@ -76,6 +85,33 @@ class ListExpr(Expr):
     """`[a, b, c]`: a List of the elements' type."""
 
     elts: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class CompFor(Node):
+    """A comprehension's `for target in iter` clause."""
+
+    target: Expr
+    iter: Expr
+
+
+@dataclass(frozen=True)
+class CompIf(Node):
+    """A comprehension's `if test` clause."""
+
+    test: Expr
+
+
+@dataclass(frozen=True)
+class Comprehension(Expr):
+    """`[elt for ...]` (kind "list"), `{elt: value for ...}` ("dict"), `{elt for ...}` ("set") or
+    `(elt for ...)` ("generator"); `clauses` are CompFor and CompIf, in source order (the first a
+    CompFor). semantics/comprehensions.py checks them."""
+
+    kind: str
+    elt: Expr
+    value: Expr | None
+    clauses: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
@@ -121,6 +157,14 @@ class IfExp(Expr):
 
 
 @dataclass(frozen=True)
+class Lambda(Expr):
+    """`lambda a, b: body`: a function value (semantics/closures.py), its parameters unannotated."""
+
+    params: tuple[Param, ...]
+    body: Expr
+
+
+@dataclass(frozen=True)
 class Keyword(Node):
     name: str
     value: Expr
@@ -139,6 +183,15 @@ class Subscript(Expr):
 
     value: Expr
     items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Slice(Expr):
+    """`start:stop:step` as an item of `x[...]` (Python's slice): a bound left out is None."""
+
+    start: Expr | None
+    stop: Expr | None
+    step: Expr | None
 
 
 @dataclass(frozen=True)
@@ -190,6 +243,21 @@ class AugAssign(Stmt):
 @dataclass(frozen=True)
 class ExprStmt(Stmt):
     expr: Expr
+
+
+@dataclass(frozen=True)
+class Delete(Stmt):
+    """`del a[i], d[k], xs[a:b]`: each target's `__delitem__`, left to right."""
+
+    targets: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Nonlocal(Stmt):
+    """`nonlocal x, y` in a nested function: assignments to them change the enclosing function's
+    variables (semantics/closures.py)."""
+
+    names: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -385,7 +453,18 @@ class Import(Stmt):
 
 @dataclass(frozen=True)
 class MainGuard(Stmt):
-    """`if __name__ == "__main__": main()` - lets a common-subset file run under CPython too."""
+    """`if __name__ == "__main__": ...` at module level: its body runs in the program's main module
+    only (a common-subset file runs under CPython too)."""
+
+    body: tuple[Stmt, ...] = ()
+    orelse: tuple[Stmt, ...] = ()  # `else:` of the guard: runs when the module is imported instead
+
+
+@dataclass(frozen=True)
+class Global(Stmt):
+    """`global x, y`: in a function, `x` and `y` are the module-level variables (semantics/globals.py)."""
+
+    names: tuple[str, ...]
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from .. import cancel
 from ..diagnostics import DiagnosticBag
 from ..semantics.fold import MAX_FOLD_BITS
 from ..source import SourceFile, Span
-from . import ast
+from . import ast, loop_else
+from .classes import ClassDef, expand_classes
 
 CONVENTIONS = {"mut", "owned", "out", "ref", "var"}
 _MAX_DECIMAL_DIGITS = len(str(1 << MAX_FOLD_BITS))  # the digits of the largest literal that can fold
@@ -22,12 +23,20 @@ AUG_OPS = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "//=": "//", "%=": "%", "
            "&=": "&", "|=": "|", "^=": "^", "<<=": "<<", ">>=": ">>", "@=": "@"}
 
 
+@dataclass(frozen=True)
+class _BareGenerator:
+    """A call's argument `x for x in xs`, written without parentheses (unwrapped in `call`)."""
+
+    node: ast.Comprehension
+
+
 @v_args(meta=True)
 class BuildAst(Transformer_NonRecursive):
     def __init__(self, source: SourceFile, diags: DiagnosticBag):
         super().__init__()
         self.source = source
         self.diags = diags
+        self.attr_annotations: list = []  # `self.x: T = v`: (the Assign, T), for classes.py
 
     # ---- helpers ----
     def _span(self, meta) -> Span:
@@ -61,7 +70,7 @@ class BuildAst(Transformer_NonRecursive):
 
     # ---- module and blocks ----
     def file_input(self, meta, children):
-        return self._flatten(children)
+        return expand_classes(self._flatten(children), self.diags)
 
     def suite(self, meta, children):
         cancel.check()  # once per block: building a large file's tree takes a while (see cancel.py)
@@ -76,6 +85,12 @@ class BuildAst(Transformer_NonRecursive):
 
     def annassign_stmt(self, meta, c):
         target, annotation, value = c
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self" \
+                and value is not None:
+            # `self.x: T = v` (a class's attribute, declared in `__init__`): the assignment, T kept aside
+            assign = ast.Assign(self._span(meta), (target,), value)
+            self.attr_annotations.append((assign, annotation))
+            return assign
         if not isinstance(target, ast.Name):
             return self._bad_stmt(meta, "an annotated assignment to anything but a name")
         return ast.VarDecl(self._span(meta), target.id, target.span, annotation, value, False)
@@ -142,13 +157,14 @@ class BuildAst(Transformer_NonRecursive):
         return self._bad_stmt(meta, "`async`")
 
     def global_stmt(self, meta, c):
-        return self._bad_stmt(meta, "`global`", "E0007")
+        return ast.Global(self._span(meta), tuple(str(n) for n in c))
 
     def nonlocal_stmt(self, meta, c):
-        return self._bad_stmt(meta, "`nonlocal`", "E0007")
+        return ast.Nonlocal(self._span(meta), tuple(str(n) for n in c))
 
     def del_stmt(self, meta, c):
-        return self._bad_stmt(meta, "`del`")
+        targets = c[0].elts if isinstance(c[0], ast.TupleExpr) else (c[0],)
+        return ast.Delete(self._span(meta), tuple(targets))
 
     def dotted_name(self, meta, c):
         return ".".join(str(t) for t in c)
@@ -183,13 +199,13 @@ class BuildAst(Transformer_NonRecursive):
     def while_stmt(self, meta, c):
         test, body, orelse = c
         if orelse is not None:
-            return self._bad_stmt(meta, "`while ... else`", "E0007")
+            return loop_else.with_else(ast.While(self._span(meta), test, body), orelse, self._span(meta))
         return ast.While(self._span(meta), test, body)
 
     def for_stmt(self, meta, c):
         target, iterable, body, orelse = c
         if orelse is not None:
-            return self._bad_stmt(meta, "`for ... else`", "E0007")
+            return loop_else.with_else(ast.For(self._span(meta), target, iterable, body), orelse, self._span(meta))
         return ast.For(self._span(meta), target, iterable, body)
 
     def comptime_if(self, meta, c):
@@ -225,7 +241,9 @@ class BuildAst(Transformer_NonRecursive):
         return ["finally", c[0]]
 
     def classdef(self, meta, c):
-        return self._bad_stmt(meta, "`class` (use `struct`)", "E0007")
+        name, bases, body = c
+        return ClassDef(self._span(meta), str(name), self._tok(name), tuple(bases or ()), tuple(body),
+                        tuple(self.attr_annotations))
 
     def structdef(self, meta, c):
         name, ct_params, traits, body = c
@@ -266,6 +284,8 @@ class BuildAst(Transformer_NonRecursive):
         if isinstance(target, ast.StructDef):
             return ast.StructDef(target.span, target.name, target.name_span, target.ct_params, target.traits,
                                  target.fields, target.methods, tuple(decorators))
+        if isinstance(target, ClassDef):
+            self.diags.error("E0260", decorators[0].span, name=decorators[0].name, cls=target.name)
         return target
 
     def funcdef(self, meta, c):
@@ -334,13 +354,20 @@ class BuildAst(Transformer_NonRecursive):
         return ast.IfExp(self._span(meta), test, body, orelse)
 
     def lambdef(self, meta, c):
-        return self._bad_expr(meta, "`lambda`", "E0007")
+        params, body = c
+        params = tuple(params or ())
+        seen: set[str] = set()
+        for p in params:
+            if p.name in seen:  # Python's SyntaxError
+                self.diags.error("E0001", p.span, detail=f"duplicate argument '{p.name}' in function definition")
+            seen.add(p.name)
+        return ast.Lambda(self._span(meta), params, body)
 
     def walrus(self, meta, c):
         return self._bad_expr(meta, "the `:=` operator")
 
     def lambda_params(self, meta, c):
-        return None
+        return [ast.Param(self._tok(tok), str(tok), None, None, None) for tok in c]
 
     def or_op(self, meta, c):
         return ast.BoolOp(self._span(meta), "or", tuple(c))
@@ -392,7 +419,12 @@ class BuildAst(Transformer_NonRecursive):
     def call(self, meta, c):
         func, arguments = c
         args, keywords = [], []
-        for a in arguments or ():
+        bare = [a for a in arguments or () if isinstance(a, _BareGenerator)]
+        if bare and len(arguments) > 1:
+            self.diags.error("E0001", bare[0].node.span, detail="a generator expression must be parenthesized "
+                             "unless it is a call's only argument")
+        arguments = [a.node if isinstance(a, _BareGenerator) else a for a in arguments or ()]
+        for a in arguments:
             (keywords if isinstance(a, ast.Keyword) else args).append(a)
         return ast.Call(self._span(meta), func, tuple(args), tuple(keywords))
 
@@ -406,7 +438,7 @@ class BuildAst(Transformer_NonRecursive):
         return ast.Subscript(self._span(meta), c[0], tuple(c[1]))
 
     def slice(self, meta, c):
-        return self._bad_expr(meta, "slicing", "E0007")
+        return ast.Slice(self._span(meta), c[0], c[1], c[2] if len(c) > 2 else None)
 
     def attribute(self, meta, c):
         return ast.Attribute(self._span(meta), c[0], str(c[1]))
@@ -418,10 +450,21 @@ class BuildAst(Transformer_NonRecursive):
         return self._bad_expr(meta, "argument unpacking with `*`")
 
     def generator(self, meta, c):
-        return self._bad_expr(meta, "a generator expression", "E0007")
+        return ast.Comprehension(self._span(meta), "generator", c[0], None, tuple(c[1]))
+
+    def bare_generator(self, meta, c):
+        # `f(x for x in xs)`: a generator expression without its own parentheses, which Python
+        # allows only as a call's sole argument (checked in `call`).
+        return _BareGenerator(self.generator(meta, c))
 
     def comp_for(self, meta, c):
-        return None
+        return list(c)
+
+    def comp_for_clause(self, meta, c):
+        return ast.CompFor(self._span(meta), c[0], c[1])
+
+    def comp_if(self, meta, c):
+        return ast.CompIf(self._span(meta), c[0])
 
     def list_display(self, meta, c):
         items = c[0] if c and c[0] is not None else []
@@ -430,12 +473,23 @@ class BuildAst(Transformer_NonRecursive):
         return ast.ListExpr(self._span(meta), tuple(items))
 
     def list_comp(self, meta, c):
-        return self._bad_expr(meta, "a list comprehension", "E0007")
+        return ast.Comprehension(self._span(meta), "list", c[0], None, tuple(c[1]))
+
+    def dict_comp(self, meta, c):
+        return ast.Comprehension(self._span(meta), "dict", c[0], c[1], tuple(c[2]))
+
+    def set_comp(self, meta, c):
+        # Python adds the items in the order the loop makes them: the list comprehension's order.
+        items = ast.Comprehension(self._span(meta), "list", c[0], None, tuple(c[1]))
+        return ast.SetExpr(self._span(meta), (), items)
 
     def dict_display(self, meta, c):
         items = c[0] if c and c[0] is not None else []
+        if items and all(len(item) == 1 for item in items):
+            return ast.SetExpr(self._span(meta), tuple(item[0] for item in items))
         if any(len(item) != 2 for item in items):
-            return self._bad_expr(meta, "a set literal", "E0007")
+            self.diags.error("E0001", self._span(meta), detail="a `{...}` mixes `key: value` items and set items")
+            return ast.ErrorExpr(self._span(meta))
         return ast.DictExpr(self._span(meta), tuple(k for k, _ in items), tuple(v for _, v in items))
 
     def dict_items(self, meta, c):

@@ -18,6 +18,7 @@ from ..diagnostics import CompileError, DiagnosticBag
 from ..source import SourceFile
 from . import ast
 from .build_ast import build
+from .soft_keywords import SOFT_KEYWORDS, retag
 from .validate import check_module_shape
 
 GRAMMAR = Path(__file__).with_name("pyx.lark")
@@ -53,6 +54,8 @@ class _Indenter(PythonIndenter):
     where a long parse can be cancelled (see cancel.py): Lark parses a megabyte in seconds, and
     an editor may have moved on meanwhile."""
 
+    text: str | None = None  # the text parsed, for soft keywords (soft_keywords.py); None: no lookahead
+
     def process(self, stream):
         self.open: list[tuple[str, Token]] = []  # what is open at this token: see _modes
         for count, token in enumerate(super().process(self._modes(stream))):
@@ -67,8 +70,12 @@ class _Indenter(PythonIndenter):
         text or spec ends it unterminated (inside brackets the indenter would drop the newline
         and the text would go on on the next line), and an error names what was never closed."""
         open_ = self.open
+        text = self.text
         for tok in stream:
             kind = tok.type
+            if kind in SOFT_KEYWORDS and text is not None:  # `alias = 1` is a name (soft_keywords.py)
+                tok = retag(tok, text, bool(open_))
+                kind = tok.type
             if kind.startswith("FSTRING_START"):
                 open_.append(("f", tok))
             elif kind.startswith("FSTRING_END"):
@@ -118,8 +125,13 @@ class _OnePerParse(_Indenter):
 
     def process(self, stream):
         fresh = _Indenter()
+        fresh.text = getattr(self._mine, "text", None)  # what parse() is parsing, for retag()
         self._mine.current = fresh
         return fresh.process(stream)
+
+    def parsing(self, text: str | None) -> None:
+        """Tell the next parse in this thread its text (soft keywords look ahead in it)."""
+        self._mine.text = text
 
     def innermost(self, *kinds: str) -> Token | None:
         current = getattr(self._mine, "current", None)
@@ -221,17 +233,13 @@ def parse(source: SourceFile, diags: DiagnosticBag | None = None) -> ast.Module:
     diags = diags if diags is not None else DiagnosticBag()
     text = source.text if source.text.endswith("\n") else source.text + "\n"
     try:
+        _INDENTER.parsing(text)
         tree = _parser().parse(text)
-    except UnexpectedInput as exc:
-        diags.add(_syntax_error(source, exc))
-        diags.raise_if_errors()
-        raise
-    except _FStringError as exc:
-        diags.error("E0004", source.span(exc.start, max(exc.end, exc.start + 1)), detail=exc.detail)
-        diags.raise_if_errors()
-        raise
-    except DedentError:
-        diags.error("E0005", _last_line_span(source))
+    except (UnexpectedInput, _FStringError, DedentError) as exc:
+        first = _syntax_diagnostic(source, exc)
+        diags.add(first)
+        for diag in _more_syntax_errors(source, text, first):
+            diags.add(diag)
         diags.raise_if_errors()
         raise
     body = build(tree, source, diags)
@@ -241,6 +249,29 @@ def parse(source: SourceFile, diags: DiagnosticBag | None = None) -> ast.Module:
         # the lowering recurse over the tree, and it is deeper than they are built to walk.
         diags.raise_if_errors()
     return module
+
+
+def _syntax_diagnostic(source: SourceFile, exc: Exception):
+    from ..diagnostics import error
+
+    if isinstance(exc, _FStringError):
+        return error("E0004", source.span(exc.start, max(exc.end, exc.start + 1)), detail=exc.detail)
+    if isinstance(exc, DedentError):
+        return error("E0005", _last_line_span(source))
+    return _syntax_error(source, exc)
+
+
+def _more_syntax_errors(source: SourceFile, text: str, first) -> list:
+    """The syntax errors after the first (recovery.py): the first parse stops at its first error."""
+    from .recovery import more_errors
+
+    found: list = []
+    try:
+        more_errors(_parser(), text, lambda exc: _syntax_diagnostic(source, exc), found)
+    except Exception:  # noqa: BLE001 - recovery is a best effort: what it found until here stands
+        pass
+    start = first.span.start if first.span is not None else -1
+    return [d for d in found if d.span is not None and d.span.start > start]
 
 
 def _last_line_span(source: SourceFile):
@@ -285,7 +316,8 @@ def _syntax_error(source: SourceFile, exc: UnexpectedInput):
             return error("E0001", span, detail="unexpected end of block")
         before = source.text[:tok.start_pos].rstrip()
         if (exc.expected and (set(exc.expected) <= {"_INDENT"} or before.endswith(":")) and tok.column == 1) \
-                or set(exc.expected) <= {"_INDENT"}:
+                or set(exc.expected) <= {"_INDENT"} \
+                or (set(exc.expected) <= {"_INDENT", "_NEWLINE"} and before.endswith(":")):  # lexed at a header's end
             return error("E0001", source.span(tok.start_pos, tok.end_pos), detail="expected an indented block")
         if tok.type == "$END" or pos is None:
             span = _last_line_span(source)

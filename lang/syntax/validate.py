@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from ..diagnostics import DiagnosticBag, Note
+from ..script import SCRIPT
+from ..source import Span
 from . import ast
 
 # The passes after parsing recurse over the tree; at this depth they need up to ~10,000 Python
@@ -10,22 +12,51 @@ MAX_NESTING = 1000
 
 
 def check_module_shape(module: ast.Module, diags: DiagnosticBag) -> bool:
-    """Top-level statements (E0006) and nesting depth (E0003); False when the tree is too deep
-    for the later passes and must go no further."""
+    """Nesting depth (E0003), and the module's statements sorted: declarations stay, the rest (a
+    script's statements, the `if __name__ == "__main__":` guard) become the body of one function,
+    `SCRIPT` (semantics/globals.py), placed first. False when the tree is too deep for the later
+    passes and must go no further."""
     if not _check_depth(module, diags):
         return False
-    body = []
+    body: list[ast.Stmt] = []
+    script: list[ast.Stmt] = []
     for stmt in module.body:
-        if isinstance(stmt, (ast.FnDef, ast.Comptime, ast.Pass, ast.StructDef, ast.Import, ast.TraitDef)):
+        if _is_declaration(stmt):
             body.append(stmt)
-        elif isinstance(stmt, ast.ExprStmt) and isinstance(stmt.expr, ast.StrLit):
-            continue  # a docstring
+        elif isinstance(stmt, ast.ExprStmt) and isinstance(stmt.expr, ast.StrLit) and not body and not script:
+            continue  # the module's docstring
         elif isinstance(stmt, ast.If) and _is_main_guard(stmt.test):
-            body.append(ast.MainGuard(stmt.span))
+            script.append(ast.MainGuard(stmt.span, stmt.body, stmt.orelse))
+        elif isinstance(stmt, (ast.Return, ast.Nonlocal)):
+            diags.error("E0006", stmt.span, construct="`return`" if isinstance(stmt, ast.Return) else "`nonlocal`")
         else:
-            diags.error("E0006", stmt.span)
+            script.append(stmt)
+    if len(script) == 1 and _calls_main_only(script[0]):
+        # `if __name__ == "__main__": main()`, the common subset's ending: `fn main()` is the entry, as in a
+        # module with no guard (pyx's own convention), so such a program has no script function.
+        body.append(ast.MainGuard(script[0].span))
+    elif script:
+        first = script[0].span
+        # Its span runs from the first statement to the last (what its diagnostics lie within).
+        whole = Span(first.file, first.start, max(s.span.end for s in script))
+        body.insert(0, ast.FnDef(whole, "def", SCRIPT, first, (), (), False, None, tuple(script)))
     object.__setattr__(module, "body", tuple(body))
     return True
+
+
+
+
+def _is_declaration(stmt: ast.Stmt) -> bool:
+    # By name as well: declarations added later (a `class`) are declarations too.
+    return (isinstance(stmt, (ast.FnDef, ast.Comptime, ast.Pass, ast.StructDef, ast.Import, ast.TraitDef))
+            or type(stmt).__name__.endswith("Def"))
+
+
+def _calls_main_only(stmt: ast.Stmt) -> bool:
+    return (isinstance(stmt, ast.MainGuard) and not stmt.orelse and len(stmt.body) == 1
+            and isinstance(stmt.body[0], ast.ExprStmt) and isinstance(stmt.body[0].expr, ast.Call)
+            and isinstance(stmt.body[0].expr.func, ast.Name) and stmt.body[0].expr.func.id == "main"
+            and not stmt.body[0].expr.args and not stmt.body[0].expr.keywords)
 
 
 def _is_main_guard(test: ast.Expr) -> bool:

@@ -1,0 +1,194 @@
+"""The part of the runtime written in pyx: compiled by pyx once, kept as LLVM IR, linked into
+each module that uses it.
+
+Runtime helpers the language can express live in the standard library as ordinary pyx code
+(`stdlib/float_repr.px`: Python's float repr; the C functions it calls are declared once in
+`stdlib/libc.px`). `SOURCE_HELPERS` maps each helper to its pyx function and to the C signature
+the generated runtime calls it with. A module that needs one only declares it
+(`__pyx_rt.float_repr.repr_f64`, `declare`); the pass `llvm` links the runtime's LLVM IR in
+(`link_runtime`, as libdevice is linked into PTX) and makes what it brought internal, so LLVM
+inlines it or drops it like the module's own code.
+
+The runtime's LLVM IR is made by compiling a small program that calls each helper (`ROOTS`)
+through the ordinary pipeline and generating code for its functions (`runtime_functions`,
+`runtime_llvm_ir`); it is kept in memory and on disk, sealed like every cache entry and keyed by
+the compiler's fingerprint and the target, so a process pays for it only when the compiler or
+the stdlib changed.
+
+What stays generated (runtime_lib.py, parallel.py, gpu_cpu.py, ...) is what pyx cannot say:
+the exception state behind a pthread key, setjmp/longjmp, ucontext switching, signal handlers,
+the locale switch (whose constants are platform facts), and the thread pool.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import threading
+from pathlib import Path
+
+from llvmlite import ir as ll
+
+from ..ir import nodes as ir
+from .runtime_lib import CHARP, F16, F32, F64, I64
+
+PREFIX = "__pyx_rt."  # the runtime's functions in a module: `__pyx_rt.float_repr.repr_f64`
+KIND = "pyxrt 1"  # what the cache entry's keyed checksum binds: LLVM IR text of the pyx runtime
+
+# runtime helper (its `__pyx_` symbol without the prefix) -> (the pyx function that is its body,
+# the LLVM result and parameter types the generated runtime calls it with)
+SOURCE_HELPERS: dict[str, tuple[str, ll.Type, tuple[ll.Type, ...]]] = {
+    "format_f64": ("float_repr.repr_f64", I64, (F64, CHARP)),
+    "format_f32": ("float_repr.repr_f32", I64, (F32, CHARP)),
+    "format_f16": ("float_repr.repr_f16", I64, (F16, CHARP)),
+    "format_bf16": ("float_repr.repr_bf16", I64, (ll.IntType(16), CHARP)),  # a BFloat16 as its bits
+}
+
+# The runtime program: a call of each helper, so the ordinary instantiation compiles them (and
+# what they call) and nothing else of the standard library.
+ROOTS = """\
+from float_repr import repr_f64, repr_f32, repr_f16, repr_bf16
+
+
+fn __pyx_runtime_roots(x: Float64, out: Ptr[UInt8]):
+    _ = repr_f64(x, out)
+    _ = repr_f32(Float32(x), out)
+    _ = repr_f16(Float16(x), out)
+    _ = repr_bf16(BFloat16(x), out)
+"""
+ROOTS_FILE = "<pyx runtime>.px"
+
+_lock = threading.Lock()
+
+
+def declare(module: ll.Module, name: str) -> ll.Function:
+    """The runtime helper `name` in `module`: a declaration, defined when the runtime is linked in."""
+    symbol, result, params = SOURCE_HELPERS[name]
+    found = module.globals.get(PREFIX + symbol)
+    return found if found is not None else ll.Function(module, ll.FunctionType(result, params), PREFIX + symbol)
+
+
+def uses_runtime(module) -> bool:
+    """Whether a parsed module (llvmlite.binding) declares a function of the pyx runtime."""
+    return any(f.is_declaration and f.name.startswith(PREFIX) for f in module.functions)
+
+
+def link_runtime(module, target, tm) -> None:
+    """Link the pyx runtime into a parsed module, keeping only what it uses: the helpers the module
+    declares and what they call, all internal once linked."""
+    import llvmlite.binding as llvm
+
+    wanted = {f.name for f in module.functions if f.is_declaration and f.name.startswith(PREFIX)}
+    ours = {f.name for f in module.functions if not f.is_declaration}
+    lib = llvm.parse_assembly(runtime_llvm_ir(target))
+    lib.triple = module.triple
+    lib.data_layout = module.data_layout
+    _keep_only(lib, wanted, tm)
+    module.link_in(lib)
+    for f in module.functions:
+        if not f.is_declaration and f.name not in ours:
+            f.linkage = "internal"
+            # Optimized when it was made (runtime_llvm_ir): the module's optimizer leaves it as it is.
+            f.add_function_attribute("noinline")
+            f.add_function_attribute("optnone")
+
+
+def _keep_only(lib, names: set[str], tm) -> None:
+    """Make every definition of `lib` but `names` internal and drop those nothing uses, so the
+    optimizer of the module it is linked into sees no dead code."""
+    import llvmlite.binding as llvm
+
+    for value in [*lib.functions, *lib.global_variables]:
+        if not value.is_declaration and value.name not in names:
+            value.linkage = "internal"
+    pm = llvm.create_new_module_pass_manager()
+    pm.add_global_dead_code_eliminate_pass()
+    pm.add_strip_dead_prototype_pass()
+    pm.run(lib, llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0)))
+
+
+@functools.cache
+def runtime_llvm_ir(target) -> str:
+    """The pyx runtime's LLVM IR for `target`, from the cache on disk when an entry matches."""
+    path, key = _entry(target)
+    if path is not None:
+        from ..runtime import cache
+
+        payload = cache.unseal(cache.read_trusted(path), KIND, key, path)
+        if payload is not None:
+            return payload.decode()
+    text = _generate(target)
+    if path is not None:
+        from ..runtime import cache
+
+        try:
+            cache.write_atomic(path, cache.seal(KIND, key, text.encode()))
+        except (OSError, ValueError):
+            pass  # an unwritable cache only costs speed
+    return text
+
+
+def _entry(target) -> tuple[Path | None, str]:
+    from ..runtime.cache import cache_dir_for, compiler_fingerprint
+    from ..semantics.imports import STDLIB
+
+    key = hashlib.sha256(f"{compiler_fingerprint()}\0{target.cache_key}\0{KIND}".encode()).hexdigest()
+    try:
+        return cache_dir_for(STDLIB / "float_repr.px") / f"pyx_runtime.{key[:20]}.pyxrt", key
+    except OSError:
+        return None, key
+
+
+def _generate(target) -> str:
+    """The runtime's functions as LLVM IR for `target`: external, under their PREFIX names."""
+    import llvmlite.binding as llvm
+
+    from .llvm_gen import ModuleCodegen
+    from .target import init_llvm
+
+    module = ir.Module("__pyx_runtime", ROOTS_FILE)
+    module.functions = list(runtime_functions().values())
+    init_llvm()
+    lib = llvm.parse_assembly(str(ModuleCodegen(module, target).generate()))
+    # Without the support code a ModuleCodegen gives every module (each module has its own), and
+    # optimized once here, so a module that links it in optimizes little more than its own code.
+    tm = target.target_machine(opt=3)
+    _keep_only(lib, {PREFIX + symbol for symbol, _, _ in SOURCE_HELPERS.values()}, tm)
+    pto = llvm.create_pipeline_tuning_options(speed_level=3)
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(lib, pb)
+    return str(lib)
+
+
+@functools.cache
+def runtime_functions() -> dict[str, ir.Function]:
+    """The runtime program's functions by symbol (without the roots function), compiled once per
+    process. Its loops poll no Ctrl-C flag (each runs a few dozen iterations at most), so no
+    helper can raise: a helper keeps the plain C signature the generated runtime calls it with."""
+    from ..ir.interrupts import strip_interrupt_polls
+    from ..options import CompileOptions
+    from ..passmanager import Pass, PassManager
+    from ..pipeline import lower
+    from ..source import SourceFile
+
+    with _lock:
+        passes = PassManager().with_pass(
+            Pass("strip_runtime_polls", "the pyx runtime only: remove the Ctrl-C polls of its short loops",
+                 strip_interrupt_polls, "ir", "ir"), after="remove_unreachable_blocks")
+        comp = lower(SourceFile(ROOTS_FILE, ROOTS), CompileOptions(), passes)
+    assert isinstance(comp.ir, ir.Module)
+    functions = {f.symbol: f for f in comp.ir.functions if not f.symbol.endswith("__pyx_runtime_roots")}
+    # Renamed into the runtime's own namespace: a program's own module called `float_repr` (or its
+    # own use of stdlib/float_repr.px) keeps its functions apart.
+    for f in functions.values():
+        f.symbol = PREFIX + f.symbol
+        f.exported = True  # external in the runtime's module, so a module's declarations link to them
+        for block in f.blocks:
+            for instr in block.instrs:
+                if isinstance(instr, ir.Call) and instr.callee in functions:
+                    instr.callee = PREFIX + instr.callee
+    renamed = {f.symbol: f for f in functions.values()}
+    for name, (symbol, _result, _params) in SOURCE_HELPERS.items():
+        f = renamed[PREFIX + symbol]
+        if f.raises:  # the generated callers have no exception path for it
+            raise RuntimeError(f"the runtime helper {name} ({symbol}) may raise")
+    return renamed
