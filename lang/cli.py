@@ -365,7 +365,7 @@ def _pass_arguments(program, words: list[str]):
     Returns the C array, which must outlive the run."""
     import ctypes
 
-    from .codegen.runtime_lib import ARGC_GLOBAL, ARGV_GLOBAL
+    from .codegen.abi import ARGC_GLOBAL, ARGV_GLOBAL
 
     count_at, vector_at = program.global_address(ARGC_GLOBAL), program.global_address(ARGV_GLOBAL)
     if not count_at or not vector_at:

@@ -9,6 +9,8 @@ LAUNCH_PREFIX = "__pyx_launch."  # int32 __pyx_launch.k(args..., gx, gy, gz, bx,
 LAUNCH_HOOK, ALLOC_HOOK, FREE_HOOK = "__pyx_device_launch", "__pyx_device_alloc", "__pyx_device_free"
 # void __pyx_release(i8*): frees memory a List returned to Python owned (malloc's, or a device hook's).
 RELEASE_SYMBOL = "__pyx_release"
+# The program's argc and argv (sys.argv): an executable's C `main` fills them, `pyx run` from Python.
+ARGC_GLOBAL, ARGV_GLOBAL = "__pyx_argc_value", "__pyx_argv_value"
 # --memcheck programs: add and remove a live array (memcheck.py).
 MEMCHECK_REGISTER, MEMCHECK_UNREGISTER = "__pyx_memcheck_register", "__pyx_memcheck_unregister"
 

@@ -16,6 +16,7 @@ import re
 from llvmlite import ir as ll
 
 from ..semantics.imports import STDLIB
+from .abi import ARGC_GLOBAL, ARGV_GLOBAL
 from .c_library import PROTOTYPES
 from .platform_facts import PlatformFacts
 
@@ -41,9 +42,8 @@ INT_TEXT = _string_constant("_INT_TEXT")  # bytes a formatted 64-bit integer may
 # Runtime helpers pyx source may call through `external_call["__pyx_NAME", ...]`.
 SOURCE_HELPERS = {"format_i64", "format_u64", "format_f64", "format_f32", "format_f16", "format_bf16", "format_fixed",
                   "print_bytes", "strtod", "argc", "argv"}
-# The program's arguments (stdlib/sys.px `argv`): a count and a C array of C strings, stored by an
-# executable's `main` or, for `pyx run`, by the driver before it calls the entry (cli.py).
-ARGC_GLOBAL, ARGV_GLOBAL = "__pyx_argc_value", "__pyx_argv_value"
+# The program's arguments (stdlib/sys.px `argv`): ARGC_GLOBAL and ARGV_GLOBAL (abi.py), a count and a
+# C array of C strings, stored by an executable's `main` or, for `pyx run`, by the driver (cli.py).
 # The C library's layouts and numbers (sizeof(struct sigaction), EPIPE, LC_ALL_MASK, ...) are
 # the target's PlatformFacts (platform_facts.py), `self.facts` here.
 STACK_MARGIN = 256 << 10  # bytes a recursion leaves free (a quarter of a smaller stack)
