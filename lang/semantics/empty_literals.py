@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import types as T
-from ..semantics.imports import is_stdlib_struct
 from ..syntax import ast
 from ..types import ERROR, Type, default_type
+from .imports import is_stdlib_struct
 from .typed import LocalVar, TExpr, TLocal
 
 if TYPE_CHECKING:
@@ -144,36 +144,32 @@ class EmptyLiterals:
             self.chk.msg.error("E0287", literal.span, kind=kind, name=var.name, example=example)
 
     # ---- types ----
-    def _list_of(self, elem: Type, literal: ast.Expr) -> Type:
-        from .module import LIST_LITERAL, struct_instance
+    def _instance(self, hidden: str, items: tuple[Type, ...], literal: ast.Expr) -> Type:
+        """The stdlib's List/Dict/Set (bound under `hidden`) of these item types, as a literal of
+        them would be typed (a string constant's type is String)."""
+        from .module import struct_instance
 
-        sym = self.chk.module.structs.get(LIST_LITERAL)
-        if sym is None or elem == ERROR:
+        sym = self.chk.module.structs.get(hidden)
+        if sym is None or ERROR in items:
             return ERROR
-        elem = self.chk.exprs.string_or(default_type(elem))
-        return struct_instance(sym, (elem,), literal.span, self.chk.module, self.chk.msg.bag,
+        items = tuple(self.chk.exprs.string_or(default_type(t)) for t in items)
+        return struct_instance(sym, items, literal.span, self.chk.module, self.chk.msg.bag,
                                self.chk.module.lookup_constant) or ERROR
+
+    def _list_of(self, elem: Type, literal: ast.Expr) -> Type:
+        from .module import LIST_LITERAL
+
+        return self._instance(LIST_LITERAL, (elem,), literal)
 
     def _set_of(self, elem: Type, literal: ast.Expr) -> Type:
-        from .module import struct_instance
         from .sets import SET_LITERAL
 
-        sym = self.chk.module.structs.get(SET_LITERAL)
-        if sym is None or elem == ERROR:
-            return ERROR
-        elem = self.chk.exprs.string_or(default_type(elem))
-        return struct_instance(sym, (elem,), literal.span, self.chk.module, self.chk.msg.bag,
-                               self.chk.module.lookup_constant) or ERROR
+        return self._instance(SET_LITERAL, (elem,), literal)
 
     def _dict_of(self, key: Type, value: Type, literal: ast.Expr) -> Type:
-        from .module import DICT_LITERAL, struct_instance
+        from .module import DICT_LITERAL
 
-        sym = self.chk.module.structs.get(DICT_LITERAL)
-        if sym is None or ERROR in (key, value):
-            return ERROR
-        key, value = (self.chk.exprs.string_or(default_type(t)) for t in (key, value))
-        return struct_instance(sym, (key, value), literal.span, self.chk.module, self.chk.msg.bag,
-                               self.chk.module.lookup_constant) or ERROR
+        return self._instance(DICT_LITERAL, (key, value), literal)
 
 
 __all__ = ["EmptyLiterals", "Retry", "T", "is_empty_literal"]
