@@ -6,8 +6,9 @@
 Each figure is the median of several runs after a warm-up. Ratios are speed-ups of pyx
 over each peer (peer time / pyx time: above 1 means pyx is faster). Rows marked with 2
 threads (PYX_NUM_THREADS, default 2) compare pyx's `prange` kernels with Numba's
-`prange` and C with OpenMP, all on that many threads; NumPy uses what it uses (OpenBLAS
-threads for matmul, one thread elsewhere). Results are checked
+`prange` and C with OpenMP, all on that many threads. Rows marked 1 thread run every
+contender on one thread: NumPy's BLAS is limited to one thread there with threadpoolctl
+(the header says so, or says that it could not be). Results are checked
 against each other before anything is timed. Peers that are not installed (Numba, gcc)
 are skipped and marked "-". `pip install "pyx-llvm[bench]"` installs the peers.
 """
@@ -31,12 +32,38 @@ from pathlib import Path
 THREADS = os.environ.setdefault("PYX_NUM_THREADS", os.environ.get("OMP_NUM_THREADS", "2"))
 os.environ.setdefault("OMP_NUM_THREADS", THREADS)
 os.environ.setdefault("NUMBA_NUM_THREADS", THREADS)
+# These pick an older OpenBLAS kernel and a smaller cache size than the machine has, which slows
+# current NumPy: the NumPy peer runs with the kernel OpenBLAS itself picks (the header names it).
+UNSET_OPENBLAS = {name: os.environ.pop(name) for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+                  if name in os.environ}
 
 import numpy as np  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # benchmarks/corpus.py, the whole-program table's programs
 ROOT = HERE.parent
+
+
+def one_thread_blas():
+    """A context in which NumPy's BLAS uses one thread (threadpoolctl), for the 1-thread rows;
+    None where threadpoolctl is not installed (the header then says NumPy was not limited)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return None
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def blas_description() -> str:
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return "BLAS threads not limited on 1-thread rows (pip install threadpoolctl)"
+    pools = [p for p in threadpool_info() if p.get("user_api") == "blas"]
+    text = ", ".join(f"{p.get('internal_api')} {p.get('version')} kernel {p.get('architecture')} "
+                     f"({p.get('num_threads')} threads)" for p in pools) or "no BLAS found"
+    unset = f"; unset for NumPy: {', '.join(f'{k}={v}' for k, v in UNSET_OPENBLAS.items())}" if UNSET_OPENBLAS else ""
+    return f"BLAS: {text}, limited to 1 thread on 1-thread rows{unset}"
 
 
 def median_time(fn, repeat: int, warmup: int = 1) -> float:
@@ -56,8 +83,12 @@ def build_c(tmp: Path):
     if cc is None:
         return None
     lib = tmp / "kernels.so"
-    done = subprocess.run([cc, "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", str(HERE / "kernels.c"),
-                           "-o", str(lib), "-lm"], capture_output=True, text=True)
+    fast = tmp / "kernels_fastmath.o"  # -ffast-math for this one kernel only
+    done = subprocess.run([cc, "-O3", "-march=native", "-ffast-math", "-fPIC", "-c",
+                           str(HERE / "kernels_fastmath.c"), "-o", str(fast)], capture_output=True, text=True)
+    if done.returncode == 0:
+        done = subprocess.run([cc, "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", str(HERE / "kernels.c"),
+                               str(fast), "-o", str(lib), "-lm"], capture_output=True, text=True)
     if done.returncode != 0:
         print(f"(gcc failed, no C column: {done.stderr.strip()[:200]})", file=sys.stderr)
         return None
@@ -67,7 +98,7 @@ def build_c(tmp: Path):
         getattr(c, name).restype, getattr(c, name).argtypes = i64, [i64, i64, i64]
     for name in ("triad", "triad_omp"):
         getattr(c, name).restype, getattr(c, name).argtypes = None, [f32p, f32p, f32p, ctypes.c_float, i64]
-    for name in ("total", "total_omp"):
+    for name in ("total", "total_omp", "total_fastmath"):
         getattr(c, name).restype, getattr(c, name).argtypes = ctypes.c_float, [f32p, i64]
     for name in ("softmax_rows", "softmax_rows_omp"):
         getattr(c, name).restype, getattr(c, name).argtypes = None, [f32p, f32p, i64, i64]
@@ -149,6 +180,13 @@ def numba_kernels():
 
     @njit
     def total(x):
+        s = np.float32(0.0)
+        for i in range(x.shape[0]):
+            s += x[i]
+        return s
+
+    @njit(fastmath=True)
+    def total_fastmath(x):
         s = np.float32(0.0)
         for i in range(x.shape[0]):
             s += x[i]
@@ -378,7 +416,12 @@ def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None) -> list[dict]:
         for key, fn in (("pyx", pyx_fn), ("numpy", numpy_fn), ("numba", numba_fn), ("c", c_fn)):
             if fn and parallel and not args.smoke:
                 time.sleep(0.2)  # let the previous contender's spinning threads go to sleep
-            entry[key] = median_time(fn, repeat) if fn else None
+            limit = one_thread_blas() if key == "numpy" and fn and not parallel else None
+            if limit is None:
+                entry[key] = median_time(fn, repeat) if fn else None
+            else:
+                with limit:
+                    entry[key] = median_time(fn, repeat)
         rows.append(entry)
         print(f"  {name} ({entry['threads']} thread{'s' if entry['threads'] > 1 else ''}): done", file=sys.stderr)
 
@@ -430,6 +473,9 @@ def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None) -> list[dict]:
     summed = f"sum of 2^{n.bit_length() - 1} float32"
     row(summed, False, lambda: px.total(b, n), lambda: float(b.sum()), nb and (lambda: nb["total"](b)),
         c and (lambda: c.total(as_f32(b), n)), check=near, mojo_kernel=("sum", n, (b,)))
+    # pyx's `total` reassociates (four SIMD accumulators, written so): here C and Numba may too.
+    row(summed + ", peers with fast-math", False, lambda: px.total(b, n), lambda: float(b.sum()),
+        nb and (lambda: nb["total_fastmath"](b)), c and (lambda: c.total_fastmath(as_f32(b), n)), check=near)
     row(summed, True, lambda: streams.total(b, n), lambda: float(b.sum()),
         nb and (lambda: nb["total_parallel"](b)), c and (lambda: c.total_omp(as_f32(b), n)), check=near)
 
@@ -669,7 +715,8 @@ def main() -> int:
               "python": platform.python_version(), "numpy": np.__version__,
               "numba": _version("numba"), "gcc": _gcc_version(),
               "mojo": _mojo_version() if mojo is not None else "not installed",
-              "mojo_build_seconds": mojo.build_seconds if mojo is not None else None}
+              "mojo_build_seconds": mojo.build_seconds if mojo is not None else None,
+              "blas": blas_description()}
     if args.json:
         print(json.dumps({"header": header, "kernels": kernels, "latency": latency, "interop": interop,
                           "programs": programs}, indent=2))
@@ -678,6 +725,7 @@ def main() -> int:
           f"numba {header['numba']}, {header['gcc']} -O3 -march=native, mojo {header['mojo']}")
     print(f"threads 1: serial kernels everywhere; threads {THREADS}: pyx prange, Numba prange, C with OpenMP; "
           f"C's SIMD Mandelbrot: {header['c_simd_mandelbrot']}")
+    print(header["blas"])
     print("ratios are peer time / pyx time: above 1 means pyx is faster")
     cols = ["benchmark", "threads", "pyx", "NumPy", "Numba", "C", "Mojo", "vs NumPy", "vs Numba", "vs C", "vs Mojo",
             "ok"]
