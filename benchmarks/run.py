@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""pyx against NumPy, Numba and C (gcc -O3 -march=native), printed as one table.
+"""pyx against NumPy, Numba, C (gcc -O3 -march=native), Mojo, Warp and Taichi, printed as one table.
 
     python benchmarks/run.py [--quick] [--json] [--smoke] [--only TEXT]
 
@@ -40,7 +40,7 @@ UNSET_OPENBLAS = {name: os.environ.pop(name) for name in ("OPENBLAS_CORETYPE", "
 import numpy as np  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))  # benchmarks/corpus.py, the whole-program table's programs
+sys.path.insert(0, str(HERE))  # benchmarks/corpus.py, the whole-program table's programs; peers.py
 ROOT = HERE.parent
 
 
@@ -88,7 +88,7 @@ def build_c(tmp: Path):
                            str(HERE / "kernels_fastmath.c"), "-o", str(fast)], capture_output=True, text=True)
     if done.returncode == 0:
         done = subprocess.run([cc, "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", str(HERE / "kernels.c"),
-                               str(fast), "-o", str(lib), "-lm"], capture_output=True, text=True)
+                               str(HERE / "peak.c"), str(fast), "-o", str(lib), "-lm"], capture_output=True, text=True)
     if done.returncode != 0:
         print(f"(gcc failed, no C column: {done.stderr.strip()[:200]})", file=sys.stderr)
         return None
@@ -108,7 +108,38 @@ def build_c(tmp: Path):
     c.fib.restype, c.fib.argtypes = i64, [i64]
     for name in ("matmul", "matmul_omp"):
         getattr(c, name).restype, getattr(c, name).argtypes = None, [f32p, f32p, f32p, i64, i64, i64]
+    for name in ("peak_fma", "peak_fma_omp"):
+        getattr(c, name).restype, getattr(c, name).argtypes = ctypes.c_float, [i64]
+    c.peak_fma_flops.restype, c.peak_fma_flops.argtypes = i64, [i64]
+    for name in ("stream_copy", "stream_copy_omp"):
+        getattr(c, name).restype, getattr(c, name).argtypes = None, [f32p, f32p, i64]
     return c
+
+
+def measure_peaks(c, threads: int, smoke: bool) -> dict:
+    """FMA GFLOP/s and stream-copy GB/s of this machine on 1 and `threads` threads (peak.c), the
+    denominators of the "% of peak" column; empty without a C compiler."""
+    if c is None:
+        return {}
+    n = 100_000 if smoke else 20_000_000
+    words = 1 << (12 if smoke else 26)  # 256 MiB of float32: far beyond the caches
+    src, dst = np.ones(words, np.float32), np.empty(words, np.float32)
+    f32p = ctypes.POINTER(ctypes.c_float)
+    peaks = {}
+    for count, fma, copy in ((1, c.peak_fma, c.stream_copy), (threads, c.peak_fma_omp, c.stream_copy_omp)):
+        seconds = median_time(lambda fma=fma: fma(n), 3)
+        peaks[("flop", count)] = c.peak_fma_flops(n) * count / seconds
+        seconds = median_time(lambda copy=copy: copy(dst.ctypes.data_as(f32p), src.ctypes.data_as(f32p), words), 3)
+        peaks[("byte", count)] = 2 * 4 * words / seconds  # bytes read plus bytes written
+    return peaks
+
+
+def fraction_of_peak(entry: dict, peaks: dict) -> str:
+    work = entry.get("work")
+    peak = peaks.get((work[0], entry["threads"])) if work else None
+    if peak is None or entry["pyx"] is None:
+        return "-"
+    return f"{100 * work[1] / entry['pyx'] / peak:.0f}%"
 
 
 class MojoKernels:
@@ -185,7 +216,7 @@ def numba_kernels():
             s += x[i]
         return s
 
-    @njit(fastmath=True)
+    @numba.njit(cache=False, fastmath=True)
     def total_fastmath(x):
         s = np.float32(0.0)
         for i in range(x.shape[0]):
@@ -352,7 +383,8 @@ def numba_kernels():
         return total
 
     return {"mandelbrot": mandelbrot, "triad": triad, "total": total, "softmax_rows": softmax_rows,
-            "dot_bf16": dot_bf16, "collatz_longest": collatz_longest, "word_count": word_count,
+            "total_fastmath": total_fastmath, "dot_bf16": dot_bf16, "collatz_longest": collatz_longest,
+            "word_count": word_count,
             "nbody": nbody, "add3": add3, "fib": fib, "matmul": matmul, "mandelbrot_parallel": mandelbrot_parallel,
             "triad_parallel": triad_parallel, "total_parallel": total_parallel,
             "softmax_rows_parallel": softmax_rows_parallel, "matmul_parallel": matmul_parallel}
@@ -393,7 +425,7 @@ def nbody_state() -> np.ndarray:
 
 
 # ---- the benchmarks ----
-def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None) -> list[dict]:
+def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None, wp=None, ti=None) -> list[dict]:
     import pyx
 
     rows = []
@@ -401,19 +433,23 @@ def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None) -> list[dict]:
     f32 = ctypes.POINTER(ctypes.c_float)
     threads = int(THREADS)
 
-    def row(name, parallel, pyx_fn, numpy_fn=None, numba_fn=None, c_fn=None, check=None, mojo_kernel=None):
+    def row(name, parallel, pyx_fn, numpy_fn=None, numba_fn=None, c_fn=None, check=None, mojo_kernel=None,
+            warp_fn=None, taichi_fn=None, work=None):
         """One line of the table: a serial row (1 thread) or a parallel one (`threads` threads).
         `mojo_kernel` is (kernel name, size[, inputs, output shape]) in benchmarks/mojo/kernels.mojo,
-        when it has a twin (see MojoKernels.run)."""
+        when it has a twin (see MojoKernels.run). Warp and Taichi: see peers.py. `work` is
+        ("flop", floating-point operations) or ("byte", bytes a kernel must move at least), for
+        the fraction of the machine's peak."""
         if args.only and args.only not in name:
             return
         mojo_result, mojo_seconds = (mojo.run(*mojo_kernel, repeat=repeat) if mojo is not None and mojo_kernel
                                      else (None, None))
-        results = {"pyx": pyx_fn(), "numpy": numpy_fn() if numpy_fn else None,
-                   "numba": numba_fn() if numba_fn else None, "c": c_fn() if c_fn else None, "mojo": mojo_result}
+        peers = {"pyx": pyx_fn, "numpy": numpy_fn, "numba": numba_fn, "c": c_fn, "warp": warp_fn, "taichi": taichi_fn}
+        results = {key: fn() if fn else None for key, fn in peers.items()} | {"mojo": mojo_result}
         agree = all(check(results["pyx"], v) for v in results.values() if v is not None) if check else True
-        entry = {"benchmark": name, "threads": threads if parallel else 1, "agree": agree, "mojo": mojo_seconds}
-        for key, fn in (("pyx", pyx_fn), ("numpy", numpy_fn), ("numba", numba_fn), ("c", c_fn)):
+        entry = {"benchmark": name, "threads": threads if parallel else 1, "agree": agree, "mojo": mojo_seconds,
+                 "work": work}
+        for key, fn in peers.items():
             if fn and parallel and not args.smoke:
                 time.sleep(0.2)  # let the previous contender's spinning threads go to sleep
             limit = one_thread_blas() if key == "numpy" and fn and not parallel else None
@@ -436,10 +472,13 @@ def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None) -> list[dict]:
     numpy_m = lambda: numpy_mandelbrot(size, size, iters)
     row(f"{mandel} (scalar)", False, lambda: px.mandelbrot(size, size, iters), numpy_m,
         nb and (lambda: nb["mandelbrot"](size, size, iters)), c and (lambda: c.mandelbrot(size, size, iters)),
-        check=same, mojo_kernel=("mandelbrot", size) if iters == 200 else None)
+        check=same, mojo_kernel=("mandelbrot", size) if iters == 200 else None,
+        warp_fn=wp and (lambda: wp["mandelbrot"](size, size, iters)),
+        taichi_fn=ti and (lambda: ti["mandelbrot"](size, size, iters)))
     row(f"{mandel} (scalar)", True, lambda: px.mandelbrot_parallel(size, size, iters), numpy_m,
         nb and (lambda: nb["mandelbrot_parallel"](size, size, iters)),
-        c and (lambda: c.mandelbrot_omp(size, size, iters)), check=same)
+        c and (lambda: c.mandelbrot_omp(size, size, iters)), check=same,
+        taichi_fn=ti and (lambda: ti["mandelbrot_parallel"](size, size, iters)))
     # C: AVX-512 intrinsics where the compiler targets AVX-512 (the header says which).
     row(f"{mandel} (SIMD, 8 lanes)", False, lambda: px.mandelbrot_simd(size, size, iters), None,
         nb and (lambda: nb["mandelbrot"](size, size, iters)), c and (lambda: c.mandelbrot_simd(size, size, iters)),
@@ -461,23 +500,31 @@ def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None) -> list[dict]:
         return out.copy()
 
     close = (lambda x, y: np.allclose(x, y))
+    # Bytes each row must move at least, counting the copy of the output that every contender's
+    # call returns (read and written): the "% of peak" column's numerator for memory-bound rows.
+    triad_bytes = ("byte", 4 * n * 3 + 4 * n * 2)
     triad = f"triad a = b + s*c, 2^{n.bit_length() - 1} float32"
     row(triad, False, lambda: (px.triad(a, b, cc, 1.5, n), a.copy())[1], numpy_triad,
         nb and (lambda: (nb["triad"](a, b, cc, np.float32(1.5)), a.copy())[1]),
         c and (lambda: (c.triad(as_f32(a), as_f32(b), as_f32(cc), 1.5, n), a.copy())[1]), check=close,
-        mojo_kernel=("triad", n, (b, cc), a.shape))
+        mojo_kernel=("triad", n, (b, cc), a.shape), warp_fn=wp and (lambda: (wp["triad"](a, b, cc, 1.5), a.copy())[1]),
+        taichi_fn=ti and (lambda: (ti["triad"](a, b, cc, 1.5), a.copy())[1]), work=triad_bytes)
     row(triad, True, lambda: (streams.triad(a, b, cc, 1.5, n), a.copy())[1], numpy_triad,
         nb and (lambda: (nb["triad_parallel"](a, b, cc, np.float32(1.5)), a.copy())[1]),
-        c and (lambda: (c.triad_omp(as_f32(a), as_f32(b), as_f32(cc), 1.5, n), a.copy())[1]), check=close)
+        c and (lambda: (c.triad_omp(as_f32(a), as_f32(b), as_f32(cc), 1.5, n), a.copy())[1]), check=close,
+        taichi_fn=ti and (lambda: (ti["triad_parallel"](a, b, cc, 1.5), a.copy())[1]), work=triad_bytes)
     near = (lambda x, y: abs(x - y) <= 1e-3 * abs(y))
     summed = f"sum of 2^{n.bit_length() - 1} float32"
     row(summed, False, lambda: px.total(b, n), lambda: float(b.sum()), nb and (lambda: nb["total"](b)),
-        c and (lambda: c.total(as_f32(b), n)), check=near, mojo_kernel=("sum", n, (b,)))
+        c and (lambda: c.total(as_f32(b), n)), check=near, mojo_kernel=("sum", n, (b,)),
+        warp_fn=wp and (lambda: wp["total"](b)), taichi_fn=ti and (lambda: ti["total"](b)), work=("byte", 4 * n))
     # pyx's `total` reassociates (four SIMD accumulators, written so): here C and Numba may too.
     row(summed + ", peers with fast-math", False, lambda: px.total(b, n), lambda: float(b.sum()),
-        nb and (lambda: nb["total_fastmath"](b)), c and (lambda: c.total_fastmath(as_f32(b), n)), check=near)
+        nb and (lambda: nb["total_fastmath"](b)), c and (lambda: c.total_fastmath(as_f32(b), n)), check=near,
+        work=("byte", 4 * n))
     row(summed, True, lambda: streams.total(b, n), lambda: float(b.sum()),
-        nb and (lambda: nb["total_parallel"](b)), c and (lambda: c.total_omp(as_f32(b), n)), check=near)
+        nb and (lambda: nb["total_parallel"](b)), c and (lambda: c.total_omp(as_f32(b), n)), check=near,
+        taichi_fn=ti and (lambda: ti["total_parallel"](b)), work=("byte", 4 * n))
 
     # BFloat16 in NumPy is uint16 bits: widening them to float32 is part of NumPy's and Numba's work.
     half_a = (rng.standard_normal(n, np.float32).view(np.uint32) >> 16).astype(np.uint16)
@@ -490,7 +537,8 @@ def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None) -> list[dict]:
     near_dot = (lambda x, y: abs(x - y) <= 1e-3 * math.sqrt(n))  # sums of n products of about unit size
     row(f"dot of 2^{n.bit_length() - 1} bfloat16 pairs (float32 sums)", False, lambda: px.dot_bf16(half_a, half_b, n),
         lambda: float(np.dot(widened(half_a), widened(half_b))), nb and (lambda: nb["dot_bf16"](half_a, half_b)),
-        c and (lambda: c.dot_bf16(half_a.ctypes.data_as(u16), half_b.ctypes.data_as(u16), n)), check=near_dot)
+        c and (lambda: c.dot_bf16(half_a.ctypes.data_as(u16), half_b.ctypes.data_as(u16), n)), check=near_dot,
+        work=("byte", 2 * n * 2))
 
     rows_n = 64 if args.smoke else (1024 if args.quick else 4096)
     x = rng.standard_normal((rows_n, rows_n), np.float32)
@@ -502,13 +550,17 @@ def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None) -> list[dict]:
 
     soft = (lambda p, q: np.allclose(p, q, rtol=1e-4, atol=1e-7))
     softmax = f"row softmax {rows_n}x{rows_n} float32"
+    softmax_bytes = ("byte", 4 * rows_n * rows_n * 2 + 4 * rows_n * rows_n * 2)  # x in, y out; y's copy
     row(softmax, False, lambda: (px.softmax_rows(x, y, rows_n, rows_n), y.copy())[1], numpy_softmax,
         nb and (lambda: (nb["softmax_rows"](x, y), y.copy())[1]),
         c and (lambda: (c.softmax_rows(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]), check=soft,
-        mojo_kernel=("softmax", rows_n, (x,), x.shape))
+        mojo_kernel=("softmax", rows_n, (x,), x.shape),
+        warp_fn=wp and (lambda: (wp["softmax_rows"](x, y), y.copy())[1]),
+        taichi_fn=ti and (lambda: (ti["softmax_rows"](x, y), y.copy())[1]), work=softmax_bytes)
     row(softmax, True, lambda: (soft_ex.softmax_rows(x, y, rows_n, rows_n), y.copy())[1], numpy_softmax,
         nb and (lambda: (nb["softmax_rows_parallel"](x, y), y.copy())[1]),
-        c and (lambda: (c.softmax_rows_omp(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]), check=soft)
+        c and (lambda: (c.softmax_rows_omp(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]), check=soft,
+        taichi_fn=ti and (lambda: (ti["softmax_rows_parallel"](x, y), y.copy())[1]), work=softmax_bytes)
 
     for size in ([64] if args.smoke else ([512] if args.quick else [1024, 2048])):
         ma, mb = rng.standard_normal((size, size), np.float32), rng.standard_normal((size, size), np.float32)
@@ -522,14 +574,16 @@ def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None) -> list[dict]:
                 lambda: (kernel(ma, mb, mc, size, size, size), mc.copy())[1], lambda: ma @ mb,
                 nb and (lambda: (nb["matmul" + suffix](ma, mb, mc), mc.copy())[1]),
                 c and (lambda: (c_kernel(as_f32(ma), as_f32(mb), as_f32(mc), size, size, size), mc.copy())[1]),
-                check=mat, mojo_kernel=None if parallel else ("matmul", size, (ma, mb), mc.shape))
+                check=mat, mojo_kernel=None if parallel else ("matmul", size, (ma, mb), mc.shape),
+                work=("flop", 2 * size ** 3))
 
     steps = 1000 if args.smoke else (100_000 if args.quick else 1_000_000)
     state = nbody_state()
     row(f"n-body 5 bodies, {steps} steps", False, lambda: px.nbody(steps, state), None,
         nb and (lambda: nb["nbody"](steps, state)),
         c and (lambda: c.nbody(steps, state.ctypes.data_as(ctypes.POINTER(ctypes.c_double)))),
-        check=lambda p, q: abs(p - q) <= 1e-9 * abs(q), mojo_kernel=("nbody", steps))
+        check=lambda p, q: abs(p - q) <= 1e-9 * abs(q), mojo_kernel=("nbody", steps),
+        warp_fn=wp and (lambda: wp["nbody"](steps, state)), taichi_fn=ti and (lambda: ti["nbody"](steps, state)))
 
     depth = 20 if args.smoke else (27 if args.quick else 32)
     row(f"fib({depth}), recursive calls", False, lambda: px.fib(depth), None,
@@ -704,7 +758,14 @@ def main() -> int:
         c = build_c(tmp)
         nb = None if args.smoke else numba_kernels()
         mojo = None if args.smoke else build_mojo(tmp)
-        kernels = run_kernels(args, px, c, nb, mojo)
+        import peers
+
+        wp = None if args.smoke else peers.warp_kernels()
+        ti = None if args.smoke else peers.taichi_kernels(int(THREADS))
+        kernels = run_kernels(args, px, c, nb, mojo, wp, ti)
+        peaks = measure_peaks(c, int(THREADS), args.smoke)
+        for k in kernels:
+            k["pyx_peak"] = fraction_of_peak(k, peaks)
         latency = [] if args.smoke or args.only else run_latency(args, nb)
         interop = [] if args.only else run_interop(args, px, nb, tmp)
         programs = [] if args.smoke or args.only else run_programs(args, tmp)
@@ -714,24 +775,35 @@ def main() -> int:
               else "scalar (no AVX-512)",
               "python": platform.python_version(), "numpy": np.__version__,
               "numba": _version("numba"), "gcc": _gcc_version(),
+              "warp": _version("warp-lang") if wp is not None else ("not run" if args.smoke else "not installed"),
+              "taichi": _version("taichi") if ti is not None else ("not run" if args.smoke else "not installed"),
               "mojo": _mojo_version() if mojo is not None else "not installed",
               "mojo_build_seconds": mojo.build_seconds if mojo is not None else None,
-              "blas": blas_description()}
+              "blas": blas_description(),
+              "peaks": {f"{kind} {count} thread{'s' if count > 1 else ''}": value
+                        for (kind, count), value in peaks.items()}}
     if args.json:
         print(json.dumps({"header": header, "kernels": kernels, "latency": latency, "interop": interop,
                           "programs": programs}, indent=2))
         return 0 if all(k["agree"] for k in kernels) else 1
     print(f"pyx benchmarks on {header['cpu']} ({header['cores']} cores); numpy {header['numpy']}, "
-          f"numba {header['numba']}, {header['gcc']} -O3 -march=native, mojo {header['mojo']}")
+          f"numba {header['numba']}, {header['gcc']} -O3 -march=native, mojo {header['mojo']}, "
+          f"warp {header['warp']} (CPU, 1 thread), taichi {header['taichi']} (CPU)")
     print(f"threads 1: serial kernels everywhere; threads {THREADS}: pyx prange, Numba prange, C with OpenMP; "
           f"C's SIMD Mandelbrot: {header['c_simd_mandelbrot']}")
     print(header["blas"])
+    if peaks:
+        print("peak (measured, benchmarks/peak.c): " + ", ".join(
+            f"{count} thread{'s' if count > 1 else ''} {peaks[('flop', count)] / 1e9:.0f} GFLOP/s FMA, "
+            f"{peaks[('byte', count)] / 1e9:.1f} GB/s copy" for count in sorted({c for _, c in peaks})))
+        print("pyx % of peak: FLOP/s against FMA peak (matmul), bytes moved (counting the output's copy) "
+              "against copy bandwidth (triad, sum, dot, softmax)")
     print("ratios are peer time / pyx time: above 1 means pyx is faster")
-    cols = ["benchmark", "threads", "pyx", "NumPy", "Numba", "C", "Mojo", "vs NumPy", "vs Numba", "vs C", "vs Mojo",
+    peer_cols = {"numpy": "NumPy", "numba": "Numba", "c": "C", "mojo": "Mojo", "warp": "Warp", "taichi": "Taichi"}
+    cols = ["benchmark", "threads", "pyx", "% peak", *peer_cols.values(), *(f"vs {v}" for v in peer_cols.values()),
             "ok"]
-    table = [[k["benchmark"], k["threads"], fmt_time(k["pyx"]), fmt_time(k["numpy"]), fmt_time(k["numba"]),
-              fmt_time(k["c"]), fmt_time(k["mojo"]), ratio(k["numpy"], k["pyx"]), ratio(k["numba"], k["pyx"]),
-              ratio(k["c"], k["pyx"]), ratio(k["mojo"], k["pyx"]), "yes" if k["agree"] else "NO"] for k in kernels]
+    table = [[k["benchmark"], k["threads"], fmt_time(k["pyx"]), k["pyx_peak"], *(fmt_time(k.get(p)) for p in peer_cols),
+              *(ratio(k.get(p), k["pyx"]) for p in peer_cols), "yes" if k["agree"] else "NO"] for k in kernels]
     widths = [max(len(str(r[i])) for r in [cols] + table) for i in range(len(cols))]
     for r in [cols] + table:
         cells = enumerate(zip(r, widths, strict=True))
