@@ -55,7 +55,8 @@ def _pyx(*args: str) -> subprocess.CompletedProcess[str]:
 
 def classify(path: Path) -> Outcome:
     name = path.stem if path.parent == CORPUS else f"examples/{path.stem}"
-    python = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=TIMEOUT_S)
+    python = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=TIMEOUT_S,
+                            env=dict(os.environ, PYTHONHASHSEED="0"))  # pyx's str hashes are CPython's with it
     if python.returncode != 0:
         return Outcome(name, "crash", detail=f"CPython itself failed: {python.stderr[-300:]}")
     checked = _pyx("check", str(path))

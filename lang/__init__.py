@@ -5,7 +5,7 @@ the compiler. The API below imports what it needs on first use.
 """
 from .version import __version__
 
-__all__ = ["CompileError", "__version__", "compile_file", "import_module", "install", "run_file"]
+__all__ = ["CompileError", "__version__", "compile_file", "compile_string", "import_module", "install", "run_file"]
 
 
 def __getattr__(name: str):
@@ -18,11 +18,26 @@ def __getattr__(name: str):
 
 def import_module(name: str, target: str = "auto", path: list[str] | None = None, memcheck: bool = False):
     """Import `name.px` (found on sys.path) as a Python module of checked, compiled functions.
-    target: "auto" (kernels on a GPU where there is one), "cpu" or "cuda". memcheck=True runs
+    target: "auto" (kernels on a GPU where there is one), "cpu", "cuda" or "opencl" (SPIR-V on an
+    OpenCL device, through pyopencl). memcheck=True runs
     kernels on the CPU with every memory access checked."""
     from .importer import import_module as _import
 
     return _import(name, target, path, memcheck=memcheck)
+
+
+def compile_string(source: str, name: str | None = None, target: str = "auto"):
+    """Compile pyx source text as a module (what the `%%pyx` cell magic does) and return it."""
+    from .notebook import compile_string as _compile
+
+    return _compile(source, name, target)
+
+
+def load_ipython_extension(ipython) -> None:
+    """`%load_ext pyx` in IPython or Jupyter: the `%%pyx` cell magic."""
+    from .notebook import load_ipython_extension as _load
+
+    _load(ipython)
 
 
 def install() -> None:

@@ -2,7 +2,7 @@
 exported functions (types, defaults, docs), everything the bridge needs without the compiler."""
 from __future__ import annotations
 
-from . import interop, pipeline
+from . import interop, kernel_instances, pipeline
 from . import types as T
 from .interop import describe_type
 from .options import CompileOptions
@@ -52,11 +52,17 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
                         "signature": f"@kernel {inst.decl.name}(" + ", ".join(
                             f"{p.name}: {t}" for p, t in zip(inst.decl.params, inst.param_types)) + ")",
                         "doc": _docstring(inst.decl)})
+    # Functions Python calls through a dispatcher (generic ones, container arguments), and those
+    # it cannot call with the reason (runtime/dispatch.py, dispatch_build.py).
+    from .dispatch_build import python_callables
+
+    dispatch, unexported = python_callables(comp.program, comp.ast, interop.exported_functions(comp.program))
     prints = "print_" in comp.llvm_ir
     tm = pipeline.target_of(options).target_machine(opt=options.opt_level)
     obj = tm.emit_object(comp.llvm_module)
     meta = {"format": FORMAT, "module": comp.ast.name, "source": source.name, "functions": functions,
-            "kernels": kernels,
+            "kernels": kernels, "dispatch": dispatch, "unexported": unexported,
+            "kernel_families": kernel_instances.families(comp.ast),  # kernels with compile-time parameters
             "prints": prints, "timings": comp.timings, "dependencies": comp.program.dependencies,
             "memcheck": options.memcheck,
             # The C-API functions the code calls: loading checks that this Python exports each

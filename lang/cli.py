@@ -8,11 +8,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 101
 EXIT_INTERRUPTED = 130  # an uncaught KeyboardInterrupt (Ctrl-C): 128 + SIGINT, as a shell reports it
-EMITS = ("ast", "ir", "llvm", "asm", "obj", "ptx", "exe")
+EMITS = ("ast", "ir", "llvm", "asm", "obj", "ptx", "spirv", "exe")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,23 +40,25 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="compile a .px file and run its `fn main()`",
                          description="Compile FILE and run its `fn main()` in this process.")
     common(run)
-    run.add_argument("--target", choices=("cpu", "cuda", "auto"), default="cpu",
-                     help="where `launch` runs kernels: cpu (default), cuda (the GPU, through cuda-python) "
-                          "or auto (the GPU when there is one)")
+    run.add_argument("--target", choices=("cpu", "cuda", "opencl", "auto"), default="cpu",
+                     help="where `launch` runs kernels: cpu (default), cuda (the GPU, through cuda-python), "
+                          "opencl (SPIR-V on an OpenCL device, through pyopencl) or auto (the GPU when there is one)")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
 
     check = sub.add_parser("check", help="report diagnostics without generating code")
     check.add_argument("file", help="the .px source file")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    check.add_argument("--exports", action="store_true",
+                       help="also list how Python can call each top-level function, and why it cannot")
 
     build = sub.add_parser("build", help="compile and print or write one stage's output",
                            description="Compile FILE and emit one stage of the pipeline.")
     common(build)
     build.add_argument("--emit", choices=EMITS, default="exe",
-                       help="what to produce: ast, ir, llvm, asm, obj, ptx or exe (default: exe)")
+                       help="what to produce: ast, ir, llvm, asm, obj, ptx, spirv or exe (default: exe)")
     build.add_argument("-o", dest="output", help="output file (default: stdout for text, FILE.o / FILE for binaries)")
-    build.add_argument("--target", choices=("cpu", "cuda"), default=None,
-                       help="code generation target (default: cpu; --emit=ptx implies cuda)")
+    build.add_argument("--target", choices=("cpu", "cuda", "opencl"), default=None,
+                       help="code generation target (default: cpu; --emit=ptx implies cuda, --emit=spirv opencl)")
     build.add_argument("--gpu-arch", default="sm_80", help="GPU architecture for PTX (default: sm_80)")
     build.add_argument("--print-before", action="append", default=[], metavar="PASS",
                        help="print the input of the pass PASS to stderr (repeatable; `pyx passes` lists them)")
@@ -270,7 +273,11 @@ def cmd_passes(args) -> int:
 def cmd_check(args) -> int:
     from . import pipeline
 
-    pipeline.check(_read(args.file))
+    comp = pipeline.check(_read(args.file))
+    if getattr(args, "exports", False):
+        from .dispatch_build import exports_report
+
+        sys.stdout.write(exports_report(comp))
     return EXIT_OK
 
 
@@ -303,6 +310,7 @@ def cmd_run(args) -> int:
     found = None if os.environ.get("PYX_NO_CACHE") else cache.load(entry, key)
     timings: dict[str, float] = {}
     program = None
+    finish_entry: Callable[[], None] | None = None  # a cold start stores its cache entry after the run
     if found is not None:
         obj = found[1]
         program = native.SharedProgram.load(library, found[0].get("shared"))
@@ -317,14 +325,21 @@ def cmd_run(args) -> int:
         obj = host.target_machine(opt=args.opt).emit_object(comp.llvm_module)
         timings["object"] = time.perf_counter() - start
         if not os.environ.get("PYX_NO_CACHE"):
-            start = time.perf_counter()
-            shared = native.link_shared(obj, library)  # so that a warm start needs no LLVM at all
-            timings["link"] = time.perf_counter() - start
-            try:
-                cache.store(entry, {"format": 1, "kind": "run", "source": source.name,
-                                    "dependencies": comp.program.dependencies, "shared": shared}, obj, key)
-            except OSError:
-                pass  # an unwritable cache costs speed, not correctness
+            # The shared library lets a warm start skip LLVM altogether. It is linked while this
+            # start loads and runs the program, and the entry naming it is stored after the run.
+            link = native.BackgroundLink(obj, library)
+            timings["link"] = 0.0
+            meta = {"format": 1, "kind": "run", "source": source.name, "dependencies": comp.program.dependencies}
+
+            def store_entry() -> None:
+                shared = link.result()
+                timings["link"] = link.seconds
+                try:
+                    cache.store(entry, {**meta, "shared": shared}, obj, key)
+                except OSError:
+                    pass  # an unwritable cache costs speed, not correctness
+
+            finish_entry = store_entry
     start = time.perf_counter()
     if program is None:
         from .runtime.jit import JitObject
@@ -337,6 +352,8 @@ def cmd_run(args) -> int:
         start = time.perf_counter()
         on_device = _on_device(args, source, entry, program, key)
         if on_device is False:
+            if finish_entry is not None:
+                finish_entry()
             return 1
         timings["gpu"] = time.perf_counter() - start
     start = time.perf_counter()
@@ -352,7 +369,10 @@ def cmd_run(args) -> int:
         interrupt.standalone(False)
         if on_device is not None:
             on_device.detach()
-    timings["run"] = time.perf_counter() - start
+        run_seconds = time.perf_counter() - start
+        if finish_entry is not None:
+            finish_entry()
+    timings["run"] = run_seconds
     if args.time:
         parts = ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in timings.items())
         print(f"pyx: {parts}; total {sum(timings.values()) * 1000:.1f} ms", file=sys.stderr)
@@ -383,6 +403,10 @@ def _on_device(args, source, entry: Path, program, key: str):
     from .options import CompileOptions
     from .runtime import cache, cuda, cuda_program
 
+    if args.target == "opencl":  # SPIR-V on an OpenCL device (runtime/opencl_program.py)
+        from .runtime.opencl_program import run_on_opencl
+
+        return run_on_opencl(source, program, args.opt, entry, key)
     if not cuda_program.uses_device(program):
         return None  # no launch anywhere: nothing would run on the GPU
     try:
@@ -421,7 +445,7 @@ def cmd_build(args) -> int:
         print(f"pyx: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     source = _read(args.file)
-    target = args.target or ("cuda" if args.emit == "ptx" else "cpu")
+    target = args.target or {"ptx": "cuda", "spirv": "opencl"}.get(args.emit, "cpu")
     options = CompileOptions(opt_level=args.opt, target=target, gpu_arch=args.gpu_arch, memcheck=args.memcheck,
                              bounds_check=args.bounds_check)
     emit = args.emit
@@ -440,6 +464,10 @@ def cmd_build(args) -> int:
     if target == "cuda" and emit not in ("llvm", "ptx", "asm"):
         print(f"pyx: error: --emit={emit} is not available for the cuda target (use ptx or llvm)", file=sys.stderr)
         return EXIT_USAGE
+    if (target == "opencl") != (emit == "spirv") and emit not in ("llvm", "asm"):
+        print(f"pyx: error: --emit={emit} is not available for the {target} target"
+              + (" (use spirv, asm or llvm)" if target == "opencl" else ""), file=sys.stderr)
+        return EXIT_USAGE
     comp = pipeline.optimize(source, options, entry=True, c_main=(emit == "exe"), passes=passes)
     _note_passes_not_run(comp)
     if args.time:
@@ -447,6 +475,12 @@ def cmd_build(args) -> int:
     module = comp.llvm_module
     if emit == "llvm":
         return _write_text(args, str(module))
+    if target == "opencl" and emit == "spirv":  # a binary module: SPIR-V's words
+        from .codegen.spirv import emit_spirv
+
+        out = Path(args.output or Path(args.file).with_suffix(".spv").name)
+        out.write_bytes(emit_spirv(module, opt=args.opt))
+        return EXIT_OK
     tm = pipeline.target_of(options).target_machine(opt=args.opt, reloc="pic", codemodel="default")
     if emit in ("asm", "ptx"):
         return _write_text(args, tm.emit_assembly(module))

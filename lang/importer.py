@@ -57,17 +57,21 @@ def load_compiled(path: Path, target: str = "auto", opt_level: int = 3, memcheck
     found = cache.load(entry, key)
     if found is None:
         from .build import build_module
+        from .dispatch_build import entry_lock
         from .source import SourceFile
 
-        meta, obj = build_module(SourceFile(str(path), text), options)
-        meta["key"] = key
-        meta["shared"] = native.link_shared(obj, library)
-        try:
-            cache.store(entry, meta, obj, key)
-        except OSError:
-            pass  # an unwritable cache costs speed, not correctness
-    else:
-        meta, obj = found
+        with entry_lock(entry):  # processes importing it at once with a cold cache compile it once
+            found = cache.load(entry, key)
+            if found is None:
+                meta, obj = build_module(SourceFile(str(path), text), options)
+                meta["key"] = key
+                meta["shared"] = native.link_shared(obj, library)
+                try:
+                    cache.store(entry, meta, obj, key)
+                except OSError:
+                    pass  # an unwritable cache costs speed, not correctness
+                found = meta, obj
+    meta, obj = found
     program = native.SharedProgram.load(library, meta.get("shared"))
     if program is not None:
         return meta, program
@@ -83,6 +87,10 @@ def _device_for(target: str, source: Path):
     'auto' (only modules with kernels look), none for 'cpu'."""
     if target == "cpu":
         return None
+    if target == "opencl":  # asked for by name: its absence is an error (runtime/opencl.py says which part)
+        from .runtime import opencl
+
+        return opencl.open_device()
     text = source.read_text(encoding="utf-8")
     if target == "auto" and "@kernel" not in text and "launch" not in text:
         return None
@@ -149,7 +157,7 @@ def import_module(name: str, target: str = "auto", path: list[str] | None = None
         return _load(name, source, target, memcheck=memcheck)
 
 
-TARGETS = ("auto", "cpu", "cuda")
+TARGETS = ("auto", "cpu", "cuda", "opencl")
 
 
 def _load(name: str, source: Path, target: str = "auto", module=None, memcheck: bool = False):
@@ -159,7 +167,7 @@ def _load(name: str, source: Path, target: str = "auto", module=None, memcheck: 
 
     if target not in TARGETS:
         raise ValueError(f"pyx: target must be one of {', '.join(map(repr, TARGETS))}, not {target!r}")
-    if memcheck and target == "cuda":
+    if memcheck and target in ("cuda", "opencl"):
         raise ValueError("pyx: memcheck=True checks kernels run on the CPU; use target='cpu' or 'auto' "
                          "(on a GPU, NVIDIA's compute-sanitizer does this)")
     device = None if memcheck else _device_for(target, source)
@@ -167,12 +175,19 @@ def _load(name: str, source: Path, target: str = "auto", module=None, memcheck: 
         meta, jit = load_compiled(source, target, memcheck=memcheck)
         fresh = make_module(name, meta, jit, str(source))
         if device is not None and (meta.get("kernels") or any(f.get("launches") for f in meta["functions"])):
-            _use_gpu(fresh, meta, source, device)
+            if target == "opencl":
+                from .runtime.opencl import use_opencl
+
+                use_opencl(fresh, meta, source, device)
+            else:
+                _use_gpu(fresh, meta, source, device)
     except CompileError as exc:
         text = render_all(exc.diagnostics, color="never")
         raise PyxCompileError(f"cannot import {name!r}: {source} does not compile\n{text}", exc.diagnostics,
                               name=name, path=str(source)) from None
     fresh.__pyx__.setdefault("target", "cpu")
+    fresh.__pyx__["origin"]["target"] = target  # how its functions pickle (runtime/dispatch.py)
+    _remember(name, source, target, memcheck, fresh)
     # The module's own statements (semantics/globals.py) run once, now, as CPython runs a module's
     # body at import; they are not one of its functions.
     from .script import SCRIPT
@@ -194,15 +209,43 @@ def _load(name: str, source: Path, target: str = "auto", module=None, memcheck: 
 
 
 class PyxLoader(importlib.abc.Loader):
-    def __init__(self, source: Path):
+    def __init__(self, source: Path, target: str = "auto", memcheck: bool = False):
         self.source = source
+        self.target, self.memcheck = target, memcheck
 
     def create_module(self, spec):
         return None
 
     def exec_module(self, module) -> None:
         with _lock:
-            _load(module.__name__, self.source, module=module)
+            _load(module.__name__, self.source, self.target, module=module, memcheck=self.memcheck)
+
+
+_IMPORTED: dict[str, tuple[Path, str, bool]] = {}  # what pyx.import_module loaded: name -> (file, options)
+
+
+def _remember(name: str, source: Path, target: str, memcheck: bool, module) -> None:
+    """Give a module pyx.import_module made a spec, so that `importlib.reload` recompiles it
+    whether or not pyx.install() was called (reload looks the name up on sys.meta_path)."""
+    _IMPORTED[name] = (source, target, memcheck)
+    if getattr(module, "__spec__", None) is None:
+        module.__spec__ = importlib.util.spec_from_file_location(name, source,
+                                                                 loader=PyxLoader(source, target, memcheck))
+        module.__loader__ = module.__spec__.loader
+    if not any(isinstance(f, _ImportedFinder) for f in sys.meta_path):
+        sys.meta_path.append(_ImportedFinder())  # last: it finds only names pyx imported already
+
+
+class _ImportedFinder(importlib.abc.MetaPathFinder):
+    """Finds the modules pyx.import_module imported (for importlib.reload), with their options."""
+
+    def find_spec(self, fullname, path, target=None):
+        found = _IMPORTED.get(fullname)
+        if found is None or not found[0].is_file():
+            return None
+        source, target_name, memcheck = found
+        return importlib.util.spec_from_file_location(fullname, source,
+                                                      loader=PyxLoader(source, target_name, memcheck))
 
 
 class PyxFinder(importlib.abc.MetaPathFinder):

@@ -179,6 +179,7 @@ class _Frames:
         if not self.pending:
             if self.queue is None:
                 self._start()
+            assert self.queue is not None  # _start made it
             body = await self.queue.get()
             if body is None:
                 return b""  # the end: pygls' loop stops
@@ -338,7 +339,7 @@ def create_server() -> PyxLanguageServer:
         pos = params.position
         result = await ls.analysis(params.text_document.uri)
         span = result.definition(pos.line + 1, pos.character + 1) if result is not None else None
-        if span is None:
+        if span is None or result is None:
             return None
         uri = params.text_document.uri if span.file is result.source else Path(span.file.name).resolve().as_uri()
         return lsp.Location(uri=uri, range=to_range(span))

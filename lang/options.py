@@ -7,7 +7,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class CompileOptions:
     opt_level: int = 3
-    target: str = "cpu"  # "cpu" | "cuda"
+    target: str = "cpu"  # "cpu" | "cuda" | "opencl" (SPIR-V)
     gpu_arch: str = "sm_80"
     verify_ir: bool = False  # run the IR verifier after every pass (tests turn it on)
     bounds_check: bool = True  # normalize_index (List and other containers) checks; --no-bounds-check

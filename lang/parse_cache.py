@@ -14,19 +14,27 @@ field names compared with the class's own), spans into the file being compiled, 
 nothing else can come out of JSON. The file is read and sealed like every cache entry
 (runtime/cache.py: this user's file in this user's directory, keyed checksum), so a damaged or
 foreign entry is a miss, and a miss parses as before: the cache can only save time.
+
+Beside the tree an entry keeps the caller's summary of it (`summarize`: what the checker needs of
+the whole tree before checking anything, semantics/module.py's `_Uses`), plain JSON too, so a
+cached module is not walked again. Within a process each module read is kept (`_MEMO`, by the same
+key as its entry): the test suite, the language server and `pyx.import_module` compile many
+programs in one process, and each would decode the same trees again.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 from .diagnostics import DiagnosticBag
 from .source import SourceFile, Span
 from .syntax import ast, parse
 
-KIND = "pyxast 2"  # what the keyed checksum binds: a tree in this encoding
+KIND = "pyxast 3"  # what the keyed checksum binds: a tree in this encoding, then its summary
 
 # The only classes an entry can name: the syntax tree's own, with their fields in order.
 _CLASSES: dict[str, type] = {name: cls for name, cls in vars(ast).items()
@@ -35,17 +43,38 @@ _FIELDS: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls)) 
 _SPANS = ("span", "name_span")  # the fields that hold a Span (checked in tests/test_parse_cache.py)
 
 
-def parse_stdlib(source: SourceFile, diags: DiagnosticBag) -> ast.Module:
-    """`syntax.parse` of a standard library file, from the cache when an entry matches."""
-    path = _entry(source)
-    module = _load(path, source) if path is not None else None
-    if module is not None:
-        return module
+Summarize = Callable[[ast.Module], Any]  # a tree -> a JSON value (lists, dicts, strings, numbers, bools)
+
+# Modules already read in this process, by their entry's key: (the tree, its summary). A tree is
+# immutable (frozen dataclasses, spans into the SourceFile it was read with), so every compile in
+# the process can share it. At most one entry per stdlib file and compiler fingerprint.
+_MEMO: dict[str, tuple[ast.Module, Any]] = {}
+
+
+def parse_stdlib(source: SourceFile, diags: DiagnosticBag,
+                 summarize: Summarize | None = None) -> tuple[ast.Module, Any]:
+    """`syntax.parse` of a standard library file, from the cache when an entry matches, and
+    `summarize(tree)` (None without it), kept in the same entry."""
+    key = _key(source)
+    path = _entry(source, key)
+    remembered = _MEMO.get(key)
+    if remembered is not None and (summarize is None or remembered[1] is not None):
+        if path is not None and not path.is_file():  # a cleared cache directory gets its entry back
+            _store(path, remembered[0], source, key, remembered[1])
+        return remembered
+    found = _load(path, source, key) if path is not None else None
+    if found is not None and (summarize is None or found[1] is not None):
+        _MEMO[key] = found
+        return found
     before = len(diags.items)
     module = parse(source, diags)
-    if path is not None and len(diags.items) == before:
-        _store(path, module, source)
-    return module
+    if len(diags.items) != before:  # a broken stdlib file (being edited): nothing kept
+        return module, summarize(module) if summarize is not None else None
+    summary = summarize(module) if summarize is not None else None
+    if path is not None:
+        _store(path, module, source, key, summary)
+    _MEMO[key] = module, summary
+    return module, summary
 
 
 def _key(source: SourceFile) -> str:
@@ -54,33 +83,37 @@ def _key(source: SourceFile) -> str:
     return hashlib.sha256(f"{compiler_fingerprint()}\0{source.name}\0{source.text}".encode()).hexdigest()
 
 
-def _entry(source: SourceFile) -> Path | None:
+def _entry(source: SourceFile, key: str | None = None) -> Path | None:
     from .runtime.cache import cache_dir_for
 
     try:
-        return cache_dir_for(Path(source.name)) / f"{Path(source.name).stem}.{_key(source)[:20]}.pyxast"
+        return cache_dir_for(Path(source.name)) / f"{Path(source.name).stem}.{(key or _key(source))[:20]}.pyxast"
     except OSError:
         return None
 
 
-def _load(path: Path, source: SourceFile) -> ast.Module | None:
+def _load(path: Path, source: SourceFile, key: str | None = None) -> tuple[ast.Module, Any] | None:
+    """(tree, summary) of the entry at `path`; None when it is missing, damaged or another's."""
     from .runtime import cache
 
-    payload = cache.unseal(cache.read_trusted(path), KIND, _key(source), path)
+    payload = cache.unseal(cache.read_trusted(path), KIND, key or _key(source), path)
     if payload is None:
         return None
+    tree, _, summary = payload.rpartition(b"\n")  # the summary is the last line (JSON has no raw newline)
     try:
-        module = decode(payload, source)
+        module = decode(tree, source)
+        found = json.loads(summary)
     except (ValueError, TypeError, KeyError, IndexError, RecursionError):
         return None  # cannot happen to an entry that verified, but a miss is the answer anyway
-    return module if isinstance(module, ast.Module) else None
+    return (module, found) if isinstance(module, ast.Module) else None
 
 
-def _store(path: Path, module: ast.Module, source: SourceFile) -> None:
+def _store(path: Path, module: ast.Module, source: SourceFile, key: str | None = None, summary: Any = None) -> None:
     from .runtime import cache
 
     try:
-        cache.write_atomic(path, cache.seal(KIND, _key(source), encode(module)))
+        body = encode(module) + b"\n" + json.dumps(summary, separators=(",", ":"), allow_nan=False).encode()
+        cache.write_atomic(path, cache.seal(KIND, key or _key(source), body))
     except (OSError, ValueError, TypeError, RecursionError):
         pass  # an unwritable cache (or a tree with an inf literal) only costs speed
 

@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
 
 def _always(options) -> bool:
@@ -52,16 +52,19 @@ class Pass:
         return f"{__package__}{module}:{name}" if module.startswith(".") else self.function
 
 
+DEVICE_TARGETS = ("cuda", "opencl")  # code for a GPU (PTX, SPIR-V): kernels and what they call only
+
+
 def _cuda(options) -> bool:
-    return options.target == "cuda"
+    return options.target in DEVICE_TARGETS
 
 
 def _host(options) -> bool:
-    return options.target != "cuda"
+    return options.target not in DEVICE_TARGETS
 
 
 def _memcheck(options) -> bool:
-    return options.memcheck and options.target != "cuda"
+    return options.memcheck and options.target not in DEVICE_TARGETS
 
 
 # The stages before and after the IR passes, in the order pipeline.py runs them.
@@ -107,7 +110,7 @@ BACK = (
 )
 
 
-def _printer(kind: str) -> Callable[[object], str] | None:
+def _printer(kind: str) -> Callable[[Any], str] | None:
     """How a dump shows a value of this kind; None for the typed instances, which have no text form."""
     if kind == "source":
         return lambda source: source.text
@@ -174,10 +177,11 @@ class PassManager:
 
     def run(self, comp, name: str, *args):
         """Run the pass `name` on `args` (the first is its input) for the compilation `comp`."""
-        from .deep import run_deep
+        from .deep import compiling, run_deep
 
         p = self.get(name)
-        function = p.resolve()
+        with compiling():  # its modules are imported as the passes run: with the collector tuned (deep.py)
+            function = p.resolve()
         if name in self.print_before:
             self._dump(p, "before", p.takes, args[0])
         start = time.perf_counter()

@@ -61,8 +61,10 @@ def lower(source: SourceFile, options: CompileOptions = CompileOptions(),
 
 
 def target_of(options: CompileOptions):
-    from .codegen.target import cuda_target, host_target
+    from .codegen.target import cuda_target, host_target, opencl_target
 
+    if options.target == "opencl":
+        return opencl_target()
     return cuda_target(options.gpu_arch) if options.target == "cuda" else host_target()
 
 

@@ -19,7 +19,7 @@ import weakref
 from typing import Any
 
 from ..gpu_limits import MAX_BLOCK_THREADS, MAX_GRID, MAX_STATIC_SHARED_BYTES
-from . import interrupt
+from . import interrupt, stdout_route
 
 _SCALARS = {
     ("int", 8): ctypes.c_int8, ("int", 16): ctypes.c_int16, ("int", 32): ctypes.c_int32, ("int", 64): ctypes.c_int64,
@@ -58,6 +58,16 @@ class PyxStruct:
 
     def __iter__(self):
         return iter(tuple(getattr(self, f) for f in self._fields))
+
+    def __reduce__(self):
+        """Pickled by reference to its module (rebuilt in another process from the disk cache)."""
+        origin = getattr(type(self), "_origin", None)
+        if origin is None:
+            return object.__reduce__(self)
+        from .dispatch import _origin_args, struct_by_reference
+
+        return struct_by_reference, (_origin_args(origin), type(self).__name__,
+                                     tuple(getattr(self, f) for f in self._fields))
 
 
 class Converter:
@@ -258,7 +268,7 @@ class Converter:
         if array.ndim == 0:
             raise TypeError(f"{func}() argument '{param}' must be {self.name}: expected an array, got a "
                             f"0-dimensional {_what(value)}")
-        if self.dtype is None or str(array.dtype) != self.dtype:
+        if self.dtype is None or (array.dtype is not self._np_dtype and str(array.dtype) != self.dtype):
             raise TypeError(f"{func}() argument '{param}' must be {self.name}: expected an array of {self.dtype}, "
                             f"got {array.dtype}")
         if not array.flags.writeable:
@@ -266,6 +276,21 @@ class Converter:
                             f"pyx may write through a {self.kind.capitalize()} (pass a writable copy, e.g. "
                             "numpy.array(x))")
         return array
+
+    @property
+    def _np_dtype(self):
+        """NumPy's dtype object for self.dtype: an array of it is one by identity (str() of a dtype
+        costs microseconds, most of a Span argument's conversion). None where NumPy has none."""
+        found = self.__dict__.get("_np_dtype_cache", False)
+        if found is False:
+            try:
+                import numpy
+
+                found = numpy.dtype(self.dtype)
+            except (ImportError, TypeError):
+                found = None
+            self.__dict__["_np_dtype_cache"] = found
+        return found
 
     def _pointer(self, value, func: str, param: str, keep: list):
         array = self._array_of_dtype(value, func, param)
@@ -477,6 +502,17 @@ class PyxFunction:
     def __repr__(self) -> str:
         return f"<pyx function {self._meta['signature']}>"
 
+    _origin: dict | None = None  # the module it belongs to (set by make_module): how it pickles
+
+    def __reduce__(self):
+        """By reference: its module's name, file and options, and its own name; unpickling imports
+        that module in the other process (from the disk cache) and takes the function from it."""
+        if self._origin is None:
+            raise TypeError(f"cannot pickle pyx function {self.__name__}: it belongs to no imported module")
+        from .dispatch import _attribute_of_module, _origin_args
+
+        return _attribute_of_module, (_origin_args(self._origin), self.__name__)
+
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != self._arity:  # the general path: keywords and defaults
             try:
@@ -491,19 +527,25 @@ class PyxFunction:
         if self._out_type is not None:
             out = self._out_type()
             c_args.append(ctypes.byref(out))
+        route = None
         if self._prints:
             sys.stdout.flush()
+            route = stdout_route.begin()  # where sys.stdout is not descriptor 1 (a notebook)
         _FLAG[0] = 0  # a Ctrl-C from before this call is not this call's
-        if self._live is None:
-            status = self._cfunc(*c_args)
-        else:
-            arrays = self._live.enter(keep)
-            try:
+        try:
+            if self._live is None:
                 status = self._cfunc(*c_args)
-            finally:
-                self._live.leave(arrays)
-        if self._prints:
-            self._library.flush()
+            else:
+                arrays = self._live.enter(keep)
+                try:
+                    status = self._cfunc(*c_args)
+                finally:
+                    self._live.leave(arrays)
+        finally:
+            if self._prints:
+                self._library.flush()
+                if route is not None:
+                    stdout_route.end(route)
         if status != 0:
             raise self._library.exception()
         if self._result.kind == "buffer":
@@ -700,7 +742,32 @@ def _fast_function(fn: PyxFunction, address: int, library: NativeLibrary, keep: 
     # array, which also have __float__) goes to the checked path, which names the parameter.
     numpy = sys.modules.get("numpy")
     floats = (float, int) + ((numpy.floating, numpy.integer) if numpy is not None else (float, int))  # REAL_TYPES
-    return _new_cfunction(ctypes.byref(definition), (fn, raise_pending, None, True, False, floats), None)
+    state = _EntryState((fn, raise_pending, None, True, False, floats))
+    state.origin = fn._origin
+    return _new_cfunction(ctypes.byref(definition), state, None)
+
+
+class _EntryState(tuple):
+    """What a fast entry reads (its `self`, a tuple). It stands for the function's module when the
+    built-in function over it is pickled, which CPython does as `getattr(self, name)`: unpickled,
+    it is the module (imported in the other process), and so the function is the module's."""
+
+    origin: dict | None = None
+
+    def __reduce__(self):
+        if self.origin is None:
+            raise TypeError(f"cannot pickle pyx function {self[0].__name__}: it belongs to no imported module")
+        from .dispatch import _origin_args, module_by_reference
+
+        return module_by_reference, _origin_args(self.origin)
+
+
+def name_structs(structs: dict, origin: dict) -> None:
+    """Struct classes carry their module's name (`__module__`, `__qualname__`) and how to rebuild
+    their instances in another process (PyxStruct.__reduce__)."""
+    for struct_name, (_, pyclass) in structs.items():
+        if getattr(pyclass, "_origin", None) is None:
+            pyclass.__module__, pyclass.__qualname__, pyclass._origin = origin["name"], struct_name, origin
 
 
 def check_python_api(name: str, symbols) -> None:
@@ -723,15 +790,31 @@ def make_module(name: str, meta: dict, jit, file: str) -> types.ModuleType:
     structs: dict = {}
     keep: list = []  # method definitions must outlive the function objects that point into them
     live = LiveArrays(jit) if meta.get("memcheck") else None
+    origin = {"name": name, "file": file, "target": "auto", "memcheck": bool(meta.get("memcheck")),
+              "scripted": any(f["name"] == "<module>" for f in meta["functions"])}
     for fmeta in meta["functions"]:
         fn = PyxFunction(fmeta, jit.address(fmeta["symbol"]), library, structs, meta, live)
+        fn._origin = origin
         if fmeta.get("pyentry"):
             fn = _fast_function(fn, jit.address(fmeta["pyentry"]), library, keep)
         setattr(module, fmeta["name"], fn)
     module.__dict__["__pyx_keep__"] = keep
     for kmeta in meta.get("kernels", []):
         setattr(module, kmeta["name"], PyxKernel(kmeta, jit.address(kmeta["symbol"]), library, structs, live))
+    if meta.get("kernel_families"):  # kernels with compile-time parameters: m.k[4][grid, block](...)
+        from .kernel_family import PyxKernelFamily
+
+        for fam in meta["kernel_families"]:
+            setattr(module, fam["name"], PyxKernelFamily(fam, origin, structs, module))
+    name_structs(structs, origin)
     for struct_name, (_, pyclass) in structs.items():
         setattr(module, struct_name, pyclass)
-    module.__dict__["__pyx__"] = {"library": library, "meta": meta}
+    if meta.get("dispatch") or meta.get("unexported"):  # imported only where needed: a warm import stays light
+        from .dispatch import PyxDispatcher, unexported_getattr
+
+        for dmeta in meta.get("dispatch", ()):  # generic functions, containers: compiled per signature on call
+            setattr(module, dmeta["name"], PyxDispatcher(dmeta, origin, structs))
+        if meta.get("unexported"):
+            module.__dict__["__getattr__"] = unexported_getattr(name, meta["unexported"])
+    module.__dict__["__pyx__"] = {"library": library, "meta": meta, "origin": origin}
     return module

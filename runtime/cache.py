@@ -418,11 +418,14 @@ def entries(directory: Path) -> list[Path]:
 
 
 def files_of(entry: Path) -> list[Path]:
-    """An entry's file, the shared library linked from it (runtime/native.py) and the PTX of its
-    kernels (one per GPU architecture), where there are some."""
+    """An entry's file, the shared library linked from it (runtime/native.py), the PTX of its
+    kernels (one per GPU architecture) and the lock taken while it was compiled
+    (dispatch_build.entry_lock), where there are some."""
     library = entry.with_suffix(".so")
     return [entry] + sorted(Path(e.path) for e in _listing(entry.parent) if not e.is_dir(follow_symlinks=False) and (
-        e.name == library.name or (e.name.startswith(entry.stem + ".sm_") and e.name.endswith(".ptx"))))
+        e.name in (library.name, entry.name + ".lock")
+        or e.name == entry.stem + ".spv"  # the SPIR-V of its kernels (runtime/opencl.py)
+        or (e.name.startswith(entry.stem + ".sm_") and e.name.endswith(".ptx"))))
 
 
 def _is_leftover(name: str) -> bool:

@@ -21,6 +21,8 @@ import hashlib
 import os
 import shutil
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 from . import cache
@@ -95,7 +97,7 @@ def link_shared(obj: bytes, dest: Path) -> str | None:
             f.write(obj)
         folder = dest.parent / work
         done = subprocess.run([cc, "-shared", "-o", str(folder / "library.so"), str(folder / "object.o"), "-lm",
-                               "-lpthread"], capture_output=True)
+                               "-lpthread"], capture_output=True, stdin=subprocess.DEVNULL)
         if done.returncode != 0:
             return None
         fd = os.open(lib_name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
@@ -119,6 +121,35 @@ def link_shared(obj: bytes, dest: Path) -> str | None:
         except OSError:
             pass
         os.close(dir_fd)
+
+
+class BackgroundLink:
+    """`link_shared` on a thread of its own, so that the caller goes on meanwhile: a cold `pyx run`
+    loads and runs the program while the library for its next start is linked (the linker is a
+    process of its own: it runs beside the program on another core). `result()` waits for it and
+    gives what `link_shared` gave, or raises what it raised."""
+
+    def __init__(self, obj: bytes, dest: Path):
+        self.seconds = 0.0  # how long the link took
+        self._shared: str | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._link, args=(obj, dest), name="pyx-link", daemon=True)
+        self._thread.start()
+
+    def _link(self, obj: bytes, dest: Path) -> None:
+        start = time.perf_counter()
+        try:
+            self._shared = link_shared(obj, dest)
+        except BaseException as exc:  # noqa: BLE001 - raised in the caller by result()
+            self._error = exc
+        finally:
+            self.seconds = time.perf_counter() - start
+
+    def result(self) -> str | None:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._shared
 
 
 class SharedProgram:

@@ -7,6 +7,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("PYX_VERIFY", "1")  # the IR verifier runs after every pass in the tests
+# CPython's str hashes, and so the order of its sets of str, change from run to run unless
+# PYTHONHASHSEED is fixed; pyx's are CPython's with PYTHONHASHSEED=0 (stdlib/string.px,
+# docs/python-subset.md), so every CPython the tests start runs with it.
+os.environ["PYTHONHASHSEED"] = "0"
 # A cache of their own: code cached by an earlier run without the verifier must not let a
 # test pass without compiling (and verifying) what it checks.
 os.environ.setdefault("PYX_CACHE_DIR", tempfile.mkdtemp(prefix="pyx-test-cache-"))

@@ -19,4 +19,7 @@ echo "== ptxas -v registers (sm_90)"
 for ex in saxpy gpu_sum gpu_matmul gpu_softmax flash_attn; do
   python3 -m pyx build --emit=ptx examples/$ex.px -o /tmp/$ex.ptx && ptxas -arch=sm_90 -v /tmp/$ex.ptx -o /tmp/$ex.cubin 2>&1 | grep -E "Compiling|registers" | tr '\n' ' '; echo
 done 2>&1 | tee "$OUT/ptxas.log"
+echo "== nvcc -O3 registers of the CUDA C twins (sm_90)"
+nvcc -arch=sm_90 -O3 -Xptxas -v -c benchmarks/gpu/twins.cu -o /tmp/twins.o 2>&1 | grep -E "Compiling|registers" \
+  | paste - - | sed -E 's/ptxas info *: //g' | tee -a "$OUT/ptxas.log"
 exit $status

@@ -138,5 +138,6 @@ def define_kernel_launcher(mg, f: ir.Function, llvm_type) -> None:
     dims = list(launcher.args[len(f.params):len(f.params) + 6])
     shared = b.add(launcher.args[-1], ll.Constant(i64, mg.static_shared_bytes))
     direct = ll.Constant(i64, 0 if mg.kernel_synchronizes(f.symbol) else 1)
-    status = b.call(mg.gpu_cpu.launch_fn, [mg.kernel_thunk(f), b.bitcast(packed, CHARP), *dims, shared, direct])
+    status = b.call(mg.gpu_cpu.launch_fn, [mg.kernel_thunk(f), b.bitcast(packed, CHARP), *dims, shared, direct,
+                                           mg.rt.cstr(b, f.name)])
     b.ret(status)

@@ -26,8 +26,10 @@ RUNNABLE, AT_BARRIER, AT_WARP, DONE = 0, 1, 2, 3  # a thread's state, one byte e
 
 
 # The scheduler's state, one per OS thread running blocks.
+# `sites`: per thread, where it waits (a C string naming the operation and its source line);
+# `kernel`: the launched kernel's name (both for the deadlock report).
 FIELDS = ("idx", "shared", "sched", "ctxs", "state", "slots", "nthreads", "cur", "thunk", "args", "failed",
-          "shared_size")
+          "shared_size", "sites", "kernel")
 def ucontext_type(facts) -> ll.ArrayType:
     """A `ucontext_t`: its size, in units of its alignment, so a struct field of it is aligned."""
     return ll.ArrayType(ll.IntType(8 * facts.ucontext_align), -(-facts.ucontext_bytes // facts.ucontext_align))
@@ -35,11 +37,13 @@ def ucontext_type(facts) -> ll.ArrayType:
 
 def gpu_ctx_type(facts) -> ll.LiteralStructType:
     return ll.LiteralStructType([ll.ArrayType(I64, 12), CHARP, ucontext_type(facts), CHARP, CHARP,
-                                 I64.as_pointer(), I64, I64, THUNK.as_pointer(), CHARP, I32, I64])
+                                 I64.as_pointer(), I64, I64, THUNK.as_pointer(), CHARP, I32, I64,
+                                 CHARP.as_pointer(), CHARP])
 
 
-# A launch's parameters, as the pool hands them to each range of blocks.
-LAUNCH = ll.LiteralStructType([THUNK.as_pointer(), CHARP] + [I64] * 7)
+# A launch's parameters, as the pool hands them to each range of blocks: thunk, args, grid, block,
+# shared bytes, the kernel's name.
+LAUNCH = ll.LiteralStructType([THUNK.as_pointer(), CHARP] + [I64] * 7 + [CHARP])
 MAX_PIECES = 256
 
 
@@ -73,6 +77,7 @@ class CpuGpuRuntime:
         self._entry = self._define_thread_entry()
         self.barrier_fn = self._define_wait("__pyx_gpu_barrier", AT_BARRIER)
         self.warp_sync_fn = self._define_wait("__pyx_gpu_warp_sync", AT_WARP)
+        self.deadlock_fn = self._define_deadlock()
         self.blocks_fn = self._define_blocks()
         self.direct_blocks_fn = self._define_direct_blocks()
         self.launch_fn = self._define_launch()
@@ -96,26 +101,100 @@ class CpuGpuRuntime:
         b.ret_void()  # uc_link takes the thread back to the scheduler
         return fn
 
+    def site(self, b: ll.IRBuilder, what: str, span) -> ll.Value:
+        """The `site` argument of a wait: what the thread waits at and where, for the deadlock report
+        (one constant string per source position, so two waits compare equal where they are the same
+        operation in the source)."""
+        import os
+
+        where = f"{os.path.basename(span.file.name)}:{span.line}" if span is not None else "?"
+        return self.rt.cstr(b, f"{what} at {where}")
+
     def _define_wait(self, name: str, state: int):
-        """Mark this thread waiting (at a barrier, or at a warp operation) and switch to the scheduler;
-        it resumes once every live thread of the block (or lane of the warp) waits there too."""
-        fn, b = self.rt._function(name, VOID, [])
+        """`wait(site)`: mark this thread waiting (at a barrier, or at a warp operation) at `site` and
+        switch to the scheduler; it resumes once every live thread of the block (or lane of the warp)
+        waits there too (at a barrier: the same barrier)."""
+        fn, b = self.rt._function(name, VOID, [CHARP])
         ctx = b.call(self.ctx_fn, [])
         t = b.load(self.field(b, "cur", ctx))
         b.store(I8(state), b.gep(b.load(self.field(b, "state", ctx)), [t]))
+        b.store(fn.args[0], b.gep(b.load(self.field(b, "sites", ctx)), [t]))
         me = b.gep(b.load(self.field(b, "ctxs", ctx)), [b.mul(t, I64(self.uc_bytes))])
         b.call(self.swap, [me, b.bitcast(self.field(b, "sched", ctx), CHARP)])
         b.ret_void()
         return fn
 
+    def _define_deadlock(self):
+        """`void __pyx_gpu_deadlock(ctx)`: raise RuntimeError for a block whose live threads all wait and
+        none may go on, naming the kernel, the block, and two threads that wait at different places
+        (the first waiting thread, and the first that waits elsewhere)."""
+        from .. import types as T
+        from .c_library import call_variadic
+
+        rt = self.rt
+        fn, b = rt._function("__pyx_gpu_deadlock", VOID, [CHARP])
+        fn.attributes.add("noinline")
+        fn.attributes.add("cold")
+        ctx = b.bitcast(fn.args[0], self.ctx_type.as_pointer())
+        n = b.load(self.field(b, "nthreads", ctx))
+        state = b.load(self.field(b, "state", ctx))
+        sites = b.load(self.field(b, "sites", ctx))
+        first, other = b.alloca(I64), b.alloca(I64)
+        b.store(I64(-1), first)
+        b.store(I64(-1), other)
+
+        def look(b, t):
+            waits = b.icmp_unsigned("!=", b.load(b.gep(state, [t])), I8(DONE))
+            with b.if_then(waits):
+                f = b.load(first)
+                none_yet = b.icmp_signed("<", f, I64(0))
+                with b.if_else(none_yet) as (then, otherwise):
+                    with then:
+                        b.store(t, first)
+                    with otherwise:
+                        elsewhere = b.icmp_unsigned("!=", b.load(b.gep(sites, [t])), b.load(b.gep(sites, [f])))
+                        with b.if_then(b.and_(elsewhere, b.icmp_signed("<", b.load(other), I64(0)))):
+                            b.store(t, other)
+
+        counted_loop(b, 0, n, look)
+        t0 = b.load(first)
+        t1 = b.select(b.icmp_signed("<", b.load(other), I64(0)), t0, b.load(other))
+
+        def idx(k):
+            return b.load(b.gep(self.field(b, "idx", ctx), [I32(0), I32(k)], inbounds=True))
+
+        bx, by = idx(6), idx(7)
+
+        def coords(t):
+            return [b.urem(t, bx), b.urem(b.udiv(t, bx), by), b.udiv(t, b.mul(bx, by))]
+
+        size = 1024
+        with b.goto_entry_block():
+            buffer = b.alloca(ll.ArrayType(I8, size))
+        text = b.gep(buffer, [I32(0), I32(0)])
+        form = rt.cstr(b, "deadlock in kernel %s: in block (%lld, %lld, %lld), thread (%lld, %lld, %lld) waits at %s "
+                          "and thread (%lld, %lld, %lld) at %s")
+        values = [b.load(self.field(b, "kernel", ctx)), idx(3), idx(4), idx(5), *coords(t0),
+                  b.load(b.gep(sites, [t0])), *coords(t1), b.load(b.gep(sites, [t1]))]
+        types = [T.STRING_LITERAL] * 3 + [T.STRING_LITERAL] + [T.INT] * 6 + [T.STRING_LITERAL] + [T.INT] * 3 \
+            + [T.STRING_LITERAL]
+        length = call_variadic(b, "snprintf", I32, [text, I64(size), form, *values], types, rt.module)
+        length = b.select(b.icmp_signed("<", length, I32(size)), length, I32(size - 1))
+        b.call(rt.raise_text, [rt.cstr(b, "RuntimeError"), text, b.sext(length, I64), rt.cstr(b, "launch"),
+                               rt.cstr(b, "<gpu>"), I32(-1)])
+        b.ret_void()
+        return fn
+
     def _define_launch(self):
-        """`int32 __pyx_gpu_launch(thunk, args, gx, gy, gz, bx, by, bz, shared_bytes, direct)`: 1 if a
-        thread raised. `direct`: the kernel never waits for other threads (no barrier, no warp
-        operation, in it or what it calls), so its threads run as plain calls, without coroutines."""
-        fn, b = self.rt._function("__pyx_gpu_launch", I32, [THUNK.as_pointer(), CHARP] + [I64] * 8)
+        """`int32 __pyx_gpu_launch(thunk, args, gx, gy, gz, bx, by, bz, shared_bytes, direct, name)`: 1 if
+        a thread raised. `direct`: the kernel never waits for other threads (no barrier, no warp
+        operation, in it or what it calls), so its threads run as plain calls, without coroutines.
+        `name`: the kernel's, for a deadlock's report."""
+        fn, b = self.rt._function("__pyx_gpu_launch", I32, [THUNK.as_pointer(), CHARP] + [I64] * 8 + [CHARP])
         launch = b.alloca(LAUNCH)
         for k, value in enumerate(fn.args[:9]):
             b.store(value, b.gep(launch, [I32(0), I32(k)]))
+        b.store(fn.args[10], b.gep(launch, [I32(0), I32(9)]))
         gx, gy, gz = fn.args[2:5]
         blocks = b.mul(b.mul(gx, gy), gz)
         pieces = b.select(b.icmp_signed("<", blocks, I64(MAX_PIECES)), blocks, I64(MAX_PIECES))
@@ -125,7 +204,7 @@ class CpuGpuRuntime:
 
     def _piece_function(self, name: str):
         """A pool piece over blocks [lo, hi): the function, its builder, (lo, hi), the launch's
-        nine parameters, and a fresh context installed for this OS thread (ctx, its raw pointer,
+        ten parameters, and a fresh context installed for this OS thread (ctx, its raw pointer,
         and the previous one, to put back)."""
         from .parallel import PIECE
 
@@ -135,7 +214,7 @@ class CpuGpuRuntime:
         b = ll.IRBuilder(fn.append_basic_block("entry"))
         packed, lo, hi, _ = fn.args
         launch = b.bitcast(packed, LAUNCH.as_pointer())
-        params = tuple(b.load(b.gep(launch, [I32(0), I32(k)])) for k in range(9))
+        params = tuple(b.load(b.gep(launch, [I32(0), I32(k)])) for k in range(10))
         # Not through __pyx_gpu_ctx: that one is declared free of side effects, and LLVM could
         # then move this read past the setspecific below.
         b.call(rt.libc("pthread_once"), [self.once, self.make_key])
@@ -149,7 +228,7 @@ class CpuGpuRuntime:
         """`bool __pyx_gpu_direct_blocks(launch, lo, hi, piece)`: blocks [lo, hi) of a kernel that
         never synchronizes, each thread a call in turn (the order a GPU may also choose)."""
         fn, b, (lo, hi), launch, (ctx, ctx_raw, previous) = self._piece_function("__pyx_gpu_direct_blocks")
-        thunk, args, gx, gy, gz, bx, by, bz, shared_bytes = launch
+        thunk, args, gx, gy, gz, bx, by, bz, shared_bytes, _ = launch
         rt = self.rt
         malloc, free = rt.libc("malloc"), rt.libc("free")
         memset = rt.libc("memset")
@@ -213,7 +292,7 @@ class CpuGpuRuntime:
         """`bool __pyx_gpu_blocks(launch, lo, hi, piece)`: run blocks [lo, hi) of a launch on this OS
         thread, with a context of its own; true if a thread raised (the rest of the range is skipped)."""
         fn, b, (lo, hi), launch, (ctx, ctx_raw, previous) = self._piece_function("__pyx_gpu_blocks")
-        thunk, args, gx, gy, gz, bx, by, bz, shared_bytes = launch
+        thunk, args, gx, gy, gz, bx, by, bz, shared_bytes, kernel_name = launch
         rt = self.rt
         malloc, free = rt.libc("malloc"), rt.libc("free")
         memset = rt.libc("memset")
@@ -233,7 +312,10 @@ class CpuGpuRuntime:
         stacks = b.call(malloc, [b.mul(n, I64(STACK_BYTES))])
         state = b.call(malloc, [n])
         slots = b.call(malloc, [b.mul(n, I64(8))])
+        sites = b.call(malloc, [b.mul(n, I64(8))])
         shared = b.call(malloc, [b.add(shared_bytes, I64(16))])
+        b.store(b.bitcast(sites, CHARP.as_pointer()), field("sites"))
+        b.store(kernel_name, field("kernel"))
         b.store(ctxs, field("ctxs"))
         b.store(state, field("state"))
         b.store(b.bitcast(slots, I64.as_pointer()), field("slots"))
@@ -293,12 +375,25 @@ class CpuGpuRuntime:
             b.store(I64(0), live)
             at_barrier = b.alloca(I64)
             b.store(I64(0), at_barrier)
+            # Threads waiting at different barriers (two `barrier()` calls in the source) do not meet:
+            # on a GPU the block hangs, or goes on with its shared memory half written.
+            first_site, apart = b.alloca(CHARP), b.alloca(I1)
+            b.store(ll.Constant(CHARP, None), first_site)
+            b.store(ll.Constant(I1, 0), apart)
+            sites_of = b.bitcast(sites, CHARP.as_pointer())
 
             def census(b, t):
                 st = b.load(state_of(b, t))
                 b.store(b.add(b.load(live), b.zext(b.icmp_unsigned("!=", st, I8(DONE)), I64)), live)
-                b.store(b.add(b.load(at_barrier), b.zext(b.icmp_unsigned("==", st, I8(AT_BARRIER)), I64)),
-                        at_barrier)
+                waiting = b.icmp_unsigned("==", st, I8(AT_BARRIER))
+                b.store(b.add(b.load(at_barrier), b.zext(waiting, I64)), at_barrier)
+                with b.if_then(waiting):
+                    site = b.load(b.gep(sites_of, [t]))
+                    first = b.load(first_site)
+                    is_first = b.icmp_unsigned("==", first, ll.Constant(CHARP, None))
+                    b.store(b.select(is_first, site, first), first_site)
+                    differs = b.and_(b.not_(is_first), b.icmp_unsigned("!=", first, site))
+                    b.store(b.or_(b.load(apart), differs), apart)
 
             counted_loop(b, 0, n, census)
 
@@ -327,8 +422,8 @@ class CpuGpuRuntime:
 
             counted_loop(b, 0, n, warp, stride=32)
             # The block goes on from a barrier when every live thread waits at one.
-            everyone = b.and_(b.icmp_signed(">", b.load(live), I64(0)),
-                              b.icmp_unsigned("==", b.load(at_barrier), b.load(live)))
+            everyone = b.and_(b.and_(b.icmp_signed(">", b.load(live), I64(0)),
+                                     b.icmp_unsigned("==", b.load(at_barrier), b.load(live))), b.not_(b.load(apart)))
             with b.if_then(b.and_(everyone, b.not_(b.load(released)))):
                 def release_all(b, t):
                     st = state_of(b, t)
@@ -354,7 +449,7 @@ class CpuGpuRuntime:
             b.position_at_end(skip)
 
         def leave(b):
-            for p in (ctxs, stacks, state, slots, shared):
+            for p in (ctxs, stacks, state, slots, sites, shared):
                 b.call(free, [p])
             b.call(setspecific, [b.load(self.key), previous])
             b.call(free, [ctx_raw])
@@ -364,9 +459,7 @@ class CpuGpuRuntime:
         leave(b)
         b.ret(failed)
         b.position_at_end(stop)
-        b.call(rt.raise_, [rt.cstr(b, "RuntimeError"),
-                           rt.cstr(b, "deadlock: the threads of a block wait at different barriers or warp operations"),
-                           rt.cstr(b, "launch"), rt.cstr(b, "<gpu>"), I32(-1)])
+        b.call(self.deadlock_fn, [b.bitcast(ctx, CHARP)])
         leave(b)
         b.ret(ll.Constant(I1, 1))
         return fn

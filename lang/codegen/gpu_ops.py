@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
+from . import spirv
 from .runtime_lib import I32, I64
+from .warp_ops import SOURCES
 
 SLOTS = {"thread_idx": 0, "block_idx": 3, "block_dim": 6, "grid_dim": 9}
 SREG = {"thread_idx": "tid", "block_idx": "ctaid", "block_dim": "ntid", "grid_dim": "nctaid"}
@@ -20,6 +22,8 @@ def _device(cg) -> bool:
 
 def index(cg, kind: str, axis: str):
     """thread_idx, block_idx, block_dim, grid_dim or global_idx along `axis`."""
+    if spirv.is_opencl(cg):
+        return spirv.index(cg, kind, axis)
     if kind == "global_idx":
         b, device = cg.b, _device(cg)
         block = _index(cg, "block_idx", axis, device)
@@ -27,16 +31,20 @@ def index(cg, kind: str, axis: str):
     return _index(cg, kind, axis, _device(cg))
 
 
-def barrier(cg):
+def barrier(cg, i=None):
+    if spirv.is_opencl(cg):
+        return spirv.barrier(cg)
     if _device(cg):
         cg.b.call(cg.mg.rt.libc("llvm.nvvm.barrier0", ll.VoidType(), []), [])
     else:
-        cg.b.call(cg.mg.gpu_cpu.barrier_fn, [])
+        cg.b.call(cg.mg.gpu_cpu.barrier_fn, [cg.mg.gpu_cpu.site(cg.b, "barrier()", i.span if i is not None else None)])
     return None
 
 
 def lane_id(cg):
     b = cg.b
+    if spirv.is_opencl(cg):
+        return spirv.lane_id(cg)
     if _device(cg):
         return b.sext(b.call(cg.mg.rt.libc("llvm.nvvm.read.ptx.sreg.laneid", I32, []), []), I64)
     rt = cg.mg.gpu_cpu
@@ -46,19 +54,34 @@ def lane_id(cg):
 
 
 def warp(cg, i, name: str, args):
-    """shuffle_down/up/xor/idx, warp_sum, ballot."""
-    return _warp_device(cg, i, name, args) if _device(cg) else _warp_cpu(cg, i, name, args)
+    """Every warp operation follows its one definition in warp_ops.py: on a GPU as shfl.sync/vote.sync
+    code there, on the CPU the composite ones there too and the shuffles below."""
+    from . import warp_ops
+
+    if spirv.is_opencl(cg):  # SPIR-V's sub-group instructions, the same recipes
+        return spirv.warp(cg, i, name, args)
+    if _device(cg):
+        return warp_ops.device(cg, i, name, args)
+    return warp_ops.cpu(cg, i, name, args) if name in warp_ops.COMPOSITE else _warp_cpu(cg, i, name, args)
 
 
 def atomic(cg, i, name: str, args):
+    if spirv.is_opencl(cg) and i.result.type.is_float and name in spirv.FLOAT_ATOMICS:
+        return spirv.float_atomic(cg, name, args)  # a compare-and-swap loop (spirv.py says why)
     return _atomic(cg, i, name, args, _device(cg))
 
 
 def shared_array(cg, i):
+    if spirv.is_opencl(cg):
+        return spirv.shared_array(cg, i)
     return _shared(cg, i, _device(cg))
 
 
 def dynamic_shared(cg, i):
+    if spirv.is_opencl(cg):  # OpenCL has no `extern __local` array
+        from .llvm_gen import UnsupportedOnTarget
+
+        raise UnsupportedOnTarget("dynamic_shared", i.span)
     return _dynamic_shared(cg, i, _device(cg))
 
 
@@ -80,7 +103,7 @@ def _from_bits(b, bits, t):
 
 
 def _warp_cpu(cg, i, name, args):
-    """Lanes publish their value in their slot, wait for the warp, read, and wait again (so nobody
+    """The shuffles: lanes publish their value in their slot, wait for the warp, read, and wait again (so nobody
     overwrites a slot before every lane has read it)."""
     b, rt = cg.b, cg.mg.gpu_cpu
     ctx = b.call(rt.ctx_fn, [])
@@ -89,93 +112,17 @@ def _warp_cpu(cg, i, name, args):
     base = b.sub(cur, lane)
     t = i.args[0].type
     value = args[0]
-    b.store(b.zext(value, I64) if name == "ballot" else _to_bits(b, value, t), b.gep(slots, [cur]))
-    b.call(rt.warp_sync_fn, [])
-    if name in ("warp_sum", "ballot"):
-        acc = b.alloca(I64 if name == "ballot" or not t.is_float else ll.DoubleType())
-        result_t = None if name == "ballot" else t
-        b.store(ll.Constant(acc.type.pointee, 0), acc)
-        end = b.select(b.icmp_signed("<", b.add(base, I64(32)), n), b.add(base, I64(32)), n)
-        head, body, after = (cg.fn.append_basic_block(x) for x in ("lanes", "lane", "lanes_done"))
-        k = b.alloca(I64)
-        b.store(base, k)
-        b.branch(head)
-        b.position_at_end(head)
-        j = b.load(k)
-        b.cbranch(b.icmp_signed("<", j, end), body, after)
-        b.position_at_end(body)
-        bits = b.load(b.gep(slots, [j]))
-        if name == "ballot":
-            bit = b.shl(b.zext(b.icmp_unsigned("!=", bits, I64(0)), I64), b.sub(j, base))
-            b.store(b.or_(b.load(acc), bit), acc)
-        elif t.is_float:
-            b.store(b.fadd(b.load(acc), b.fpext(_from_bits(b, bits, t), ll.DoubleType())
-                           if t.bits == 32 else _from_bits(b, bits, t)), acc)
-        else:
-            b.store(b.add(b.load(acc), bits), acc)
-        b.store(b.add(j, I64(1)), k)
-        b.branch(head)
-        b.position_at_end(after)
-        total = b.load(acc)
-        b.call(rt.warp_sync_fn, [])
-        if name == "ballot":
-            return b.trunc(total, I32)
-        if t.is_float:
-            return b.fptrunc(total, _float_type(t)) if t.bits == 32 else total
-        return _from_bits(b, total, result_t)
+    site = rt.site(b, f"{name}()", i.span)
+    b.store(_to_bits(b, value, t), b.gep(slots, [cur]))
+    b.call(rt.warp_sync_fn, [site])
     other = args[1]
-    source = {"shuffle_down": lambda: b.add(lane, other), "shuffle_up": lambda: b.sub(lane, other),
-              "shuffle_xor": lambda: b.xor(lane, other), "shuffle_idx": lambda: b.urem(other, I64(32))}[name]()
+    source = SOURCES[name](b, lane, other)  # the definition's source lane (warp_ops.py)
     exists = b.and_(b.and_(b.icmp_signed(">=", source, I64(0)), b.icmp_signed("<", source, I64(32))),
                     b.icmp_signed("<", b.add(base, source), n))
     where = b.select(exists, b.add(base, source), cur)  # no such lane: a lane keeps its own value
     bits = b.load(b.gep(slots, [where]))
-    b.call(rt.warp_sync_fn, [])
+    b.call(rt.warp_sync_fn, [site])
     return _from_bits(b, bits, t)
-
-
-def _float_type(t):
-    from .llvm_gen import llvm_type
-
-    return llvm_type(t)
-
-
-def _shfl(cg, kind: str, value32, other32):
-    """One 32-bit `shfl.sync` over the whole warp."""
-    b = cg.b
-    is_float = value32.type == ll.FloatType()
-    suffix = "f32" if is_float else "i32"
-    fn = cg.mg.rt.libc(f"llvm.nvvm.shfl.sync.{kind}.{suffix}", value32.type, [I32, value32.type, I32, I32])
-    clamp = I32(0) if kind == "up" else I32(0x1F)
-    return b.call(fn, [ll.Constant(I32, -1), value32, other32, clamp])  # all 32 lanes take part
-
-
-def _shuffle_any(cg, kind: str, value, t, other32):
-    """64-bit values travel as two 32-bit halves."""
-    b = cg.b
-    if t.bits == 32:
-        return _shfl(cg, kind, value, other32)
-    bits = b.bitcast(value, I64) if t.is_float else value
-    lo = _shfl(cg, kind, b.trunc(bits, I32), other32)
-    hi = _shfl(cg, kind, b.trunc(b.lshr(bits, I64(32)), I32), other32)
-    joined = b.or_(b.zext(lo, I64), b.shl(b.zext(hi, I64), I64(32)))
-    return b.bitcast(joined, ll.DoubleType()) if t.is_float else joined
-
-
-def _warp_device(cg, i, name, args):
-    b = cg.b
-    if name == "ballot":
-        fn = cg.mg.rt.libc("llvm.nvvm.vote.ballot.sync", I32, [I32, ll.IntType(1)])
-        return b.call(fn, [ll.Constant(I32, -1), args[0]])
-    t = i.args[0].type
-    if name == "warp_sum":
-        total = args[0]
-        for offset in (16, 8, 4, 2, 1):
-            other = _shuffle_any(cg, "bfly", total, t, I32(offset))
-            total = b.fadd(total, other) if t.is_float else b.add(total, other)
-        return total
-    kind = {"shuffle_down": "down", "shuffle_up": "up", "shuffle_xor": "bfly", "shuffle_idx": "idx"}[name]
-    return _shuffle_any(cg, kind, args[0], t, b.trunc(args[1], I32))
 
 
 def _index(cg, kind: str, axis: str, device: bool):

@@ -84,8 +84,9 @@ def _align(t: Type) -> int:
     return 8
 
 
-def llvm_type(t: Type, device: bool = False) -> ll.Type:
-    """The LLVM type of a pyx type; `device`: for a GPU target, where pointers keep their address space."""
+def llvm_type(t: Type, device: bool = False, spaces=None) -> ll.Type:
+    """The LLVM type of a pyx type; `device`: for a GPU target, where pointers keep their address space
+    (`spaces`: the target's numbering of pyx's address spaces, where it differs: SPIR-V's)."""
     if isinstance(t, ScalarType):
         if t.is_bool:
             return I1
@@ -95,13 +96,14 @@ def llvm_type(t: Type, device: bool = False) -> ll.Type:
             return {16: ll.HalfType(), 32: ll.FloatType(), 64: ll.DoubleType()}[t.bits]
         return ll.IntType(t.bits)
     if isinstance(t, T.SIMDType):
-        return ll.VectorType(llvm_type(t.elem, device), t.width)
+        return ll.VectorType(llvm_type(t.elem, device, spaces), t.width)
     if isinstance(t, T.PtrType):
-        pointee = ll.IntType(8) if t.pointee == T.NONE else llvm_type(t.pointee, device)
+        pointee = ll.IntType(8) if t.pointee == T.NONE else llvm_type(t.pointee, device, spaces)
         # Address spaces mean something on the GPU only; on the CPU shared memory is ordinary memory.
-        return pointee.as_pointer(t.address_space if device else 0)
+        space = t.address_space if device else 0
+        return pointee.as_pointer(spaces(space) if spaces is not None and device else space)
     if isinstance(t, T.StructType):
-        return ll.LiteralStructType([llvm_type(ft, device) for _, ft in t.fields])
+        return ll.LiteralStructType([llvm_type(ft, device, spaces) for _, ft in t.fields])
     if t == T.STRING_LITERAL:
         return CHARP
     if t == T.EXCEPTION:
@@ -140,7 +142,7 @@ class ModuleCodegen:
 
     def llvm_type(self, t: Type) -> ll.Type:
         """The LLVM type of a pyx type for this module's target."""
-        return llvm_type(t, self.device)
+        return llvm_type(t, self.device, self.target.llvm_address_space if self.target.name == "opencl" else None)
 
     @property
     def gpu_cpu(self):
@@ -233,12 +235,24 @@ class ModuleCodegen:
 
     def generate(self, entry: bool = False, c_main: bool = False, exports: list[str] = (),
                  python_entries: list[str] = (), kernels: list[str] = ()) -> ll.Module:
+        if self.target.name == "opencl":
+            from .spirv import check_types
+
+            check_types(self)  # before LLVM sees a vector its SPIR-V backend would abort on
         for f in self.ir_module.functions:
             self.declare(f)
         for f in self.ir_module.functions:
             FunctionCodegen(self, f).generate()
-        if not self.target.host:
+        if self.target.name == "opencl":
+            from .spirv import define_kernel_entries
+
+            define_kernel_entries(self)  # spir_kernel entries (spirv.py)
+        elif not self.target.host:
             self.define_kernel_entries()
+        if not self.target.host:
+            from .convergent import mark_convergent
+
+            mark_convergent(self)  # after the entries, which it marks too
         if self._recursion_overflow is not None:
             self.define_recursion_overflow()
         if exports or kernels:
@@ -646,7 +660,7 @@ class FunctionCodegen:
         return gpu_ops.lane_id(self)
 
     def op_gpu_barrier(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
-        return gpu_ops.barrier(self)
+        return gpu_ops.barrier(self, i)
 
     def op_gpu_warp(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         return gpu_ops.warp(self, i, spec.variant, args)
@@ -709,6 +723,10 @@ class FunctionCodegen:
         return [rt.cstr(self.b, self.f.name), rt.cstr(self.b, self.f.file), I32(self.line_of(i))]
 
     def op_stdout_failed(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        if not self.mg.target.host:
+            from . import device_print
+
+            return device_print.flush(self)  # the print statement's one vprintf
         return self.b.call(self.mg.rt.stdout_check(), self.frame_of(i))
 
     def op_interrupt_poll(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
@@ -718,6 +736,10 @@ class FunctionCodegen:
         self.b.call(self.mg.rt.print_fn("print_str"), [self.b.extract_value(args[0], 1)])
 
     def op_print(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        if not self.mg.target.host:
+            from . import device_print
+
+            return device_print.add(self, i, spec, args)
         self.b.call(self.mg.rt.print_fn(spec.variant), args)
 
     def frame_address(self) -> ll.Value:
@@ -824,7 +846,7 @@ class FunctionCodegen:
 
     def math(self, name: str, args, t: Type) -> ll.Value:
         ty = self.mg.llvm_type(t)
-        if not self.mg.target.host and name not in NVPTX_NATIVE:
+        if not self.mg.target.host and name not in NVPTX_NATIVE and self.mg.target.name != "opencl":
             return self.math_function({"pow": "pow"}.get(name, name), args, t, t, None)
         fnty = ll.FunctionType(ty, [ty] * len(args))
         fn = self.mg.intrinsic("llvm." + name, [ty], fnty)
@@ -847,11 +869,16 @@ class FunctionCodegen:
             from .vmath import vector_expf
 
             return vector_expf(self, args[0], arg_type.width)
-        if op in LLVM_MATH and (host or op in NVPTX_NATIVE):
+        opencl = self.mg.target.name == "opencl"  # its math builtins: LLVM's intrinsics become OpenCL.std
+        if op in LLVM_MATH and (host or op in NVPTX_NATIVE or opencl):
             return self.math(LLVM_MATH[op], args, arg_type)
-        # A libm (host) or libdevice (GPU) function, called per lane on vectors.
+        # A libm (host), libdevice (NVPTX) or OpenCL (SPIR-V) function, called per lane on vectors.
         suffix = "f" if et.bits == 32 else ""
         name = (f"__nv_{op}{suffix}" if not host else f"{op}{suffix}")
+        if opencl:
+            from .spirv import math_name
+
+            name = math_name(op, self.mg.llvm_type(T.FLOAT32 if et.bits == 16 else et), len(args))
         compute = T.FLOAT32 if et.bits == 16 else et
         cty = self.mg.llvm_type(compute)
         fn = self.mg.rt.libc(name, cty, [cty] * len(args))
@@ -907,7 +934,8 @@ class FunctionCodegen:
         def on_cpu():
             shared = self.b.add(self.value(i.shared_bytes), ll.Constant(ll.IntType(64), self.mg.static_shared_bytes))
             direct = ll.Constant(ll.IntType(64), 0 if self.mg.kernel_synchronizes(i.callee) else 1)
-            return self.b.call(self.mg.gpu_cpu.launch_fn, [thunk, packed, *dims, shared, direct])
+            name = self.mg.rt.cstr(self.b, self.mg.ir_functions[i.callee].name)  # for a deadlock's report
+            return self.b.call(self.mg.gpu_cpu.launch_fn, [thunk, packed, *dims, shared, direct, name])
 
         def on_device(launch):
             # cuLaunchKernel's kernelParams: one pointer per parameter, to a value of its type.

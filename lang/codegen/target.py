@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 import llvmlite.binding as llvm
 
+from .spirv_emit import EXTENSIONS as SPIRV_EXTENSIONS
+
 
 @functools.lru_cache(maxsize=1)
 def init_llvm() -> None:
@@ -16,7 +18,7 @@ def init_llvm() -> None:
 
 @dataclass(frozen=True)
 class Target:
-    name: str  # "cpu" | "cuda"
+    name: str  # "cpu" | "cuda" | "opencl"
     triple: str
     cpu: str
     features: str
@@ -35,12 +37,21 @@ class Target:
             return 256
         return 128
 
+    def llvm_address_space(self, space: int) -> int:
+        """The LLVM address space of pyx's address space `space` (pyx numbers them as NVPTX does:
+        0 generic, 1 global, 3 shared, 4 constant, 5 thread-local) on this target."""
+        if self.name != "opencl":
+            return space
+        return self.address_spaces[NVPTX_SPACE_NAMES.get(space, "generic")]
+
     @property
     def cache_key(self) -> str:
         return f"{self.triple}/{self.cpu}/{self.features}"
 
     def target_machine(self, opt: int = 3, reloc: str = "pic", codemodel: str = "jitdefault"):
         init_llvm()
+        if self.name == "opencl":
+            init_spirv()
         target = llvm.Target.from_triple(self.triple)
         return target.create_target_machine(cpu=self.cpu, features=self.features, opt=opt, reloc=reloc,
                                             codemodel=codemodel)
@@ -50,9 +61,23 @@ class Target:
         return str(self.target_machine().target_data)
 
 
+@functools.lru_cache(maxsize=1)
+def init_spirv() -> None:
+    # LLVM's SPIR-V backend aborts the whole process (`LLVM ERROR`, not an exception) on a float
+    # `atomicrmw` unless the extension is on; the option is process-wide and may be given once.
+    llvm.set_option("", "-spirv-ext=" + ",".join("+" + ext for ext in SPIRV_EXTENSIONS))
+
+
 HOST_ADDRESS_SPACES = {"generic": 0}
 # NVPTX: https://llvm.org/docs/NVPTXUsage.html#address-spaces
 NVPTX_ADDRESS_SPACES = {"generic": 0, "global": 1, "shared": 3, "constant": 4, "local": 5}
+NVPTX_SPACE_NAMES = {number: name for name, number in NVPTX_ADDRESS_SPACES.items()}
+# SPIR-V as OpenCL numbers them (LLVM's SPIR-V backend: 0 Function/private, 1 CrossWorkgroup,
+# 2 UniformConstant, 3 Workgroup, 4 Generic). A pyx pointer that names no space is global there,
+# not OpenCL 2.0's generic: pyx never converts a pointer between spaces (E0201), so in device code
+# such a pointer always points into a buffer a launch passed; and OpenCL 1.2 runtimes (Oclgrind,
+# PoCL) have no generic space (Oclgrind stops at the first `addrspacecast`).
+SPIRV_ADDRESS_SPACES = {"generic": 1, "global": 1, "shared": 3, "constant": 2, "local": 0}
 
 
 @functools.cache
@@ -72,3 +97,13 @@ def ptx_version_for(arch: str) -> str:
 @functools.cache
 def cuda_target(arch: str = "sm_80") -> Target:
     return Target("cuda", "nvptx64-nvidia-cuda", arch, ptx_version_for(arch), NVPTX_ADDRESS_SPACES, False)
+
+
+# SPIR-V 1.3: the version with the sub-group (warp) operations; OpenCL 2.1+ runtimes load it.
+SPIRV_TRIPLE = "spirv64v1.3-unknown-unknown"
+
+
+@functools.cache
+def opencl_target() -> Target:
+    """SPIR-V for OpenCL devices (`--target=opencl`, `--emit=spirv`): LLVM's SPIR-V backend."""
+    return Target("opencl", SPIRV_TRIPLE, "", "", SPIRV_ADDRESS_SPACES, False)

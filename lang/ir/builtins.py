@@ -20,7 +20,7 @@ def ipow_function(t: ScalarType) -> ir.Function:
     f = ir.Function(ipow_symbol(t), "__pow__", "<builtin>", [base, exp], t, None, vars=[result], exported=False)
     counter = iter(range(1, 1000))
 
-    def temp(ty=t):
+    def temp(ty: T.Type = t) -> ir.Temp:
         return ir.Temp(ty, next(counter))
 
     entry, negative, setup, head, body, done = (ir.Block(n) for n in ("entry", "negative", "setup", "loop",

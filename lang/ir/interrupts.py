@@ -3,6 +3,8 @@ lowering put at loop back-edges (`interrupt_poll` + a branch to a `reraise`) go,
 functions keep the calling convention their bodies need."""
 from __future__ import annotations
 
+from typing import cast
+
 from . import nodes as ir
 
 
@@ -11,7 +13,8 @@ def strip_interrupt_polls(module: ir.Module) -> ir.Module:
 
     for f in module.functions:
         for block in f.blocks:
-            polls = {i.result.id for i in block.instrs if isinstance(i, ir.Intrinsic) and i.name == "interrupt_poll"}
+            polls = {cast(ir.Temp, i.result).id for i in block.instrs
+                     if isinstance(i, ir.Intrinsic) and i.name == "interrupt_poll"}
             if not polls:
                 continue
             block.instrs = [i for i in block.instrs

@@ -17,6 +17,9 @@ from . import closures, ops
 from . import nodes as ir
 from .builtins import ipow_function, ipow_symbol
 from .globals import defined_flag, mark_defined, program_entry
+from .int_overflow import MESSAGE as OVERFLOW_MESSAGE
+from .int_overflow import checked as checked_int_op
+from .int_overflow import guard_negated_min, python_ints
 from .ownership import OwnershipLowering
 
 _ARITH = {("+", "int"): "add", ("-", "int"): "sub", ("*", "int"): "mul", ("&", "int"): "and",
@@ -700,6 +703,8 @@ class FunctionLowering:
             return self.binop("xor", v, ir.Const(v.type, -1 if et.is_signed else et.max), e.span)
         if et.is_float:
             return self.intrinsic("fneg", [v], v.type, e.span)
+        if v.type == T.INT and python_ints(self):
+            guard_negated_min(self, v, e.span)  # -(-2**63) is 2**63 in Python
         return self.binop("sub", ir.Const(v.type, 0), v, e.span)
 
     def expr_TBoolOp(self, e: t.TBoolOp) -> ir.Value:
@@ -1056,6 +1061,8 @@ class FunctionLowering:
                 return self.intrinsic("fabs", [v], v.type, e.span)
             if not elem_type(v.type).is_signed:
                 return v
+            if v.type == T.INT and python_ints(self):
+                guard_negated_min(self, v, e.span)
             neg = self.binop("sub", ir.Const(v.type, 0), v, e.span)
             return self.select(self.cmp("slt", v, ir.Const(v.type, 0), e.span), neg, v, e.span)
         # Python's min/max keep the first of equal items and follow `<`/`>` exactly (NaN too).
@@ -1125,6 +1132,12 @@ class FunctionLowering:
         if vt == T.BOOL:  # & | ^ on Bools
             return self.binop({"&": "and", "|": "or", "^": "xor"}[op], a, b, e.span)
         kind = "float" if vt.is_float else "int"
+        if op in ("+", "-", "*", "**", "<<") and vt == T.INT and python_ints(self):
+            return checked_int_op(self, op, a, b, e.span)  # Python's ints: OverflowError, never a wrap
+        if op == "//" and vt == T.INT and python_ints(self) and not (isinstance(b, ir.Const) and b.value != -1):
+            self.guard(self.binop("and", self.cmp("eq", b, ir.Const(T.INT, -1), e.span),
+                                  self.cmp("eq", a, ir.Const(T.INT, -(2**63)), e.span), e.span),
+                       "OverflowError", OVERFLOW_MESSAGE, e.span)
         if (op, kind) in _ARITH:
             return self.binop(_ARITH[(op, kind)], a, b, e.span)
         if kind == "float":

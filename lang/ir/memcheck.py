@@ -11,6 +11,8 @@ kernels and every function they call; host code is left as it is.
 """
 from __future__ import annotations
 
+from typing import cast
+
 from .. import types as T
 from . import nodes as ir
 from . import ops
@@ -29,12 +31,12 @@ def device_code(module: ir.Module) -> list[ir.Function]:
     return [f for f in module.functions if f.symbol in seen]
 
 
-def access(instr: ir.Instr):
+def access(instr: ir.Instr) -> tuple[ir.Value, ir.Value, int, bool] | None:
     """(pointer, index, element count, is a store) for an instruction that touches memory."""
     if isinstance(instr, (ir.PtrLoad, ir.PtrStore)):
         value = instr.result.type if isinstance(instr, ir.PtrLoad) else instr.value.type
         # A SIMD value through a pointer to scalars covers `width` elements; through a Ptr[SIMD], one.
-        width = value.width if isinstance(value, T.SIMDType) and value != instr.ptr.type.pointee else 1
+        width = value.width if isinstance(value, T.SIMDType) and value != cast(T.PtrType, instr.ptr.type).pointee else 1
         return instr.ptr, instr.index, width, isinstance(instr, ir.PtrStore)
     if isinstance(instr, ir.Intrinsic) and ops.writes_memory(instr):  # the atomics: one element at their pointer
         return instr.args[0], ir.Const(T.INT, 0), 1, True

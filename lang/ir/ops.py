@@ -139,8 +139,9 @@ _add("gpu.barrier", side_effects=True, synchronizes=True, lowering="gpu_barrier"
 for _kind in ("shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx"):
     _add(f"gpu.{_kind}", operands=(WORD, INT), result=SAME, synchronizes=True, lowering="gpu_warp", variant=_kind,
          feature=_kind)
-_add("gpu.warp_sum", operands=(WORD,), result=SAME, synchronizes=True, lowering="gpu_warp", variant="warp_sum",
-     feature="warp_sum")
+for _kind in ("warp_sum", "warp_max", "warp_min", "warp_prefix_sum", "warp_broadcast"):  # codegen/warp_ops.py
+    _add(f"gpu.{_kind}", operands=(WORD,), result=SAME, synchronizes=True, lowering="gpu_warp", variant=_kind,
+         feature=_kind)
 _add("gpu.ballot", operands=(BOOL,), result=_exactly(T.UINT32), synchronizes=True, lowering="gpu_warp",
      variant="ballot", feature="ballot")
 for _kind in ("atomic_add", "atomic_max", "atomic_min", "atomic_exch"):
@@ -183,8 +184,7 @@ _add("recursion_site", result=_exactly(T.INT32), targets=HOST_ONLY)
 _add("recursion_check", operands=(_exactly(T.UINT64), _exactly(T.INT32)), side_effects=True, targets=HOST_ONLY)
 
 # ---- the process: stdout and Ctrl-C ----
-_add("stdout_failed", result=BOOL, side_effects=True, targets=HOST_ONLY,
-     feature="print")
+_add("stdout_failed", result=BOOL, side_effects=True, feature="print")  # on a GPU: codegen/device_print.py
 _add("interrupt_poll", result=BOOL, side_effects=True, targets=HOST_ONLY)
 I64 = Rule("a signed 64-bit integer", lambda t, ops: isinstance(t, ScalarType) and t.is_int and t.is_signed
            and t.bits == 64)
@@ -195,7 +195,10 @@ _PRINTS = {"print_str": (STR,), "print_exception": (EXC,), "print_bool": (BOOL,)
            "print_f32": (_exactly(T.FLOAT32),), "print_f16": (_exactly(T.FLOAT16),),
            "print_bf16": (_exactly(T.BFLOAT16),), "print_bytes": (PTR, INT)}
 for _name, _operands in _PRINTS.items():
-    _add(_name, operands=_operands, side_effects=True, prints=True, targets=HOST_ONLY, feature="print",
+    # On a GPU (codegen/device_print.py): integers, booleans and strings through vprintf; a float
+    # is refused there with its own message.
+    _add(_name, operands=_operands, side_effects=True, prints=True, feature="print",
+         targets=HOST_ONLY if _name in ("print_exception", "print_bytes") else BOTH,
          lowering="print_exception" if _name == "print_exception" else "print", variant=_name)
 
 

@@ -12,7 +12,7 @@ and then its fields' destructors. LLVM removes the flags wherever it can prove t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .. import types as T
 from ..semantics import typed as t
@@ -81,7 +81,7 @@ class OwnershipLowering:
         instance = self.lw.instance.drops.get(type_)
         if instance is not None:
             self.lw.emit(ir.Call(span, None, instance.symbol, [value], self.lw.handler()))
-        for index, (_, ftype) in enumerate(type_.fields):
+        for index, (_, ftype) in enumerate(cast(T.StructType, type_).fields):
             if owning(ftype):
                 field = self.lw.emit(ir.Extract(span, self.lw.temp(ftype), value, index))
                 self.destroy(field, ftype, span)
@@ -164,9 +164,10 @@ class OwnershipLowering:
 
     def new_list(self, e: t.TListLit) -> ir.Value:
         """`[a, b, c]`: the stdlib List built in place: its memory holds exactly the elements."""
-        (data_name, ptr_type), (size_name, _), (capacity_name, _) = e.type.fields
+        fields = cast(T.StructType, e.type).fields
+        (data_name, ptr_type), (size_name, _), (capacity_name, _) = fields
         if (data_name, size_name, capacity_name) != ("data", "size", "capacity"):
-            raise AssertionError(f"stdlib List's fields changed: {e.type.fields}")
+            raise AssertionError(f"stdlib List's fields changed: {fields}")
         count = ir.Const(T.INT, len(e.elts))
         data = self.lw.expr(t.TPtrOp(e.span, ptr_type, "alloc", [t.TConst(e.span, T.INT, len(e.elts))]))
         for k, x in enumerate(e.elts):

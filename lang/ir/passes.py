@@ -2,10 +2,13 @@
 (`passmanager.IR_PASSES`) says when each runs, and verifies after every one when verification is on."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeGuard
+
 from . import nodes as ir
 
 
-def _reachable(f: ir.Function, successors) -> list[ir.Block]:
+def _reachable(f: ir.Function, successors: Callable[[ir.Block], list[ir.Block]]) -> list[ir.Block]:
     """The blocks reachable from f's entry, following `successors(block)`."""
     seen: dict[int, ir.Block] = {}
     stack = [f.blocks[0]]
@@ -42,8 +45,8 @@ def infer_raises(module: ir.Module) -> ir.Module:
     return module
 
 
-def _exception_escapes(f: ir.Function, by_symbol: dict) -> bool:
-    def may_raise(instr) -> bool:
+def _exception_escapes(f: ir.Function, by_symbol: dict[str, ir.Function]) -> bool:
+    def may_raise(instr: ir.Instr) -> TypeGuard[ir.Launch | ir.Call | ir.ParallelFor]:
         if isinstance(instr, ir.Launch):
             return True
         if isinstance(instr, (ir.Call, ir.ParallelFor)):

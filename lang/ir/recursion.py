@@ -148,7 +148,7 @@ def _body(f: ir.Function, symbol: str, cycle: set[str], bodies: dict[str, str]) 
                        fastmath=f.fastmath, noalias=f.noalias, recursion_limit=limit)
     next_id = _next_temp(f)
 
-    def temp(t):
+    def temp(t: T.Type) -> ir.Temp:
         nonlocal next_id
         next_id += 1
         return ir.Temp(t, next_id - 1)

@@ -16,6 +16,7 @@ from .. import types as T
 from ..diagnostics import DiagnosticBag
 from ..semantics.check import FunctionChecker
 from ..semantics.empty_literals import Retry
+from ..semantics.generators import is_generator
 from ..semantics.globals import SCRIPT
 from ..semantics.gpu import check_shared_memory
 from ..semantics.imports import ModuleLoader, is_stdlib_file
@@ -177,6 +178,7 @@ class Instantiator:
         instance.in_progress = True
         self.depth += 1
         before = len(self.diags.items)
+        abandoned = False
         try:
             home = self.home(instance.decl)
             fresh = _fields_of(instance)
@@ -187,12 +189,21 @@ class Instantiator:
                     FunctionChecker(home, instance, self.diags, self.instantiate, self.resolver(home),
                                     self.comptime_value, self.home).check()
                     break
-                except Retry:
+                except Retry as retry:
                     # An empty literal's type is known now: check again from the start with it
                     # (semantics/empty_literals.py). What this function's own lines reported so far
                     # may have come from the pending variable: forgotten, and reported again if it holds.
                     decl_span = instance.decl.span
                     self.diags.drop_since(mark, lambda s, d=decl_span: s.file is d.file and d.start <= s.start <= d.end)
+                    if retry.owner is not None and retry.owner is not instance:
+                        # Another function's literal (the script's): this check is abandoned, to be
+                        # done again when that function's check, restarted, reaches it.
+                        for name, value in _fields_of_dict(fresh).items():
+                            setattr(instance, name, value)
+                        home.globals.clear()
+                        home.globals.update(known_globals)
+                        abandoned = True
+                        raise
                     hints, retries = instance.empty_hints, instance.retries + 1
                     for name, value in _fields_of_dict(fresh).items():
                         setattr(instance, name, value)
@@ -202,7 +213,9 @@ class Instantiator:
         finally:
             self.depth -= 1
             instance.in_progress = False
-            instance.checked = True
+            instance.checked = not abandoned
+            if abandoned:
+                self.worklist.append(instance)  # checked again once its owner's check is done
         if len(self.diags.items) > before and is_stdlib_file(instance.decl.span.file.name):
             # Moved ones are re-added through the bag, which keeps one of each: two failing lines of
             # one library function are one error at the user's call.
@@ -291,7 +304,7 @@ class Instantiator:
         for module in self.modules:
             lazy = self._is_stdlib(module) and not self.whole_stdlib
             for decl in self._own(module, module.functions):
-                if not decl.is_generic and not lazy:
+                if not decl.is_generic and not lazy and not is_generator(decl):  # (run where iterated)
                     self.instantiate(decl, tuple(self.resolve_type(p.annotation, None, module) for p in decl.params),
                                      None)
             for sym in self._own(module, module.structs):
@@ -299,7 +312,7 @@ class Instantiator:
                 if sym.generic or sym.state != "done" or lazy:
                     continue
                 for method in sym.methods.values():
-                    if not method.is_generic:
+                    if not method.is_generic and not is_generator(method):
                         types = tuple(sym.type if i == 0 and method.self_convention is not None
                                       else self.resolve_type(p.annotation, {"Self": sym.type}, module)
                                       for i, p in enumerate(method.params))
@@ -320,6 +333,8 @@ class Instantiator:
         elif main is not None and not main.is_generic:
             program.main = self.instances.get((self.symbols.name, "", "main",
                                                tuple(self.resolve_type(p.annotation) for p in main.params), ()))
+            if program.main and program.main.return_type is None:  # its body always raises: it returns nothing
+                program.main.return_type = T.NONE
             if main.params or (program.main and program.main.return_type not in (T.NONE, ERROR)):
                 self.diags.error("E0110", main.name_span)
         return program

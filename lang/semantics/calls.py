@@ -10,8 +10,10 @@ from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
 from . import classes, fold, python_float
+from .empty_literals import is_empty_literal
+from .generators import is_generator
 from .implicit_mut import aliased_argument
-from .imports import is_stdlib_file, is_string
+from .imports import is_stdlib_file, is_stdlib_struct, is_string
 from .rules import FUTURE_NAMES, TypeParam, is_float, is_num, signature, unify_annotation
 from .sharing import place_root
 from .typed import (
@@ -155,7 +157,11 @@ class CallChecker:
         params = decl.params[1:] if decl.self_convention is not None else decl.params
         bound: list[TExpr | None] = [None] * len(params)
         name = decl.name if owner is None else (owner.name if decl.name == "__init__" else f"{owner}.{decl.name}")
-        positional = self.chk.sharing.in_order(e.args, self.exprs.expr)
+        typed_params = {id(a): params[i] for i, a in enumerate(e.args[:len(params)])
+                        if is_empty_literal(a) and params[i].annotation is not None and not decl.ct_params}
+        env = {**getattr(owner, "ct_env", {}), **({"Self": owner} if owner is not None else {})}
+        positional = self.chk.sharing.in_order(e.args,
+                                               lambda a: self.argument(a, typed_params.get(id(a)), decl, env))
         if decl.variadic is not None:
             positional = self.pack_variadic(decl, params, positional, e.span, name, owner)
             if positional is None:
@@ -191,6 +197,17 @@ class CallChecker:
                     return TConst(e.span, ERROR, None)
                 bound[i] = self.default_value(p)
         return self.finish_call(decl, bound, e.span, e.func.span, owner, receiver, ct_items)
+
+    def argument(self, a: ast.Expr, param: ast.Param | None, decl: ast.FnDef, env: dict) -> TExpr:
+        """An argument's value; `f([])`, `f({})`, `f(set())` for a parameter annotated with a
+        container type take that type, as `xs: list[int] = []` does (`d.setdefault(k, [])` of a
+        `Dict[str, List[Int]]`: V in the dict's parameters, `env`)."""
+        if param is not None:
+            declared = self.chk.type_resolver(param.annotation, env, decl)
+            empty = self.chk.empty_container(a, declared) if declared != ERROR else None
+            if empty is not None:
+                return empty
+        return self.exprs.expr(a)
 
     def pack_variadic(self, decl: ast.FnDef, params, args: list[TExpr], span: Span, name: str,
                       owner: StructType | None, trailing: int = 0) -> list[TExpr] | None:
@@ -251,8 +268,13 @@ class CallChecker:
             if p.variadic:
                 arg_types.append(b.type)
                 continue
+            if p.annotation is None and b.type == T.NONE:
+                # `def f(x, acc=None)` called without acc: a value of no type (it reached codegen as one)
+                self.msg.error("E0132", b.span, (Note("in this call", span),),
+                               name=p.name)
+                return TConst(span, ERROR, None)
             arg_types.append(self.chk.type_resolver(p.annotation, env, decl) if p.annotation is not None
-                             else default_type(b.type))
+                             else self.exprs.string_or(default_type(b.type)))  # `f("ab")` of a `def`: a str
         if ERROR in arg_types:
             return TConst(span, ERROR, None)
         args = []
@@ -262,7 +284,11 @@ class CallChecker:
             arg_types.insert(0, owner)
             if convention == "mut":
                 root = place_root(receiver)
-                if root is not None and not self.chk.sharing.changed_in_place(root, receiver.span):
+                # `xs[i] = v` stores over an item: a loop walking xs goes on (its memory stays put).
+                item_store = decl.name == "__setitem__" and is_stdlib_struct(owner, "List") \
+                    and isinstance(receiver, TLocal) and bool(bound) \
+                    and isinstance(bound[0].type, (ScalarType, LiteralType))
+                if root is not None and not self.chk.sharing.changed_in_place(root, receiver.span, element=item_store):
                     return TConst(span, ERROR, None)
                 place = field_place(receiver)
                 if place is not None:  # `v.items.append(x)`: the field, written back after the call
@@ -304,6 +330,10 @@ class CallChecker:
             borrowed[b.var] = b.span
             args.append(TRef(b.span, t, b.var))
         if any(a.type == ERROR for a in args) or not aliased_argument(params, args, self.msg):
+            return TConst(span, ERROR, None)
+        if is_generator(decl):  # nothing runs yet: the arguments, kept (semantics/generators.py)
+            return self.chk.generators.made(decl, args, arg_types, span, owner)
+        if not self.chk.generators.passed(decl, args, span):
             return TConst(span, ERROR, None)
         ct_args = tuple(env[p.name] for p in decl.ct_params)
         instance = self.chk.instantiate(decl, tuple(arg_types), span, owner, ct_args)

@@ -15,17 +15,20 @@ from ..diagnostics import DiagnosticBag, note_statement
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
-from . import classes, python_float, sets
+from . import classes, context_managers, inheritance, print_file, pycollections, python_float, sets
 from .calls import CallChecker
 from .closures import ClosureChecker
 from .comprehensions import ComprehensionChecker, CompStep
+from .discard import DISCARD, reads_discard
 from .empty_literals import EmptyLiterals, is_empty_literal
 from .expressions import ExpressionChecker
+from .generators import GeneratorChecker
 from .globals import ModuleVariables
 from .gpu import GPUChecker
 from .imports import is_stdlib_struct, is_string
 from .mathlib import MathChecker
 from .messages import MessageBuilder
+from .narrowing import narrowed, not_none_when
 from .ownership import OwnershipChecker
 from .parallel import analyze as analyze_prange
 from .pointers import PointerChecker
@@ -75,6 +78,26 @@ from .vectorize import VectorizeChecker, is_vectorize
 # Python's data model: the method a struct defines to take part in each operator.
 
 # Asks the instantiation stage for the instance of `decl` at these argument types.
+
+
+def setdefault_then_method(e: ast.Expr) -> tuple[ast.Stmt, ...] | None:
+    """`d.setdefault(k, v).append(x)`, Python's idiom for a dict of lists: the method changes the
+    dict's own item. Spelled `if k not in d: d[k] = v` then `d[k].append(x)`, which changes the
+    item in place in pyx too (a `setdefault` result is a copy there). `d` a variable, `k` a
+    variable or a literal (read twice: nothing runs twice)."""
+    if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and isinstance(e.func.value, ast.Call)):
+        return None
+    inner = e.func.value
+    if not (isinstance(inner.func, ast.Attribute) and inner.func.attr == "setdefault" and len(inner.args) == 2
+            and not inner.keywords and isinstance(inner.func.value, ast.Name)
+            and isinstance(inner.args[0], (ast.Name, ast.StrLit, ast.IntLit, ast.BoolLit))):
+        return None
+    d, (key, default) = inner.func.value, inner.args
+    item = ast.Subscript(inner.span, d, (key,))
+    missing = ast.Compare(inner.span, key, ("not in",), (d,))
+    store = ast.If(inner.span, missing, (ast.Assign(inner.span, (item,), default),), ())
+    call = ast.ExprStmt(e.span, ast.Call(e.span, ast.Attribute(e.func.span, item, e.func.attr), e.args, e.keywords))
+    return store, call
 
 
 class FunctionChecker:
@@ -128,6 +151,9 @@ class FunctionChecker:
         self.tuples: TupleChecker = TupleChecker(self)
         self.globals: ModuleVariables = ModuleVariables(self)
         self.empties: EmptyLiterals = EmptyLiterals(self)
+        self.generators: GeneratorChecker = GeneratorChecker(self)
+        self._reads_discard: bool | None = None  # whether the function reads `_` (fresh_discard)
+        self.narrowed: set[LocalVar] = set()  # Optional variables read as their values here (narrowing.py)
         if self.globals.script:
             self.scopes.on_outermost = self.globals.declare_script_variable
 
@@ -225,6 +251,9 @@ class FunctionChecker:
     def stmt_Pass(self, s):
         return None
 
+    def stmt_Yield(self, s: ast.Yield) -> TStmt | None:
+        return self.generators.stmt_Yield(s)
+
     def stmt_CompStep(self, s: CompStep) -> TStmt | None:
         return self.comprehensions.step(s)
 
@@ -238,9 +267,13 @@ class FunctionChecker:
             return self.print_call(e)
         if isinstance(e, ast.StrLit):
             return None  # a docstring
+        spelled = setdefault_then_method(e)
+        if spelled is not None:  # `d.setdefault(k, []).append(x)`
+            return TBlock(s.span, [x for x in (self.stmt(t) for t in spelled) if x is not None])
         return TExprStmt(s.span, self.exprs.value(self.exprs.expr(e)))
 
     def stmt_VarDecl(self, s: ast.VarDecl):
+        s = context_managers.checked_manager(self, s)  # the manager of a `with` (syntax/with_stmt.py)
         declared = self.resolve_type(s.annotation) if s.annotation is not None else None
         value = None
         if s.value is not None:
@@ -292,9 +325,24 @@ class FunctionChecker:
         empty = (isinstance(value, ast.ListExpr) and not value.elts and is_stdlib_struct(declared, "List")) or (
             isinstance(value, ast.DictExpr) and not value.keys and is_stdlib_struct(declared, "Dict")) or (
             sets.is_empty_set(value) and is_stdlib_struct(declared, "Set"))
+        if pycollections.empty_call(value) is not None:  # `deque()`, `Counter()`, `defaultdict(int)`
+            return pycollections.empty_value(self, value, declared)
         if not empty:
             return None
         return self.calls.finish_call(declared.symbol.methods["__init__"], [], value.span, value.span, declared)
+
+    def empty_item(self, target: ast.Expr, value: ast.Expr) -> TExpr | None:
+        """`groups[key] = []`: stored into a dict (or list) variable whose item type is known, an
+        empty literal takes that type, as `xs: list[str] = []` takes its declaration's."""
+        if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and is_empty_literal(value)):
+            return None
+        container = self.scopes.lookup(target.value.id)
+        ctype = container.type if isinstance(container, LocalVar) else None
+        if not isinstance(ctype, StructType):
+            return None
+        item = ctype.ct_env.get("V") if is_stdlib_struct(ctype, "Dict") else \
+            ctype.ct_env.get("T") if is_stdlib_struct(ctype, "List") else None
+        return self.empty_container(value, item) if isinstance(item, StructType) else None
 
     def stmt_Comptime(self, s: ast.Comptime):
         value = self._local_comptime(s) if s.annotation is None else None
@@ -343,7 +391,11 @@ class FunctionChecker:
             assign = self.assign_empty(s.targets[0], s.value, s.span)
             if assign is not False:
                 return assign
-        value = self.exprs.expr(s.value)
+        if len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.NoneLit) \
+                and self.scopes.lookup(s.targets[0].id) is None:
+            return self.assign_none(s.targets[0], s.value, s.span)
+        stored_empty = self.empty_item(s.targets[0], s.value) if len(s.targets) == 1 else None
+        value = stored_empty or self.exprs.expr(s.value)
         if len(s.targets) == 1 and isinstance(s.targets[0], ast.Subscript):
             self.empties.setitem(s.targets[0], value)
             return self.structs.setitem(s.targets[0], value, s.span, mark)
@@ -438,6 +490,17 @@ class FunctionChecker:
         self.empties.bound(target.id, literal)
         return assign
 
+    def assign_none(self, target: ast.Name, literal: ast.NoneLit, span: Span):
+        """`prev = None` binding a new variable: an Optional of what is assigned to it later
+        (`prev = node`), or of where it goes (`node.next = prev`): pending until then, as an
+        empty list is (semantics/empty_literals.py); E0132 if nothing ever says."""
+        hint = self.empties.hints.get(id(literal))
+        if hint is not None:
+            return self._assign_targets([target], [self.exprs.coerce(TConst(literal.span, T.NONE, None), hint)], span)
+        assign = self._assign_targets([target], [TConst(literal.span, ERROR, None)], span)
+        self.empties.bound(target.id, literal)
+        return assign
+
     def _assign_targets(self, targets: list[ast.Expr], values: list[TExpr], span: Span):
         through_object = classes.assign(self, targets, values, span)  # `obj.x = v` (semantics/classes.py)
         if through_object is not None:
@@ -448,6 +511,8 @@ class FunctionChecker:
             if var is None:
                 continue
             variables.append(var)
+            if isinstance(var, LocalVar):
+                self.empties.assigned(var, value)  # `prev = node` after `prev = None`
             self.empties.flows_into(value, var.type)
             if isinstance(var, LocalVar) and var.python_float:
                 python_float.refuse_int_constant(self, value, var.type, True,
@@ -467,6 +532,8 @@ class FunctionChecker:
         if isinstance(existing, TConst):
             self.msg.error("E0107", target.span, name=target.id)
             return None
+        if isinstance(existing, LocalVar) and target.id == DISCARD and self.fresh_discard(existing, value):
+            existing = None  # `for _ in range(n)` after `for _, p in pairs`: unread, so its own variable
         if isinstance(existing, LocalVar):
             self.refer_local(target.span, existing)
             if not existing.mutable:
@@ -491,6 +558,23 @@ class FunctionChecker:
         self.refer_local(target.span, var)
         return var
 
+
+    def check_now(self, decl: ast.FnDef, param_types: tuple[Type, ...]) -> None:
+        """Check a function of this module now (its instance for these parameter types), while this
+        one waits: the script asks the functions that use a variable it could not type
+        (semantics/empty_literals.py)."""
+        instance = self.instantiate(decl, param_types, decl.name_span)
+        instantiator = getattr(self.instantiate, "__self__", None)
+        if instance is not None and instantiator is not None:
+            instantiator.check(instance)
+
+    def fresh_discard(self, existing: LocalVar, value: TExpr) -> bool:
+        """Whether this binding of `_` gets a new variable: its value's type differs from the one
+        `_` has, and the function never reads `_` (semantics/discard.py)."""
+        if self._reads_discard is None:
+            self._reads_discard = reads_discard(self.fn.decl.body)
+        vtype = self.exprs.string_or(default_type(value.type))
+        return not self._reads_discard and vtype not in (existing.type, ERROR) and existing.type != ERROR
 
     def store(self, variables: list, values: list[TExpr], span: Span) -> TAssign:
         values = self.ownership.store_targets(variables, values)
@@ -566,10 +650,12 @@ class FunctionChecker:
     def stmt_If(self, s: ast.If):
         test = self.exprs.condition(s.test)
         before = self.copy_state()
-        body = self.block(s.body, new_scope=True)
+        with narrowed(self, not_none_when(self, s.test, True), s.body):  # `if v is not None:` (narrowing.py)
+            body = self.block(s.body, new_scope=True)
         after_body = self.assigned
         self.assigned = before
-        orelse = self.block(s.orelse, new_scope=True)
+        with narrowed(self, not_none_when(self, s.test, False), s.orelse):
+            orelse = self.block(s.orelse, new_scope=True)
         self.assigned = merge_assigned(after_body, self.assigned)
         return TIf(s.span, test, body, orelse)
 
@@ -580,7 +666,8 @@ class FunctionChecker:
         loop = Loop(infinite, first_inner=self.next_id + 1)
         loop.body = s.body
         self.loops.append(loop)
-        body = self.block(s.body, new_scope=True)
+        with narrowed(self, not_none_when(self, s.test, True), s.body):
+            body = self.block(s.body, new_scope=True)
         self.loops.pop()
         if infinite:
             state = None
@@ -746,6 +833,9 @@ class FunctionChecker:
                 message = msg.value
             elif msg.type != ERROR:
                 self.msg.error("E0217", s.msg.span, name="assert message")
+        narrowing = inheritance.narrowed(self, s)  # `assert isinstance(x, C)`: x is a C after it
+        if narrowing is not None:
+            return TBlock(s.span, [TAssert(s.span, test, message), narrowing])
         return TAssert(s.span, test, message)
 
 
@@ -819,7 +909,9 @@ class FunctionChecker:
         return set(self.assigned) if self.assigned is not None else None
 
     # ---- print ----
-    def print_call(self, e: ast.Call) -> TPrint | None:
+    def print_call(self, e: ast.Call) -> TStmt | None:
+        if print_file.has_file(e):
+            return print_file.print_to_file(self, e)
         sep, end = " ", "\n"
         for kw in e.keywords:
             if kw.name not in ("sep", "end", "flush"):

@@ -206,7 +206,9 @@ def read_attribute(chk: FunctionChecker, base: TExpr, attr: str, span: Span) -> 
         return TConst(span, ERROR, None)
     index = data.field_index(attr)
     if index is None or index == 0:
-        return None
+        from .inheritance import class_attribute
+
+        return class_attribute(chk, base, attr, span)  # `obj.count` of `class C: count = 0`
     element = TPtrOp(span, data, "load", [object_of(chk, base, data, span, attr), TConst(span, T.INT, 0)])
     value = chk.structs.field_read(element, attr, span)
     if is_class(value.type):

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from .expressions import ExpressionChecker
 
 # The builtins checked here when they are given an iterable (or a generator expression).
-CONSUMERS = frozenset({"sum", "any", "all", "min", "max", "list", "sorted", "round"})
+CONSUMERS = frozenset({"sum", "any", "all", "min", "max", "list", "sorted", "round", "dict", "next"})
 
 
 @dataclass(frozen=True)
@@ -221,10 +221,7 @@ class ComprehensionChecker:
             return self.build_list(e.span, e.elt, e.clauses)
         if e.kind == "dict":
             return self.build_dict(e)
-        self.msg.error("E0270", e.span, notes=(Note(
-            "pyx runs a generator expression only where sum, any, all, min, max, list, set, sorted or "
-            "str.join consume it at once; elsewhere write a list comprehension `[...]`"),))
-        return TConst(e.span, ERROR, None)
+        return self.chk.generators.genexpr_value(e)  # a value (semantics/generators.py)
 
     def in_context(self, e: ast.Comprehension, declared: Type | None) -> TExpr | None:
         """A comprehension where a declaration gives its type: an empty `[]` or `{}` element (or
@@ -287,6 +284,11 @@ class ComprehensionChecker:
         decl = self.chk.module.functions.get(name)
         if decl is not None and not is_stdlib_file(decl.span.file.name):
             return None
+        if name == "next":  # next(generator[, default]): its first item (semantics/generators.py)
+            return self.chk.generators.next_call(e) if decl is None else None
+        if name == "dict":  # dict(pairs of a generator): semantics/generators.py
+            made = (self.chk.generators.dict_call(e) or self.dict_of_pairs(e)) if decl is None else None
+            return self.build_dict(made) if made is not None else None
         if name == "sorted":
             return self.sorted_call(e) if decl is not None else None
         if name == "round":
@@ -315,6 +317,21 @@ class ComprehensionChecker:
             start = e.args[1] if len(e.args) > 1 else (e.keywords[0].value if e.keywords else None)
             return self.sum_of(e, elt, clauses, start)
         return self.any_all(name, e.span, elt, clauses)
+
+    def dict_of_pairs(self, e: ast.Call) -> ast.Comprehension | None:
+        """`dict(pairs)` of a list (or any iterable) of pairs, `dict(zip(ks, vs))`: the dict
+        comprehension `{k: v for k, v in pairs}` (whose unpacking refuses items that are not
+        pairs); `dict(d)` of a dict: a copy, `{k: v for k, v in d.items()}`."""
+        if len(e.args) != 1 or e.keywords:
+            return None
+        arg = e.args[0]
+        found = self.chk.scopes.lookup(arg.id) if isinstance(arg, ast.Name) else None
+        if (isinstance(found, LocalVar) and is_stdlib_struct(found.type, "Dict")) or isinstance(arg, ast.DictExpr) \
+                or (isinstance(arg, ast.Comprehension) and arg.kind == "dict"):
+            arg = ast.Call(arg.span, ast.Attribute(arg.span, arg, "items"), (), ())
+        key, value = ast.Name(arg.span, f"$key{arg.span.start}"), ast.Name(arg.span, f"$value{arg.span.start}")
+        pair = ast.TupleExpr(arg.span, (key, value))
+        return ast.Comprehension(e.span, "dict", key, value, (ast.CompFor(arg.span, pair, arg),))
 
     def sorted_call(self, e: ast.Call) -> TExpr | None:
         """sorted(iterable, reverse=...) of anything but a List variable (the stdlib's `sorted`
@@ -376,6 +393,11 @@ class ComprehensionChecker:
             gen = e.args[0]
             assert isinstance(gen, ast.Comprehension)
             return replace(e, args=(replace(gen, kind="list"),))
+        if len(e.args) == 1 and self.chk.generators.names_generator(e.args[0]):  # `sep.join(words(s))`
+            arg = e.args[0]
+            item = ast.Name(arg.span, "$item")
+            listed = ast.Comprehension(arg.span, "list", item, None, (ast.CompFor(arg.span, item, arg),))
+            return replace(e, args=(listed,))
         return e
 
     def source(self, arg: ast.Expr) -> tuple[ast.Expr, tuple]:

@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING
 
 from .. import types as T
 from ..syntax import ast
-from ..types import ERROR, Type, default_type
+from ..types import ERROR, StructType, Type, default_type
 from .imports import is_stdlib_struct
 from .typed import LocalVar, TExpr, TLocal
 
 if TYPE_CHECKING:
     from .check import FunctionChecker
+    from .typed import FunctionInstance
 
 # A check may be retried this many times in all (each retry resolves a literal; a function with
 # more empty literals than this gets E0287 for the rest).
@@ -35,20 +36,31 @@ MAX_RETRIES = 32
 
 
 class Retry(Exception):
-    """Check the function again: a pending literal's type is known now (recorded in its hints)."""
+    """Check the function again: a pending literal's type is known now (recorded in its hints).
+    `owner`: the function whose literal it is, when another function's use resolved it (a
+    module-level `moves = []` that a function appends to): every check between is abandoned
+    and the owner's is started again (monomorphize/instantiate.py)."""
+
+    def __init__(self, owner=None) -> None:
+        super().__init__()
+        self.owner = owner
 
 
 def is_empty_literal(value: ast.Expr) -> bool:
-    """`[]`, `{}` or `set()`."""
+    """`[]`, `{}`, `set()`, `deque()` or `Counter()`."""
+    from .pycollections import empty_call
     from .sets import is_empty_set
 
     return ((isinstance(value, ast.ListExpr) and not value.elts) or (isinstance(value, ast.DictExpr) and not value.keys)
-            or is_empty_set(value))
+            or is_empty_set(value) or empty_call(value) is not None)
 
 
 def _kind(literal: ast.Expr) -> str:
     """The stdlib struct an empty literal makes."""
-    return "List" if isinstance(literal, ast.ListExpr) else "Dict" if isinstance(literal, ast.DictExpr) else "Set"
+    from .pycollections import empty_call
+
+    return "List" if isinstance(literal, ast.ListExpr) else "Dict" if isinstance(literal, ast.DictExpr) \
+        else empty_call(literal) or "Set"
 
 
 class EmptyLiterals:
@@ -57,10 +69,18 @@ class EmptyLiterals:
     def __init__(self, chk: FunctionChecker) -> None:
         self.chk: FunctionChecker = chk
         self.pending: dict[LocalVar, ast.Expr] = {}
+        self.owners: dict[LocalVar, FunctionInstance] = {}  # a pending alias of the script's variable: the script
 
     @property
     def hints(self) -> dict[int, Type]:
         return self.chk.fn.empty_hints
+
+    def pending_alias(self, alias: LocalVar, origin: tuple) -> None:
+        """In a function, a module-level variable the script left pending (semantics/globals.py):
+        a use here that says what it holds resolves the script's literal."""
+        literal, owner = origin
+        self.pending[alias] = literal
+        self.owners[alias] = owner
 
     def value_for(self, literal: ast.Expr) -> TExpr | None:
         """The value of `name = []` (a new variable, no annotation): the empty container of its hinted
@@ -74,18 +94,54 @@ class EmptyLiterals:
         found = self.chk.scopes.lookup(name)
         if isinstance(found, LocalVar) and found.type == ERROR:
             self.pending[found] = literal
+            if found.global_symbol is not None and self.chk.globals.script:
+                found.pending_origin = (literal, self.chk.fn)
 
     def _pending_var(self, node: ast.Expr) -> LocalVar | None:
+        """The pending container variable `node` names (not a pending `x = None`: no method of a
+        container says what it holds)."""
         if not self.pending or not isinstance(node, ast.Name):
             return None
         found = self.chk.scopes.lookup(node.id)
-        return found if isinstance(found, LocalVar) and found in self.pending else None
+        return found if isinstance(found, LocalVar) and found in self.pending \
+            and not isinstance(self.pending[found], ast.NoneLit) else None
+
+    def assigned(self, var: LocalVar, value: TExpr) -> None:
+        """`prev = cur` to a pending `prev = None`: an Optional of what is assigned."""
+        if var in self.pending and isinstance(self.pending[var], ast.NoneLit) and value.type != T.NONE:
+            self._resolve(var, value.type)
+
+    def _optional(self, t: Type, literal: ast.Expr) -> Type:
+        """An Optional of t (t itself when it is one): what a variable first bound to None holds."""
+        from .classes import is_class
+        from .module import struct_instance
+        from .optional_types import OPTIONAL_TYPE
+
+        if is_stdlib_struct(t, "Optional") or is_class(t):  # an object reference may be None already
+            return t
+        if t == ERROR or (isinstance(t, T.LiteralType) and t not in (T.INT_LITERAL, T.FLOAT_LITERAL)):
+            return ERROR
+        sym = self.chk.module.structs.get(OPTIONAL_TYPE)
+        if sym is None:
+            return ERROR
+        return struct_instance(sym, (self.chk.exprs.string_or(default_type(t)),), literal.span, self.chk.module,
+                               self.chk.msg.bag, self.chk.module.lookup_constant) or ERROR
 
     def _resolve(self, var: LocalVar, t: Type) -> None:
         """Record the type for var's literal and start the check again (if the type fits the literal)."""
         literal = self.pending[var]
-        if t == ERROR or not is_stdlib_struct(t, _kind(literal)) or id(literal) in self.hints:
+        if isinstance(literal, ast.NoneLit):  # `prev = None`, later a Node: an Optional[Node]
+            t = self._optional(t, literal)
+            if t == ERROR or id(literal) in self.hints:
+                return
+        elif t == ERROR or not is_stdlib_struct(t, _kind(literal)) or id(literal) in self.hints:
             return
+        owner = self.owners.get(var)
+        if owner is not None:  # the script's literal: its check starts again, this one is abandoned
+            if owner.retries >= MAX_RETRIES or id(literal) in owner.empty_hints:
+                return
+            owner.empty_hints[id(literal)] = t
+            raise Retry(owner)
         if self.chk.fn.retries >= MAX_RETRIES:
             return
         self.hints[id(literal)] = t
@@ -93,6 +149,9 @@ class EmptyLiterals:
 
     # ---- the uses that say what a pending variable holds ----
     def method_call(self, func: ast.Attribute, e: ast.Call) -> None:
+        if isinstance(func.value, ast.Subscript):
+            self._element_call(func, e)
+            return
         var = self._pending_var(func.value)
         if var is None:
             return
@@ -100,7 +159,14 @@ class EmptyLiterals:
         if any(a.type == ERROR for a in args):
             return
         literal = self.pending[var]
-        if _kind(literal) == "Set":
+        if _kind(literal) in ("deque", "Counter"):  # `q.append(x)`, `c.update(xs)` (semantics/pycollections.py)
+            if func.attr in ("append", "appendleft") and len(args) == 1 and _kind(literal) == "deque":
+                self._resolve(var, self._collection_of(args[0].type, literal))
+            elif func.attr in ("extend", "update") and len(args) == 1 and isinstance(args[0].type, StructType) \
+                    and is_stdlib_struct(args[0].type, "List"):
+                items: Type = args[0].type.ct_env["T"]  # type: ignore[assignment]  # (a type parameter)
+                self._resolve(var, self._collection_of(items, literal))
+        elif _kind(literal) == "Set":
             if func.attr == "add" and len(args) == 1:
                 self._resolve(var, self._set_of(args[0].type, literal))
             elif func.attr == "update" and len(args) == 1:
@@ -115,6 +181,38 @@ class EmptyLiterals:
         elif func.attr in ("setdefault", "get") and len(args) == 2:
             self._resolve(var, self._dict_of(args[0].type, args[1].type, literal))
 
+    def _element_call(self, func: ast.Attribute, e: ast.Call) -> None:
+        """`d[k].append(v)` (`.add(v)`, `.extend(vs)`) on a pending `defaultdict(list)` (`(set)`)."""
+        target = func.value
+        assert isinstance(target, ast.Subscript)
+        key = self._pending_key(target, "defaultdict")
+        if key is None:
+            return
+        factory = self.pending[self._pending_var(target.value)].args[0].id  # type: ignore[attr-defined, index]
+        args = [self.chk.exprs.expr(a) for a in e.args]
+        if len(args) != 1 or args[0].type == ERROR:
+            return
+        held = None
+        if factory == "list" and func.attr == "append":
+            held = self._list_of(args[0].type, target)
+        elif factory == "set" and func.attr == "add":
+            held = self._set_of(args[0].type, target)
+        elif factory == "list" and func.attr == "extend":
+            held = args[0].type
+        if held is not None:
+            var = self._pending_var(target.value)
+            assert var is not None
+            self._resolve(var, self._defaultdict_of(key, held, self.pending[var]))
+
+    def _pending_key(self, target: ast.Subscript, kind: str) -> Type | None:
+        """The key's type of `x[k]`, x a pending variable of this kind (None otherwise)."""
+        var = self._pending_var(target.value)
+        if var is None or _kind(self.pending[var]) != kind or len(target.items) != 1 \
+                or not isinstance(target.items[0], ast.Expr) or isinstance(target.items[0], ast.Slice):
+            return None
+        key = self.chk.exprs.expr(target.items[0])
+        return key.type if key.type != ERROR else None
+
     def setitem(self, target: ast.Subscript, value: TExpr) -> None:
         """`d[k] = v` on a pending dict."""
         var = self._pending_var(target.value)
@@ -123,7 +221,29 @@ class EmptyLiterals:
             return
         key = self.chk.exprs.expr(target.items[0])
         if key.type != ERROR:
-            self._resolve(var, self._dict_of(key.type, value.type, self.pending[var]))
+            literal = self.pending[var]
+            self._resolve(var, self._collection_of(key.type, literal) if _kind(literal) == "Counter"
+                          else self._defaultdict_of(key.type, value.type, literal) if _kind(literal) == "defaultdict"
+                          else self._dict_of(key.type, value.type, literal))
+
+    def counted(self, target: ast.Subscript) -> None:
+        """`c[k] += n` on a pending Counter: a Counter of k's type; on a pending `defaultdict(int)`
+        (float, str, bool): from k's type to what the factory makes."""
+        from .pycollections import factory_value
+
+        var = self._pending_var(target.value)
+        if var is None:
+            return
+        literal = self.pending[var]
+        key = self._pending_key(target, _kind(literal))
+        if key is None:
+            return
+        if _kind(literal) == "Counter":
+            self._resolve(var, self._collection_of(key, literal))
+        elif _kind(literal) == "defaultdict":
+            held = factory_value(self.chk, literal)  # type: ignore[arg-type]  # (a defaultdict(...) call)
+            if held is not None:
+                self._resolve(var, self._defaultdict_of(key, held, literal))
 
     def augmented(self, target: ast.Expr, value: ast.Expr) -> None:
         """`xs += ys` on a pending list."""
@@ -137,11 +257,40 @@ class EmptyLiterals:
             self._resolve(value.var, t)
 
     def report_unresolved(self) -> None:
+        if self.chk.globals.script:
+            self._ask_functions()
         for var, literal in self.pending.items():
+            if var in self.owners:
+                continue  # the script's: reported there
+            if isinstance(literal, ast.NoneLit):  # nothing else is ever assigned to it
+                self.chk.msg.error("E0132", literal.span, name=var.name)
+                continue
             kind = _kind(literal).lower()
             example = {"list": f"{var.name}: list[int] = []", "dict": f"{var.name}: dict[str, int] = {{}}",
-                       "set": f"{var.name}: set[int] = set()"}[kind]
+                       "set": f"{var.name}: set[int] = set()", "deque": f"{var.name}: deque[int] = deque()",
+                       "counter": f"{var.name}: Counter[str] = Counter()",
+                       "defaultdict": f"{var.name}: defaultdict[str, int] = defaultdict(int)"}[kind]
             self.chk.msg.error("E0287", literal.span, kind=kind, name=var.name, example=example)
+
+    def _ask_functions(self) -> None:
+        """Before the script reports a module-level variable nothing typed: check the module's
+        functions that use it (those with no parameter left to infer), where an `append` may say
+        what it holds; one that does restarts the script's check (Retry)."""
+        from .globals import bound_names
+
+        names = {var.name for var in self.pending if var.global_symbol is not None}
+        if not names:
+            return
+        for decl in list(self.chk.module.functions.values()):
+            if decl is self.chk.fn.decl or decl.ct_params or decl.kind != "def" \
+                    or any(p.annotation is None for p in decl.params):
+                continue
+            local, declared = bound_names(decl.body)
+            if not any(_mentions(decl.body, n) and (n not in local or n in declared) for n in names):
+                continue
+            params = tuple(self.chk.type_resolver(p.annotation, {}, decl) for p in decl.params if p.annotation)
+            if ERROR not in params:
+                self.chk.check_now(decl, params)
 
     # ---- types ----
     def _instance(self, hidden: str, items: tuple[Type, ...], literal: ast.Expr) -> Type:
@@ -166,10 +315,40 @@ class EmptyLiterals:
 
         return self._instance(SET_LITERAL, (elem,), literal)
 
+    def _collection_of(self, elem: Type, literal: ast.Expr) -> Type:
+        """The deque or Counter of `elem` an empty `deque()` / `Counter()` call makes."""
+        from .module import struct_instance
+
+        sym = self.chk.module.structs.get(_kind(literal))
+        if sym is None or elem == ERROR:
+            return ERROR
+        return struct_instance(sym, (self.chk.exprs.string_or(default_type(elem)),), literal.span, self.chk.module,
+                               self.chk.msg.bag, self.chk.module.lookup_constant) or ERROR
+
+    def _defaultdict_of(self, key: Type, value: Type, literal: ast.Expr) -> Type:
+        from .module import struct_instance
+
+        sym = self.chk.module.structs.get("defaultdict")
+        if sym is None or ERROR in (key, value):
+            return ERROR
+        items = tuple(self.chk.exprs.string_or(default_type(t)) for t in (key, value))
+        return struct_instance(sym, items, literal.span, self.chk.module, self.chk.msg.bag,
+                               self.chk.module.lookup_constant) or ERROR
+
     def _dict_of(self, key: Type, value: Type, literal: ast.Expr) -> Type:
         from .module import DICT_LITERAL
 
         return self._instance(DICT_LITERAL, (key, value), literal)
+
+
+def _mentions(body: tuple[ast.Stmt, ...], name: str) -> bool:
+    stack: list[ast.Node] = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name) and n.id == name:
+            return True
+        stack.extend(ast.children(n))
+    return False
 
 
 __all__ = ["EmptyLiterals", "Retry", "T", "is_empty_literal"]

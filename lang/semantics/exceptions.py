@@ -15,25 +15,31 @@ PARENT = {
     "NameError": "Exception",  # a module-level variable read before the script assigns it (semantics/globals.py)
     "EOFError": "Exception",  # input() at the end of standard input
     "ValueError": "Exception", "TypeError": "Exception", "AssertionError": "Exception",
+    "StopIteration": "Exception",  # next() of a generator with no item left (semantics/generators.py)
     "MemoryError": "Exception", "RuntimeError": "Exception", "NotImplementedError": "RuntimeError",
     "RecursionError": "RuntimeError",  # recursion deeper than the thread's stack allows
     # print() to a closed pipe or a full disk
     "OSError": "Exception", "ConnectionError": "OSError", "BrokenPipeError": "ConnectionError",
+    # open() (stdlib/io.px): CPython's classes for the C library's error numbers
+    "FileNotFoundError": "OSError", "PermissionError": "OSError", "IsADirectoryError": "OSError",
+    "NotADirectoryError": "OSError", "FileExistsError": "OSError",
 }
 
 
-def known_names() -> str:
+def known_names(user: dict | None = None) -> str:
     """The classes a program can name, for E0137 (`_SystemExitCode` is sys.exit's own)."""
-    return ", ".join(sorted(n for n in PARENT if not n.startswith("_")))
+    return ", ".join(sorted(n for n in {**PARENT, **(user or {})} if not n.startswith("_")))
 
 
-def covered(name: str) -> set[str]:
-    """The classes an `except name:` catches: name itself and every descendant."""
+def covered(name: str, user: dict | None = None) -> set[str]:
+    """The classes an `except name:` catches: name itself and every descendant (user: the
+    module's own exception classes, name -> base)."""
+    hierarchy = {**PARENT, **user} if user else PARENT
     out = {name}
     changed = True
     while changed:
         changed = False
-        for cls, parent in PARENT.items():
+        for cls, parent in hierarchy.items():
             if parent in out and cls not in out:
                 out.add(cls)
                 changed = True

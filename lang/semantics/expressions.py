@@ -16,12 +16,13 @@ from ..diagnostics.codes import NOT_IN_PYX
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, FunctionType, LiteralType, ScalarType, StructType, Type, default_type
-from . import classes, fold, python_float, sets
+from . import classes, float_sums, fold, inheritance, python_float, sets
 from .closures import BUILTIN_VALUES, KEYED
 from .comprehensions import CONSUMERS
 from .gpu import GPU_NAMES
 from .imports import is_stdlib_struct, is_string
 from .messages import MessageBuilder
+from .narrowing import narrowed, not_none_when
 from .optional_types import ambiguous_truth, coerce_to_optional
 from .rules import (
     BINARY_METHODS,
@@ -35,6 +36,7 @@ from .rules import (
     is_float,
     is_num,
 )
+from .sharing import duplicated_shared_item, repeats_shared_items
 from .slicing import slice_value
 from .strformat import Checked
 from .typed import (
@@ -47,10 +49,13 @@ from .typed import (
     TConst,
     TDictLit,
     TExpr,
+    TIf,
     TIfExp,
     TListLit,
     TLocal,
+    TMove,
     TPtrOp,
+    TStmtExpr,
     TUnary,
 )
 
@@ -140,7 +145,9 @@ class ExpressionChecker:
             self.msg.error("E0007", e.span, construct="an empty list literal (write `List[Int]()`, with the "
                                                         "element type)")
             return TConst(e.span, ERROR, None)
-        elem = self.string_or(_element_type(elts))
+        if duplicated_shared_item(self.chk, e.elts, elts):
+            return TConst(e.span, ERROR, None)
+        elem = inheritance.common_base(self.chk, elts) or self.string_or(_element_type(elts))
         if python_float.refuse_mixed_items(self.chk, elts, elem, "as an item of a list of floats"):
             return TConst(e.span, ERROR, None)
         elts = [self.chk.ownership.consume(self.coerce(x, elem), "put in a list") for x in elts]
@@ -197,6 +204,10 @@ class ExpressionChecker:
                 self.chk.reported_unbound.add(found)
                 if not self.chk.ownership.moved_error(found, e.span):
                     self.msg.error("E0103", e.span, name=e.id)
+            if found in self.chk.narrowed:  # `... or x > best` after `best is None` (narrowing.py)
+                value = self.chk.structs.method_call(TLocal(e.span, found.type, found), "value", [], e.span)
+                if value is not None:
+                    return value
             return TLocal(e.span, found.type, found)
         if isinstance(found, TConst):
             if isinstance(found.value, TypeParam):
@@ -245,6 +256,9 @@ class ExpressionChecker:
     def unknown_name(self, name: str, span: Span) -> None:
         if name in self.chk.module.unresolved:
             return  # its import failed, and that was reported
+        if name == "super":  # (the calls it can make are rewritten with the classes: syntax/inheritance.py)
+            self.msg.error("E0267", span)
+            return
         if name in FUTURE_NAMES:
             self.msg.error("E0007", span, construct=f"`{name}`")
             return
@@ -272,6 +286,9 @@ class ExpressionChecker:
         if module is not None:
             from .mathlib import CONSTANTS, MODULES
 
+            if module not in MODULES:  # a GPU module (gpu_imports.py): its names are called, not read
+                self.msg.error("E0007", e.span, construct="using a function as a value")
+                return TConst(e.span, ERROR, None)
             if e.attr in CONSTANTS:
                 return self.chk.mathlib.math_constant(e.attr, e.span)
             if e.attr in MODULES[module]:
@@ -380,6 +397,9 @@ class ExpressionChecker:
     def expr_Binary(self, e: ast.Binary) -> TExpr:
         if e.op == "%" and isinstance(e.left, ast.StrLit):  # `"%5.2f" % x`: parsed when compiling
             return self.chk.strformat.percent(e)
+        floated = float_sums.rewrite(self.chk, e)  # `sum(floats) / n` (semantics/float_sums.py)
+        if floated is not None:
+            return self.expr(floated)
         return self.binary(e.op, self.expr(e.left), self.expr(e.right), e.span)
 
     def binary(self, op: str, left: TExpr, right: TExpr, span: Span) -> TExpr:
@@ -400,6 +420,8 @@ class ExpressionChecker:
             left = self.coerce(left, self.string_type())
         if isinstance(left.type, T.TupleType) or isinstance(right.type, T.TupleType):
             return self.chk.tuples.binary(op, left, right, span)  # `t + (x,)`, `t * 2`: a new tuple
+        if op == "*" and repeats_shared_items(self.chk, left, right, span):
+            return TConst(span, ERROR, None)
         if isinstance(left.type, StructType) or isinstance(right.type, StructType):
             result = self.chk.structs.method_call(left, BINARY_METHODS[op], [right], span) \
                 if isinstance(left.type, StructType) else None
@@ -495,10 +517,10 @@ class ExpressionChecker:
         link_types: list[Type] = []
         for i, op in enumerate(e.ops):
             a, b = operands[i], operands[i + 1]
+            if ERROR in (a.type, b.type):  # reported where it was made (or a pending `x = None`)
+                return TConst(e.span, ERROR, None)
             if op not in CMP_OPS:
                 self.msg.error("E0007", e.span, construct=f"the `{op}` operator")
-                return TConst(e.span, ERROR, None)
-            if ERROR in (a.type, b.type):
                 return TConst(e.span, ERROR, None)
             if a.type == b.type and a.type in (T.BOOL, T.STRING_LITERAL) and (
                     a.type == T.BOOL or op in ("==", "!=") or (isinstance(a, TConst) and isinstance(b, TConst))):
@@ -521,7 +543,12 @@ class ExpressionChecker:
 
 
     def expr_BoolOp(self, e: ast.BoolOp) -> TExpr:
-        values = [self.expr(v) for v in e.values]
+        values = []
+        for i, v in enumerate(e.values):
+            # `v is None or R`: R runs only where v is not None (narrowing.py); so for `and`.
+            known = [x for before in e.values[:i] for x in not_none_when(self.chk, before, e.op == "and")]
+            with narrowed(self.chk, known, (v,)):
+                values.append(self.expr(v))
         if any(v.type == ERROR for v in values):
             return TConst(e.span, ERROR, None)
         types = {v.type for v in values}
@@ -545,17 +572,57 @@ class ExpressionChecker:
 
     def expr_IfExp(self, e: ast.IfExp) -> TExpr:
         test = self.condition(e.test)
-        body, orelse = self.expr(e.body), self.expr(e.orelse)
+        with narrowed(self.chk, not_none_when(self.chk, e.test, True), (e.body,)):
+            body = self.expr(e.body)
+        with narrowed(self.chk, not_none_when(self.chk, e.test, False), (e.orelse,)):
+            orelse = self.expr(e.orelse)
         if ERROR in (body.type, orelse.type):
             return TConst(e.span, ERROR, None)
-        if self.chk.ownership.owning(body.type):
-            self.msg.error("E0007", e.span, construct=f"a conditional expression of `{body.type}` (a type with "
-                                                        "a destructor)")
+        if body.type == T.NONE and orelse.type == T.NONE:  # `xs.append(x) if c else None`
+            self.msg.error("E0007", e.span, construct="a conditional expression with no value on either side "
+                                                        "(write an `if` statement)")
             return TConst(e.span, ERROR, None)
-        t = self.unify(body, orelse, e.span)
+        if self.chk.ownership.owning(body.type) or self.chk.ownership.owning(orelse.type):
+            return self.owning_branches(test, body, orelse, e.span)
+        t = self.optional_branches(body, orelse, e.span) or self.unify(body, orelse, e.span)
         if t is None:
             return TConst(e.span, ERROR, None)
         return TIfExp(e.span, t, test, self.coerce(body, t), self.coerce(orelse, t))
+
+    def owning_branches(self, test: TExpr, body: TExpr, orelse: TExpr, span: Span) -> TExpr:
+        """`tokens[i] if i < n else ""` of a type with a destructor (a String, a List): the branch
+        taken is stored into a variable of its own, whose value is the result (moved out), so
+        exactly one branch's value is made and none is dropped twice."""
+        t = self.string_or(default_type(body.type)) if is_string(orelse.type) or orelse.type == T.STRING_LITERAL \
+            else default_type(body.type)
+        if body.type == T.STRING_LITERAL:
+            t = self.string_or(default_type(orelse.type))
+        if default_type(orelse.type) != t and not (orelse.type == T.STRING_LITERAL and is_string(t)):
+            self.msg.error("E0208", span, left=body.type, right=orelse.type)
+            return TConst(span, ERROR, None)
+        if default_type(body.type) != t and not (body.type == T.STRING_LITERAL and is_string(t)):
+            self.msg.error("E0208", span, left=body.type, right=orelse.type)
+            return TConst(span, ERROR, None)
+        var = self.chk.new_var(f"$chosen{self.chk.next_id}", t, span)
+        taken = [self.chk.store([var], [self.chk.ownership.consume(self.coerce(v, t), "assigned")], v.span)
+                 for v in (body, orelse)]
+        self.chk.ownership.need_drop(t, span)
+        return TStmtExpr(span, t, [TIf(span, test, [taken[0]], [taken[1]])], TMove(span, t, var), (body, orelse))
+
+    def optional_branches(self, body: TExpr, orelse: TExpr, span: Span) -> Type | None:
+        """`d if d < INF else None`: a number (or Bool) on one side and None on the other is an
+        Optional of the number, which prints as Python prints either (`5`, `None`)."""
+        from .module import struct_instance
+        from .optional_types import OPTIONAL_TYPE
+
+        if (body.type == T.NONE) == (orelse.type == T.NONE):
+            return None
+        value = default_type(orelse.type if body.type == T.NONE else body.type)
+        sym = self.chk.module.structs.get(OPTIONAL_TYPE)
+        if not isinstance(value, ScalarType) or sym is None:
+            return None
+        found = struct_instance(sym, (value,), span, self.chk.module, self.msg.bag, self.chk.module.lookup_constant)
+        return found if found != ERROR else None
 
     def unify(self, a: TExpr, b: TExpr, span: Span) -> Type | None:
         if a.type == b.type:
@@ -564,7 +631,9 @@ class ExpressionChecker:
             return b.type
         if isinstance(b.type, LiteralType) and self._accepts(a.type, b):
             return a.type
-        self.msg.error("E0208", span, INT_OR_FLOAT, left=a.type, right=b.type)
+        numbers = all(isinstance(t, LiteralType) or (isinstance(t, ScalarType) and t.is_numeric)
+                      for t in (a.type, b.type))
+        self.msg.error("E0208", span, INT_OR_FLOAT if numbers else (), left=a.type, right=b.type)
         return None
 
     def _accepts(self, target: Type, literal: TExpr) -> bool:
@@ -636,6 +705,10 @@ class ExpressionChecker:
             return self.chk.calls.normalize_index(e)
         if name == "hash":
             return self.chk.calls.hash_call(e)
+        if name == "isinstance":
+            return inheritance.isinstance_call(self.chk, e)  # (semantics/inheritance.py)
+        if name == inheritance.CAST and inheritance.generated(self.chk):
+            return inheritance.cast_call(self.chk, e)
         if name == "print":
             self.msg.error("E0007", e.span, construct="`print(...)` inside an expression")
             return TConst(e.span, ERROR, None)
@@ -672,6 +745,9 @@ class ExpressionChecker:
             return e
         if e.type == T.NONE and classes.is_class(target):  # `None` where an object is wanted
             return classes.none_value(self.chk, target, e.span)
+        up = inheritance.upcast(self.chk, e, target)  # an object where its base class is wanted
+        if up is not None:
+            return up
         if e.type == T.STRING_LITERAL and is_string(target):  # Python's str: a String of its text
             init = self.chk.structs.struct_of(target).methods["__init__"]
             return self.chk.calls.finish_call(init, [e], e.span, e.span, target)
@@ -723,7 +799,11 @@ class ExpressionChecker:
         if isinstance(e, ast.BoolOp):
             # Only truth matters here, so operands need no common type (`if 3.5 and n:` is fine,
             # where the value of `3.5 and n` would be an int or a float: E0208).
-            values = [self.condition(v) for v in e.values]
+            values = []
+            for i, v in enumerate(e.values):
+                known = [x for before in e.values[:i] for x in not_none_when(self.chk, before, e.op == "and")]
+                with narrowed(self.chk, known, (v,)):  # `if best is None or x > best:` (narrowing.py)
+                    values.append(self.condition(v))
             if any(v.type == ERROR for v in values):
                 return TConst(e.span, ERROR, None)
             return TBoolOp(e.span, T.BOOL, e.op, values)

@@ -14,6 +14,7 @@ SUPPORTED_TYPES = set("bcdeEfFgGnosxX%")
 
 def spec_problem(value_type, spec: str, is_string) -> str | None:
     """Why `spec` cannot format a value of `value_type`, or None when it can."""
+    sample: object
     if isinstance(value_type, T.ScalarType):
         sample = True if value_type.is_bool else 0.5 if value_type.is_float else 5
     elif value_type == T.STRING_LITERAL or is_string(value_type):

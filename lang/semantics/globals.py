@@ -147,6 +147,8 @@ class ModuleVariables:
             alias = LocalVar(name, var.type, var.span, id=self.chk.next_id, owned=False,
                              global_symbol=var.global_symbol)
             self.chk.scopes.declare(name, alias)
+            if var.pending_origin is not None and var.type == T.ERROR:  # `moves = []` the script left untyped
+                self.chk.empties.pending_alias(alias, var.pending_origin)
             if self.chk.assigned is not None:
                 self.chk.assigned.add(alias)
 

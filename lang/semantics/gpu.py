@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 INDEX_NAMES = {"thread_idx", "block_idx", "block_dim", "grid_dim", "global_idx"}
 ATOMICS = {"atomic_add": 2, "atomic_max": 2, "atomic_min": 2, "atomic_exch": 2, "atomic_cas": 3}
 SHUFFLES = {"shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx"}
-GPU_NAMES = INDEX_NAMES | set(ATOMICS) | SHUFFLES | {"barrier", "shared_array", "lane_id", "WARP_SIZE",
-                                                   "warp_sum", "ballot", "dynamic_shared"}
+WARP_REDUCTIONS = {"warp_sum", "warp_max", "warp_min", "warp_prefix_sum", "warp_broadcast"}
+GPU_NAMES = INDEX_NAMES | set(ATOMICS) | SHUFFLES | WARP_REDUCTIONS | {"barrier", "shared_array", "lane_id",
+                                                                      "WARP_SIZE", "ballot", "dynamic_shared"}
 WARP_SIZE = 32
 SHARED_ALIGN = 16  # every shared array starts 16-aligned (the NVPTX globals and the CPU layout)
 
@@ -65,7 +66,7 @@ class GPUChecker:
         if name == "shared_array":
             self.msg.error("E0151", e.span)
             return TConst(e.span, ERROR, None)
-        if name in SHUFFLES or name in ("warp_sum", "ballot"):
+        if name in SHUFFLES or name in WARP_REDUCTIONS or name == "ballot":
             return self.warp_op(name, args, e)
         expected = ATOMICS[name]
         if len(args) != expected:
@@ -140,11 +141,14 @@ class GPUChecker:
         if self.chk.fn.is_kernel:
             self.msg.error("E0152", s.span, func=self.chk.fn.name)
             return None
-        kernel = s.kernel
+        kernel, ct_items = s.kernel, None
+        if isinstance(kernel, ast.Subscript) and isinstance(kernel.value, ast.Name):
+            # `launch scale[4][grid=..., block=...](...)`: an instance of a kernel with parameters
+            kernel, ct_items = kernel.value, kernel.items
         decl = self.chk.module.functions.get(kernel.id) if isinstance(kernel, ast.Name) else None
         if decl is None or not any(d.name == "kernel" for d in decl.decorators):
-            name = kernel.span.file.text[kernel.span.start:kernel.span.end]
-            self.msg.error("E0149", kernel.span, name=name)
+            name = s.kernel.span.file.text[s.kernel.span.start:s.kernel.span.end]
+            self.msg.error("E0149", s.kernel.span, name=name)
             return None
         config = {"grid": None, "block": None, "shared_bytes": None, "stream": None}
         for item in s.config:
@@ -168,7 +172,8 @@ class GPUChecker:
         stream = TConst(s.span, T.INT, 0)
         if config["stream"] is not None:
             stream = self.chk.pointers.index_value(self.exprs.expr(config["stream"]))
-        call = self.chk.calls.user_call(decl, ast.Call(s.span, kernel, s.args, s.keywords), launching=True)
+        call = self.chk.calls.user_call(decl, ast.Call(s.span, s.kernel, s.args, s.keywords), ct_items=ct_items,
+                                        launching=True)
         if isinstance(call, TCall) and self.chk.fn.callees and self.chk.fn.callees[-1][0] is call.callee:
             self.chk.fn.callees.pop()  # a launch runs the kernel on the device, not as a host call
         if grid is None or block is None or call.type == ERROR or shared.type == ERROR or stream.type == ERROR:

@@ -30,10 +30,12 @@ from dataclasses import replace
 from ..syntax import ast
 
 # Methods of Python's list and dict (pyx's List and Dict) that change the receiver in place.
-LIST_CHANGES = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "reverse", "sort"})
-DICT_CHANGES = frozenset({"pop", "clear", "update", "setdefault", "popitem"})
-_LIST_NAMES = {"list", "List"}
-_DICT_NAMES = {"dict", "Dict"}
+# collections.deque is changed as a list is, Counter and defaultdict as a dict (stdlib/_collections.px).
+LIST_CHANGES = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "reverse", "sort",
+                          "appendleft", "popleft", "extendleft", "rotate"})
+DICT_CHANGES = frozenset({"pop", "clear", "update", "setdefault", "popitem", "subtract"})
+_LIST_NAMES = {"list", "List", "deque"}
+_DICT_NAMES = {"dict", "Dict", "Counter", "defaultdict"}
 
 
 def infer(functions: dict[str, ast.FnDef], structs: dict[str, ast.StructDef]) -> dict[str, ast.FnDef]:

@@ -9,13 +9,16 @@ Every imported file's text is hashed into `dependencies`, which the caches check
 """
 from __future__ import annotations
 
+import functools
+import os
 from pathlib import Path
+from typing import cast
 
 from ..diagnostics import DiagnosticBag
 from ..runtime.cache import file_digest
 from ..source import SourceFile, Span
 from ..syntax import ast
-from .scope import ModuleSymbols
+from .scope import ModuleSymbols, StructSymbol
 
 
 class ModuleLoader:
@@ -27,6 +30,8 @@ class ModuleLoader:
         self.dependencies: list[tuple[str, str]] = []  # (path, sha256 of its text) of each imported file
         self.imports: dict[int, list[ModuleSymbols]] = {}  # id(importer) -> the modules it imports, in order
         self._directory: dict[int, Path] = {}
+        self._summaries: dict[int, dict] = {}  # id(stdlib tree) -> module.uses_summary of it, from the parse cache
+        self._stdlib_paths: dict[str, Path | None] = {}  # stdlib module name -> its file (is_stdlib)
 
     def collect_program(self, module: ast.Module) -> ModuleSymbols:
         from .module import collect
@@ -45,9 +50,16 @@ class ModuleLoader:
         """The module a declaration was written in."""
         return self.by_file.get(id(node.span.file), default)
 
+    def summary(self, module: ast.Module) -> dict | None:
+        """The walk `module._Uses` makes of `module`, kept with its tree when it came from the
+        parse cache; None for a module parsed here (it is walked)."""
+        return self._summaries.get(id(module))
+
     def is_stdlib(self, module: ast.Module, name: str) -> bool:
         """Whether `module` is the standard library's module `name` (which needs no prelude of itself)."""
-        return _path_of(module.span.file) == _locate(STDLIB, name)
+        if name not in self._stdlib_paths:  # asked for each prelude name of each module: looked up once
+            self._stdlib_paths[name] = _locate(STDLIB, name)
+        return _path_of(module.span.file) == self._stdlib_paths[name]
 
     def load(self, name: str, span: Span, stdlib: bool = False) -> ModuleSymbols | None:
         from .. import syntax
@@ -58,9 +70,9 @@ class ModuleLoader:
         path = None if stdlib else _locate(self._directory[id(importer)], name)
         if path is None:
             path = _locate(STDLIB, name)
-            path = path.resolve() if path is not None else None
-        if path is not None and path.resolve() in self.by_path:
-            found = self.by_path[path.resolve()]  # already collected (a cycle, or a second import)
+            path = _resolved(str(path)) if path is not None else None
+        if path is not None and _resolved(str(path)) in self.by_path:
+            found = self.by_path[_resolved(str(path))]  # already collected (a cycle, or a second import)
             self.imports.setdefault(id(importer), []).append(found)
             return found
         if path is None:
@@ -73,12 +85,14 @@ class ModuleLoader:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self.diags.error("E0901", span, path=str(path), reason=reason)
             return None
-        self.dependencies.append((str(path.resolve()), file_digest(text)))
+        self.dependencies.append((str(_resolved(str(path))), file_digest(text)))
         source = SourceFile(str(path), text)
-        if path.resolve().parent == STDLIB:
+        if _resolved(str(path)).parent == STDLIB:
             from ..parse_cache import parse_stdlib
+            from .module import uses_summary
 
-            module = parse_stdlib(source, self.diags)
+            module, summary = parse_stdlib(source, self.diags, uses_summary)
+            self._summaries[id(module)] = summary
         else:
             module = syntax.parse(source, self.diags)
         taken = {m.name for m in self.modules}
@@ -130,7 +144,7 @@ def is_stdlib_struct(t, base: str) -> bool:
     from ..types import StructType
 
     return (isinstance(t, StructType) and t.base == base and t.symbol is not None
-            and is_stdlib_file(t.symbol.decl.span.file.name))
+            and is_stdlib_file(cast(StructSymbol, t.symbol).decl.span.file.name))
 
 
 def is_string(t) -> bool:
@@ -142,9 +156,22 @@ def is_stdlib_file(path: str) -> bool:
     """Whether a source file is part of the standard library: its frames stay out of tracebacks,
     as a Python builtin's do (an IndexError names the user's `xs[i]` line, not List's insides)."""
     try:
-        return Path(path).resolve().parent == STDLIB
+        return _resolved(path).parent == STDLIB
     except (OSError, ValueError):
         return False
+
+
+def _resolved(path: str) -> Path:
+    """`Path(path).resolve()`, once per absolute path a process meets: a compile asks about the
+    same few files hundreds of times (is_stdlib_file for each stdlib struct a message or traceback
+    names), and each resolve is a system call per path component. A relative path depends on the
+    working directory, which may change between compiles: it is resolved every time."""
+    return _resolved_absolute(path) if os.path.isabs(path) else Path(path).resolve()
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolved_absolute(path: str) -> Path:
+    return Path(path).resolve()
 
 
 def _locate(directory: Path, name: str) -> Path | None:
@@ -163,5 +190,5 @@ def _locate(directory: Path, name: str) -> Path | None:
 def _path_of(file: SourceFile) -> Path:
     """A file's location; source given as a string (no file) imports from the working directory."""
     path = Path(file.name)
-    return path.resolve() if path.suffix == ".px" else (Path.cwd() / "<string>.px")
+    return _resolved(file.name) if path.suffix == ".px" else (Path.cwd() / "<string>.px")
 

@@ -15,6 +15,7 @@ from .. import types as T
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, SIMDType
+from .gpu import GPU_NAMES
 from .typed import TConst, TConvert, TExpr, TMath
 
 if TYPE_CHECKING:
@@ -29,7 +30,10 @@ BINARY = {"pow", "atan2", "copysign", "fmod", "hypot"}
 CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
 PREDICATES = {"isnan", "isinf", "isfinite"}
 TO_INT = {"floor", "ceil", "trunc"}
-MODULES = {"math": UNARY | BINARY | set(CONSTANTS)}
+# math's integer functions are pyx code (stdlib/_mathint.px), bound by `import math` under the names
+# `math.gcd`, ... (semantics/module.py `_bind_math_integers`), which no source can spell.
+INTEGER_FUNCTIONS = frozenset({"gcd", "lcm", "factorial", "comb", "perm", "isqrt"})
+MODULES = {"math": UNARY | BINARY | set(CONSTANTS) | INTEGER_FUNCTIONS}
 
 
 class MathChecker:
@@ -45,6 +49,12 @@ class MathChecker:
         return TConst(span, T.FLOAT_LITERAL, CONSTANTS[name])
 
     def math_call(self, name: str, e: ast.Call) -> TExpr:
+        decl = self.chk.module.functions.get(f"math.{name}") if name in INTEGER_FUNCTIONS else None
+        if decl is not None:  # `math.gcd(a, b)`: stdlib/_mathint.px
+            return self.chk.calls.user_call(decl, ast.Call(e.span, ast.Name(e.func.span, f"math.{name}"), e.args,
+                                                           e.keywords))
+        if name in GPU_NAMES:  # `from gpu.warp import sum as warp_sum` (gpu_imports.py)
+            return self.chk.gpu.gpu_call(name, e)
         for kw in e.keywords:
             self.msg.error("E0207", kw.span, func=f"math.{name}", name=kw.name)
         if name in CONSTANTS:

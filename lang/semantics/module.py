@@ -12,6 +12,7 @@ from ..syntax import ast
 from ..types import ERROR, Type
 from . import implicit_mut
 from .closures import callable_params, is_callable_annotation
+from .generators import iterable_params
 from .optional_types import OPTIONAL_NAMES, OPTIONAL_TYPE, filter_typing_import, typing_type, uses_optional_spelling
 from .rules import FUTURE_NAMES
 from .scope import ComptimeSymbol, ModuleSymbols, StructSymbol
@@ -22,6 +23,7 @@ from .strformat import FORMAT_FIELD, PERCENT_FIELD, REPR_FIELD
 def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None = None) -> ModuleSymbols:
     """The module's own declarations, then its imports: `math`, or .px modules the loader (imports.py)
     finds and collects first, once each, even in a cycle."""
+    from .gpu_imports import collect_gpu_import, is_gpu_import
     from .mathlib import MODULES
 
     symbols = ModuleSymbols(name or module.name)
@@ -31,6 +33,10 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
         if isinstance(item, ast.Import):
             if item.module in MODULES:
                 _collect_import(item, symbols, seen, diags)
+                if item.module == "math":
+                    pending.append(item)  # its integer functions: _bind_math_integers, once registered
+            elif is_gpu_import(item.module):  # Mojo's `from gpu import thread_idx, ...`
+                collect_gpu_import(item, symbols, seen, diags)
             else:
                 pending.append(item)
             continue
@@ -40,6 +46,13 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
                 continue
             seen[item.name] = item
             symbols.traits[item.name] = item
+            continue
+        if type(item).__name__ == "ExceptionClassDef":  # `class E(Exception): pass` (syntax/inheritance.py)
+            if item.name in seen:
+                diags.error("E0102", item.name_span, name=item.name)
+                continue
+            seen[item.name] = item
+            symbols.exceptions[item.name] = item.base
             continue
         if isinstance(item, ast.StructDef):
             if item.name in seen or item.name in T.TYPE_NAMES:
@@ -57,6 +70,7 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
             seen[item.name] = item
             if isinstance(item, ast.FnDef):
                 item = callable_params(item)  # `f: Callable[[int], int]`: one instance per function passed
+                item = iterable_params(item)  # `xs: Iterable[int]`: one instance per kind of iterable passed
                 symbols.functions[item.name] = item
                 _check_fn_params(item, diags)
             else:
@@ -65,6 +79,9 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
     symbols.functions = implicit_mut.infer(symbols.functions, {n: s.decl for n, s in symbols.structs.items()})
     loader.register(module, symbols)
     for item in pending:
+        if item.module == "math":
+            _bind_math_integers(item, symbols, seen, diags, loader)
+            continue
         wanted = filter_typing_import(item, symbols, seen, diags)  # `from typing import Any`: E0012
         if wanted is not None:
             _bind_import(wanted, symbols, seen, diags, loader)
@@ -93,7 +110,8 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
     """`from collections import List`, implied where the module uses `List` and defines no `List`
     of its own. Only modules that use a prelude name (in code, not in a comment) load its
     stdlib module."""
-    uses = _Uses(module)
+    summary = loader.summary(module)  # a stdlib module's walk, kept with its cached tree (parse_cache.py)
+    uses = _Uses.restore(summary) if summary is not None else _Uses(module)
     for name, home in prelude().items():
         if name in seen or name not in uses.names or loader.is_stdlib(module, home):
             continue
@@ -172,9 +190,11 @@ class _Uses:
         self.kinds: set[type] = set()
         self.text = False
         self.formatting = False  # `%` on a string literal, or its `.format(...)`
-        self.optional = False  # `X | None` (optional_types.py)
+        self.optional = False  # `X | None`, `x if c else None` (optional_types.py)
         self.tuples = False  # a tuple built (not only `a, b = b, a`, nor a target unpacking one)
         unpacking: set[int] = set()
+        untyped_defs = {d.name for d in module.body if isinstance(d, ast.FnDef) and d.kind == "def"
+                        and any(p.annotation is None and p.name != "self" for p in d.params)}
         stack = [module]
         while stack:
             node = stack.pop()
@@ -184,25 +204,33 @@ class _Uses:
                 self.tuples = self.tuples or id(node) not in unpacking
             elif kind is ast.Assign or kind is ast.For:
                 unpacking.update(id(t) for t in _unpacking_sides(node))
+                # `prev = None`, later a value: an Optional of it (semantics/empty_literals.py)
+                self.optional = self.optional or (kind is ast.Assign and isinstance(node.value, ast.NoneLit))
             if kind is ast.Name:
                 self.names.add(node.id)
                 self.text = self.text or node.id == "str"
-            elif kind is ast.Subscript:  # `"abc"[::-1]`
-                self.text = self.text or isinstance(node.value, ast.StrLit)
+            elif kind is ast.Subscript:  # `"abc"[::-1]`; `d["k"] = v` keys a dict by str
+                self.text = self.text or isinstance(node.value, ast.StrLit) \
+                    or any(isinstance(x, ast.StrLit) for x in node.items)
             elif kind is ast.Attribute:
                 self.text = self.text or isinstance(node.value, ast.StrLit)
                 self.formatting = self.formatting or (kind is ast.Attribute and node.attr == "format"
                                                       and isinstance(node.value, ast.StrLit))
             elif kind is ast.Keyword and node.name == "key":
                 self.names.add(KEY_ARGUMENT)
+            elif kind is ast.Keyword and node.name == "file":
+                self.text = True  # print(..., file=f) writes str(x) of each argument (semantics/print_file.py)
             elif kind is ast.Binary and node.op == "%" and isinstance(node.left, ast.StrLit):
                 self.text = self.formatting = True
-            elif kind is ast.Binary and node.op == "|":
+            elif (kind is ast.Binary and node.op == "|") or kind is ast.IfExp:
                 self.optional = self.optional or uses_optional_spelling(node)
             elif kind is ast.Binary and node.op == "*":
                 self.text = self.text or isinstance(node.left, ast.StrLit) or isinstance(node.right, ast.StrLit)
             elif kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id in ("enumerate", "zip"):
                 self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.args)  # walks a str
+            elif kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id in untyped_defs:
+                # `collect("ab")` of a `def collect(xs)`: the parameter is a str (calls.py: string_or)
+                self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.args)
             elif kind is ast.ListExpr or kind is ast.TupleExpr:
                 self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.elts)
             elif kind is ast.SetExpr:
@@ -211,14 +239,36 @@ class _Uses:
             elif kind is ast.DictExpr:
                 self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.keys + node.values)
             elif kind is ast.Call and isinstance(node.func, ast.Name) and (
-                    node.func.id in ("sorted", "set") or (node.func.id in ("min", "max") and node.keywords)):
-                self.kinds.add(ast.ListExpr)  # they may collect the items into a List (comprehensions.py, closures.py)
+                    node.func.id in ("sorted", "set", "Counter", "deque")
+                    or (node.func.id in ("min", "max") and node.keywords)):
+                # they may collect the items into a List (comprehensions.py, closures.py, pycollections.py)
+                self.kinds.add(ast.ListExpr)
+                if node.func.id in ("Counter", "deque"):  # `Counter("abc")` walks a str
+                    self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.args)
             elif kind is ast.Comprehension:  # it builds a List (sorted and join of a generator too) or a Dict
                 self.kinds.add(ast.DictExpr if node.kind == "dict" else ast.ListExpr)
                 self.text = self.text or isinstance(node.elt, ast.StrLit) or isinstance(node.value, ast.StrLit)
             elif kind in (ast.VarDecl, ast.Assign):
                 self.text = self.text or isinstance(node.value, ast.StrLit)
             stack.extend(ast.children(node))
+
+    def summary(self) -> dict:
+        """What the walk found, as JSON: kept beside a stdlib module's tree in the parse cache, so
+        that a module read from there is not walked again (`restore` gives this object back)."""
+        return {k: sorted(c.__name__ for c in v) if k == "kinds" else sorted(v) if isinstance(v, set) else v
+                for k, v in vars(self).items()}
+
+    @classmethod
+    def restore(cls, summary: dict) -> _Uses:
+        uses = cls.__new__(cls)
+        for k, v in summary.items():
+            setattr(uses, k, {getattr(ast, n) for n in v} if k == "kinds" else set(v) if isinstance(v, list) else v)
+        return uses
+
+
+def uses_summary(module: ast.Module) -> dict:
+    """`_Uses(module)` as JSON: what the loader asks the parse cache to keep with a stdlib tree."""
+    return _Uses(module).summary()
 
 
 # The names (no source can spell them) under which a module sees the stdlib's List, Dict and String.
@@ -321,6 +371,19 @@ def _collect_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags:
             continue
         symbols.imported[local] = (item.module, name)
         seen[local] = item
+
+
+def _bind_math_integers(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag, loader) -> None:
+    """`import math` / `from math import gcd`: math's integer functions, pyx code in stdlib/_mathint.px,
+    bound as `math.gcd`, ... (names no source spells), which MathChecker.math_call calls."""
+    from .mathlib import INTEGER_FUNCTIONS
+
+    wanted = INTEGER_FUNCTIONS if not item.from_import else INTEGER_FUNCTIONS & {n for n, _ in item.names}
+    wanted = frozenset(n for n in wanted if f"math.{n}" not in seen)
+    if not wanted:
+        return
+    names = tuple((n, f"math.{n}") for n in sorted(wanted))
+    _bind_import(ast.Import(item.span, "_mathint", None, names, True), symbols, seen, diags, loader, stdlib=True)
 
 
 # Traits every type conforms to (Mojo's marker traits).

@@ -22,19 +22,16 @@ OPTIONAL_TYPE = "Optional type"
 
 TYPING = "typing"
 # `typing` names pyx spells itself: importing them binds nothing, the spelling works as it is.
-SPELLED_BY_PYX = {"Tuple", "Union", "Callable"}  # Callable: semantics/closures.py
+SPELLED_BY_PYX = {"Tuple", "Union", "Callable",  # Callable: semantics/closures.py
+                  "Iterable", "Iterator", "Generator"}  # semantics/generators.py
 # Not yet (E0011), with what to write today.
 NOT_YET = {
     "Set": "sets are not supported yet; a `Dict[T, Bool]` (`dict[T, bool]`) keeps unique keys",
     "FrozenSet": "sets are not supported yet; a `Dict[T, Bool]` (`dict[T, bool]`) keeps unique keys",
-    "Iterable": "annotate the concrete type (`List[int]`), or leave a `def` parameter unannotated: "
-                "each call's argument types make a copy of the function",
-    "Iterator": "annotate the concrete type, or leave a `def` parameter unannotated",
     "Sequence": "annotate the concrete type (`List[int]`), or leave a `def` parameter unannotated",
     "Mapping": "annotate the concrete type (`Dict[str, int]`), or leave a `def` parameter unannotated",
     "MutableMapping": "annotate the concrete type (`Dict[str, int]`)",
     "MutableSequence": "annotate the concrete type (`List[int]`)",
-    "Generator": "generators are not supported yet; build and return a `List`",
     "Deque": "`collections.deque` is not supported yet; a `List` with `append` and `pop` is a stack",
     "DefaultDict": "`collections.defaultdict` is not supported yet; use a `Dict` and `get(key, default)`",
     "Counter": "`collections.Counter` is not supported yet; count in a `Dict[K, int]`",
@@ -91,7 +88,10 @@ def _name_span(item: ast.Import, name: str):
 
 
 def uses_optional_spelling(node: ast.Node) -> bool:
-    """Whether a node spells an optional type Python's way (`X | None`), for module._Uses."""
+    """Whether a node spells an optional type Python's way (`X | None`), or makes one (`x if c
+    else None`), for module._Uses."""
+    if isinstance(node, ast.IfExp):  # `d if d < INF else None` is an Optional (expressions.py)
+        return isinstance(node.body, ast.NoneLit) or isinstance(node.orelse, ast.NoneLit)
     return isinstance(node, ast.Binary) and node.op == "|" and (
         isinstance(node.left, ast.NoneLit) or isinstance(node.right, ast.NoneLit))
 

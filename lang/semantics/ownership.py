@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, StructType, Type
+from .generators import GeneratorSymbol, GeneratorType
 from .typed import FieldTarget, LocalVar, TCall, TConst, TCopy, TExpr, TField, TLocal, TMove, TPtrOp, TRef
 
 if TYPE_CHECKING:
@@ -110,6 +111,9 @@ class OwnershipChecker:
         """A copy of `value` (a place): the struct's `__copyinit__`; or, for a struct with no
         `__del__` of its own whose fields can all be copied, each field copied; else None."""
         sym = value.type.symbol
+        if isinstance(sym, GeneratorSymbol):  # one object in Python: two copies would each start afresh
+            self.chk.generators.copied(value)
+            return TConst(value.span, ERROR, None)
         copy = sym.methods.get("__copyinit__") if sym is not None else None
         if copy is not None and copy.self_convention == "out" and len(copy.params) == 2:
             return self.chk.calls.finish_call(copy, [value], value.span, value.span, value.type)
@@ -159,6 +163,11 @@ class OwnershipChecker:
             return False
         from ..diagnostics import Note
 
+        if isinstance(var.type, GeneratorType):  # iterated, passed or rebound: used up (generators.py)
+            self.msg.error("E0274", span, (Note("used up here", where),),
+                           what=f"`{var.name}` used again after it was iterated, passed or assigned (Python's "
+                                "would be used up, or shared)")
+            return True
         self.msg.error("E0160", span, (Note("moved here", where),), name=var.name)
         return True
 
@@ -170,6 +179,9 @@ class OwnershipChecker:
                 self.msg.error("E0161", value.span, type=value.type, what="assigned to two variables",
                                  hint="assign it to one and make a new value for the other")
                 out.append(TConst(value.span, ERROR, None))
+                continue
+            if isinstance(value.type, GeneratorType) and is_place(value):  # `h = g`: g is used up (generators.py)
+                out.append(self.chk.generators.rebound(value))
                 continue
             if owning(value.type):
                 value = self.consume(value, "assigned" if isinstance(target, (LocalVar, FieldTarget)) else "stored")

@@ -5,7 +5,7 @@ no lifetime tracking. What they point at is the programmer's promise.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .. import types as T
 from ..source import Span
@@ -65,7 +65,7 @@ class PointerChecker:
         return value
 
     def ptr_method(self, receiver: TExpr, func: ast.Attribute, e: ast.Call, ct_items) -> TExpr:
-        pt: PtrType = receiver.type
+        pt = cast(PtrType, receiver.type)
         name = func.attr
         args = [self.exprs.expr(a) for a in e.args]
         if any(a.type == ERROR for a in args):

@@ -48,16 +48,23 @@ class ExceptionChecker:
                 self.chk.assigned = None
                 return TRaise(s.span, None, "", value)
         cls, args = (exc.func, exc.args) if isinstance(exc, ast.Call) else (exc, ())
-        if not isinstance(cls, ast.Name) or cls.id not in PARENT or self.chk.scopes.lookup(cls.id) is not None:
-            self.msg.error("E0137", exc.span, name=source_text(exc), known=known_names())
+        user = self.chk.module.exceptions  # the module's own exception classes
+        if not isinstance(cls, ast.Name) or (cls.id not in PARENT and cls.id not in user) \
+                or self.chk.scopes.lookup(cls.id) is not None:
+            self.msg.error("E0137", exc.span, name=source_text(exc), known=known_names(user))
             return None
         message, text = "", None
         if len(args) > 1:
             self.msg.error("E0204", exc.span, func=cls.id, expected="0 or 1", s="s", found=len(args))
         elif args:
             value = self.exprs.expr(args[0])
+            # CPython's str() of a KeyError is the repr of its argument (`'x'`), as its lookups print.
+            key_error = self.chk.fn.decl.kind == "def" and cls.id in covered("KeyError", user)
             if isinstance(value, TConst) and isinstance(value.value, str):
-                message = value.value
+                message = repr(value.value) if key_error else value.value
+            elif key_error and is_string(value.type):  # `raise KeyError(name)`
+                text = self.chk.structs.method_call(value, "_quoted_repr", [], args[0].span) or value
+                self.chk.fn.raises_text = True
             elif is_string(value.type):  # `raise ValueError("bad: " + name)`
                 text = value
                 self.chk.fn.raises_text = True
@@ -109,11 +116,12 @@ class ExceptionChecker:
             return None
         names = node.elts if isinstance(node, ast.TupleExpr) else (node,)
         classes: set[str] = set()
+        user = self.chk.module.exceptions  # the module's own exception classes
         for n in names:
-            if not isinstance(n, ast.Name) or n.id not in PARENT:
-                self.msg.error("E0137", n.span, name=source_text(n), known=known_names())
+            if not isinstance(n, ast.Name) or (n.id not in PARENT and n.id not in user):
+                self.msg.error("E0137", n.span, name=source_text(n), known=known_names(user))
                 continue
             if n.id == "BaseException":
                 return None
-            classes |= covered(n.id)  # `Exception`: everything but KeyboardInterrupt
+            classes |= covered(n.id, user)  # `Exception`: everything but KeyboardInterrupt
         return classes

@@ -56,6 +56,8 @@ class ModuleSymbols:
     globals: dict[str, LocalVar] = field(default_factory=dict, repr=False)
     # The types of the functions, lambdas and closures used as values here, by name (closures.py).
     function_types: dict = field(default_factory=dict, repr=False)
+    # Its exception classes (`class E(ValueError): pass`), name -> base, beside exceptions.PARENT.
+    exceptions: dict[str, str] = field(default_factory=dict, repr=False)
 
 
 class BlockScopes:

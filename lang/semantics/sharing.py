@@ -43,9 +43,10 @@ from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, PtrType, StructType, Type
 from .classes import is_class
+from .dict_views import is_iterator, is_view, passed_on, viewed_sources
 from .imports import is_stdlib_struct, is_string
 from .slicing import is_slicing
-from .typed import LocalVar, TCall, TConst, TExpr, TField, TIfExp, TLend, TLocal
+from .typed import LocalVar, TCall, TConst, TExpr, TField, TIfExp, TLend, TLocal, TStmtExpr
 
 if TYPE_CHECKING:
     from .check import FunctionChecker
@@ -54,8 +55,39 @@ if TYPE_CHECKING:
 
 
 def python_shared(t: Type) -> bool:
-    """Types whose Python spelling (list, dict) is a mutable object shared by every name bound to it."""
-    return is_stdlib_struct(t, "List") or is_stdlib_struct(t, "Dict")
+    """Types whose Python spelling (list, dict, set, collections.deque, Counter) is a mutable object shared by
+    every name bound to it. (A defaultdict's copies share one table: stdlib/_collections.px.)"""
+    return is_stdlib_struct(t, "List") or is_stdlib_struct(t, "Dict") or is_stdlib_struct(t, "deque") \
+        or is_stdlib_struct(t, "Counter") or is_stdlib_struct(t, "Set")
+
+
+def _shared_kind(t: Type) -> str:
+    return "dict" if is_stdlib_struct(t, "Dict") else "list" if is_stdlib_struct(t, "List") else "object"
+
+
+def repeats_shared_items(chk, left: TExpr, right: TExpr, span) -> bool:
+    """`[[0] * 3] * 3`: `*` of a list whose items are lists or dicts repeats, in Python, one item
+    object in every place; pyx's copies would differ at the first change (E0247). True if reported."""
+    for side in (left, right):
+        if is_stdlib_struct(side.type, "List"):
+            item = side.type.ct_env.get("T")  # (a List's type parameter)
+            if python_shared(item):
+                chk.msg.error("E0247", span, item=item, kind=_shared_kind(item))
+                return True
+    return False
+
+
+def duplicated_shared_item(chk, nodes, items: list[TExpr]) -> bool:
+    """`[row, row]` of a list or dict variable: Python's list holds that one object twice, pyx's two
+    copies (E0248). True if reported."""
+    seen: set[str] = set()
+    for node, item in zip(nodes, items, strict=True):
+        if isinstance(node, ast.Name) and python_shared(item.type):
+            if node.id in seen:
+                chk.msg.error("E0248", node.span, name=node.id, kind=_shared_kind(item.type))
+                return True
+            seen.add(node.id)
+    return False
 
 
 def borrowed_argument(var: LocalVar) -> bool:
@@ -80,6 +112,7 @@ class _Copy:
     whole: bool  # a copy of the variable or one of its fields (False: of an element)
     loop_variable: bool = False  # a `for` loop's variable, a copy of each element in turn
     shallow: bool = False  # `b = a.copy()` of a list of lists: Python's copy shares the elements
+    view: bool = False  # `k = d.keys()`: Python's view shows the dict's later changes (dict_views.py)
 
 
 @dataclass
@@ -125,7 +158,9 @@ class SharingChecker:
             self.msg.error("E0228", span, (advice,), name=var.name, func=self.chk.fn.name, type=var.type)
             return False
         for root, loop_span in reversed(self.sharing_state()["iterating"]):
-            if root is var:
+            # An item stored or changed in place leaves a List's memory where the loop's iterator
+            # reads it (the next items are read as they are then, as CPython's iterator does).
+            if root is var and not (element and is_stdlib_struct(var.type, "List")):
                 self.msg.error("E0230", span, name=var.name, notes=(Note("the loop", loop_span),))
                 return False
         for root, element_span in reversed(self.sharing_state()["lent"]):
@@ -201,6 +236,14 @@ class SharingChecker:
 
         if not loop_variable and not is_place(value) and shared_attribute_copied(self.chk, value):
             return  # (reported)
+        if is_view(value.type) and not loop_variable:
+            self._view_kept(value_ast, copy)
+            return
+        if isinstance(value, TStmtExpr) and value.branches and isinstance(value_ast, ast.IfExp):
+            # `v = a if c else b`: v is a or b in Python (expressions.py `owning_branches`).
+            for branch_ast, branch in zip((value_ast.body, value_ast.orelse), value.branches, strict=True):
+                self.copied(branch_ast, branch, copy, loop_variable)
+            return
         element_type = copy.type if loop_variable else value.type
         if not (python_shared(element_type) or (loop_variable and isinstance(element_type, StructType)
                                                 and not is_string(element_type) and not is_class(element_type))):
@@ -217,6 +260,13 @@ class SharingChecker:
                                                         self._source_text(source.span), False,
                                                         shallow=True))
             return
+        if not loop_variable and isinstance(value_ast, ast.Call) and passed_through(value) is not None:
+            # `q = quicksort(data)` of a function that may return its argument: Python's q may be data.
+            root, whole = self.shared_root(value)
+            if root is not None:
+                self.sharing_state()["copies"].append(_Copy(value_ast.span, tuple(self.chk.loops), copy, root,
+                                                            self._source_text(value_ast.span), whole))
+            return
         if not loop_variable and (not isinstance(value_ast, (ast.Name, ast.Attribute, ast.Subscript))
                                   or is_slicing(value_ast)):
             return  # a fresh value (a call's result, a literal, a slice): nobody else holds it
@@ -229,9 +279,29 @@ class SharingChecker:
                                                root if isinstance(root, LocalVar) else None,
                                                self._source_text(value_ast.span), whole, loop_variable))
 
+    def _view_kept(self, value_ast: ast.Expr, copy: LocalVar) -> None:
+        """`k = d.keys()`, `m = map(f, xs)`: a view or iterator reading `d` or `xs` kept in a
+        variable (E0290 if `d` or `xs` then changes while it is used: dict_views.py)."""
+        if not copy.name.isidentifier():
+            return  # (a loop's own snapshot: semantics/shared_iteration.py)
+        if is_iterator(copy.type):
+            self.sharing_state().setdefault("iterators", []).append(copy)
+        for source in viewed_sources(value_ast):
+            node = attribute_root(source)
+            while isinstance(node, ast.Subscript):
+                node = attribute_root(node.value)
+            root = self.chk.scopes.lookup(node.id) if isinstance(node, ast.Name) else None
+            if isinstance(root, LocalVar):
+                self.sharing_state()["copies"].append(_Copy(value_ast.span, tuple(self.chk.loops), copy, root,
+                                                            self._source_text(value_ast.span), True, view=True))
+
     def stored_copy(self, value: TExpr) -> None:
         """`value`, a variable's list or dict or an element of one, was copied into a container or
         a field (a `var` argument, a list literal, a store): Python would store the object itself."""
+        if isinstance(value, TStmtExpr) and value.branches:  # `grid.append(a if c else b)`
+            for branch in value.branches:
+                self.stored_copy(branch)
+            return
         if not python_shared(value.type):
             return
         root, whole = self.shared_root(value)
@@ -268,12 +338,18 @@ class SharingChecker:
         """`return rows[0]` of an argument's list: Python returns the caller's own object, which
         the caller may then change; pyx returns a copy. So that is E0235 (`.copy()` says a copy
         is meant, in both languages)."""
-        for branch in (value.body, value.orelse) if isinstance(value, TIfExp) else (value,):
+        branches = (value.body, value.orelse) if isinstance(value, TIfExp) else \
+            value.branches if isinstance(value, TStmtExpr) and value.branches else (value,)
+        for branch in branches:
             if not python_shared(branch.type):
                 continue
-            root, _ = self.shared_root(branch)
+            root, whole = self.shared_root(branch)
             if root is None or not root.is_param or root is self.chk.self_var \
                     or (not root.by_ref and _rebound_before(self.chk.fn.decl.body, root.name, span)):
+                continue
+            if whole and returned_params(self.chk.fn.decl) == {root.name}:
+                # `return xs` of the argument itself: each caller treats the result as a copy of its
+                # argument, which Python would share (`shared_root`, `copied`), and refuses a change.
                 continue
             text = self._source_text(branch.span)
             self.msg.error("E0235", branch.span, name=root.name,
@@ -281,11 +357,17 @@ class SharingChecker:
             return
 
     def shared_root(self, value: TExpr) -> tuple[LocalVar | None, bool]:
-        """The variable whose list or dict `value` reads (a place, or an element of one: whole False)."""
+        """The variable whose list or dict `value` reads (a place, or an element of one: whole False).
+        A call of a function that may return its argument itself (`return xs`) reads that argument."""
         whole = True
-        while self.element_read(value):
-            value, whole = value.args[0], False
-        return place_root(value), whole
+        while True:
+            if self.element_read(value):
+                value, whole = value.args[0], False
+                continue
+            passed = passed_through(value)
+            if passed is None:
+                return place_root(value), whole
+            value = passed
 
     def iterating(self, iterable_ast: ast.Expr, loop_span: Span):
         """The variable whose container a `for` loop walks (its body must not change it in place)."""
@@ -312,9 +394,19 @@ class SharingChecker:
     def report_sharing(self) -> None:
         """The changes in place that Python would have made visible through another name."""
         state = self.sharing_state()
+        for var in dict.fromkeys(state.get("iterators", ())):
+            passed = passed_on(self.chk.fn.decl.body, var.name)
+            if passed is not None:
+                self.msg.error("E0015", passed.span, name=var.name)
         for change in state["changes"]:
             for copy in state["copies"]:
                 if not _after(copy, change):
+                    continue
+                if copy.view:
+                    if copy.root is change.var and self._observed(copy, change):
+                        self.msg.error("E0290", change.span, name=change.var.name, view=copy.copy.name,
+                                       source=copy.source, notes=(Note("kept here", copy.span),))
+                        break
                     continue
                 if copy.shallow:
                     if change.element and (change.var is copy.copy or change.var is copy.root):
@@ -343,6 +435,15 @@ def _shallow_source(value_ast: ast.Expr, t: Type) -> ast.Expr | None:
     if isinstance(value_ast, ast.Call) and isinstance(value_ast.func, ast.Attribute) \
             and value_ast.func.attr == "copy" and not value_ast.args:
         source = value_ast.func.value
+    elif isinstance(value_ast, ast.Call) and isinstance(value_ast.func, ast.Name) and len(value_ast.args) == 1 \
+            and value_ast.func.id in ("list", "dict", "sorted") \
+            and not isinstance(value_ast.args[0], ast.Comprehension):
+        source = value_ast.args[0]  # `list(g)`, `dict(d)`, `sorted(g)`: shallow copies too
+    elif isinstance(value_ast, ast.Comprehension) and _passes_items_through(value_ast):
+        source = value_ast.clauses[0].iter  # `[r for r in rows]`, `{k: v for k, v in d.items()}`
+        if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) \
+                and source.func.attr in ("items", "values") and not source.args:
+            source = source.func.value
     elif is_slicing(value_ast):
         source = value_ast.value
     else:
@@ -350,6 +451,19 @@ def _shallow_source(value_ast: ast.Expr, t: Type) -> ast.Expr | None:
     if not python_shared(t) or not any(isinstance(ft, PtrType) and python_shared(ft.pointee) for _, ft in t.fields):
         return None
     return source
+
+
+def _passes_items_through(comp: ast.Comprehension) -> bool:
+    """A comprehension of one `for` whose items are its loop variables themselves (`if` filters
+    allowed): what it builds holds the source's items, which Python shares."""
+    fors = [c for c in comp.clauses if isinstance(c, ast.CompFor)]
+    if len(fors) != 1:
+        return False
+    target = fors[0].target
+    names = {target.id} if isinstance(target, ast.Name) else \
+        {t.id for t in target.elts if isinstance(t, ast.Name)} if isinstance(target, ast.TupleExpr) else set()
+    item = comp.value if comp.kind == "dict" else comp.elt  # (a dict's keys cannot be lists or dicts)
+    return isinstance(item, ast.Name) and item.id in names
 
 
 def reroot(target: ast.Expr, name: str) -> ast.Expr:
@@ -387,6 +501,46 @@ def _after(copy: _Copy, change: _Change) -> bool:
         if _binds(stmt, name):
             return False
     return True
+
+
+_RETURNED: dict[int, frozenset[str]] = {}
+
+
+def returned_params(decl: ast.FnDef) -> frozenset[str]:
+    """The parameters a function's `return name` statements may return themselves (not rebound
+    first at the top of the body): by the syntax, so known before the function is checked."""
+    found = _RETURNED.get(id(decl))
+    if found is None:
+        params = {p.name for p in decl.params}
+        names = set()
+        stack: list[ast.Node] = list(decl.body)
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (ast.FnDef, ast.Lambda)):
+                continue
+            if isinstance(n, ast.Return) and isinstance(n.value, ast.Name) and n.value.id in params \
+                    and not _rebound_before(list(decl.body), n.value.id, n.span):
+                names.add(n.value.id)
+            stack.extend(ast.children(n))
+        found = _RETURNED[id(decl)] = frozenset(names)
+    return found
+
+
+def passed_through(value: TExpr) -> TExpr | None:
+    """The argument a call of a program's function returns itself (`def f(xs): ... return xs`):
+    the one the call's result is, in Python."""
+    from .imports import is_stdlib_file
+
+    if not isinstance(value, TCall) or is_stdlib_file(value.callee.decl.span.file.name):
+        return None
+    names = returned_params(value.callee.decl)
+    if len(names) != 1:
+        return None
+    (name,) = names
+    index = next((i for i, p in enumerate(value.callee.decl.params) if p.name == name), None)
+    if index is None or index >= len(value.args) or not python_shared(value.args[index].type):
+        return None
+    return value.args[index]
 
 
 def _rebound_before(body: list, name: str, span: Span) -> bool:

@@ -9,12 +9,14 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, StructType, Type, default_type
-from . import classes
+from . import classes, pycollections
+from .dict_views import is_iterator
+from .generators import GeneratorType
 from .imports import is_stdlib_file, is_string
 from .module import dotted_name
 from .optional_types import none_test
 from .rules import COMPARE_METHODS, field_span, unify_annotation
-from .sharing import attribute_root, reroot
+from .sharing import attribute_root, borrowed_argument, reroot
 from .slicing import overload_name
 from .typed import (
     FieldTarget,
@@ -22,6 +24,7 @@ from .typed import (
     Reference,
     TAssign,
     TBlock,
+    TBoolOp,
     TConst,
     TDictLit,
     TExpr,
@@ -39,6 +42,9 @@ if TYPE_CHECKING:
     from .check import FunctionChecker
     from .expressions import ExpressionChecker
     from .messages import MessageBuilder
+
+# Operands that read the same value every time they are evaluated (a chained comparison's middle).
+PURE_OPERANDS = (ast.Name, ast.StrLit, ast.IntLit, ast.FloatLit, ast.BoolLit)
 
 
 class StructChecker:
@@ -76,6 +82,10 @@ class StructChecker:
 
     def struct_call(self, sym, e: ast.Call, t: Type | None = None) -> TExpr:
         init = sym.methods.get("__init__")
+        if t is None and e.args and pycollections.is_python_collection(sym.type):
+            built = pycollections.construct(self.chk, sym, e)  # `deque(xs)`, `Counter(s)` (semantics/pycollections.py)
+            if built is not None:
+                return built
         if is_string(sym.type) and len(e.args) == 1 and not e.keywords:
             value = self.exprs.expr(e.args[0])
             other = self.struct_of(value.type)
@@ -138,8 +148,15 @@ class StructChecker:
             return self.qualified_call(other, func, e, ct_items)
         module = self.module_of(base)
         if module is not None:
+            from .gpu_imports import GPU_MODULES, intrinsic
             from .mathlib import MODULES
 
+            if module in GPU_MODULES:  # Mojo's `warp.sum(v)`
+                name = intrinsic(module, func.attr)
+                if name is None:
+                    self.msg.error("E0130", func.span, module=module, name=func.attr)
+                    return TConst(e.span, ERROR, None)
+                return self.chk.gpu.gpu_call(name, e)
             if func.attr not in MODULES[module]:
                 self.msg.error("E0130", func.span, module=module, name=func.attr)
                 return TConst(e.span, ERROR, None)
@@ -333,10 +350,27 @@ class StructChecker:
             t = t.fields[index][1]
         return FieldTarget(var, path, t)
 
+    def chained_compare(self, e: ast.Compare) -> TExpr:
+        """`"a" <= ch <= "z"` on strings (or other structs): Python's `"a" <= ch and ch <= "z"`
+        with `ch` evaluated once. A middle operand that is a name or a literal reads the same
+        twice, so each link is checked as its own comparison; any other middle operand could
+        run code twice, and is an error that says to name it first."""
+        middles = e.comparators[:-1]
+        impure = next((m for m in middles if not isinstance(m, PURE_OPERANDS)), None)
+        if impure is not None:
+            self.msg.error("E0007", impure.span, construct="a chained comparison of structs whose middle operand "
+                           "is not a variable (assign it to a variable first)")
+            return TConst(e.span, ERROR, None)
+        operands = (e.left, *e.comparators)
+        links = [self.exprs.expr(ast.Compare(e.span, operands[i], (op,), (operands[i + 1],)))
+                 for i, op in enumerate(e.ops)]
+        if any(link.type == ERROR for link in links):
+            return TConst(e.span, ERROR, None)
+        return TBoolOp(e.span, T.BOOL, "and", [self.exprs.truth(link, link.span) for link in links])
+
     def struct_compare(self, e: ast.Compare, operands: list[TExpr]) -> TExpr:
         if len(e.ops) != 1:
-            self.msg.error("E0007", e.span, construct="chained comparisons of structs")
-            return TConst(e.span, ERROR, None)
+            return self.chained_compare(e)
         op, (left, right) = e.ops[0], operands
         if op in ("is", "is not"):  # `x is None`, `a is b`: objects (semantics/classes.py)
             found = classes.identity(self.chk, op, left, right, e.span)
@@ -441,6 +475,7 @@ class StructChecker:
         mark = self.chk.sharing.change_mark()
         base = self.exprs.expr(target.value)
         if base.type == ERROR:
+            self.chk.empties.counted(target)  # `c[k] += 1` of `c = Counter()` says what it counts
             return None
         if self.chk.sharing.element_read(base):  # `g[i][j] += v`: g[i] changed in place
             name = f"$element{self.chk.next_id}"
@@ -483,9 +518,21 @@ class StructChecker:
 
     def for_iterable(self, s: ast.For):
         """`for x in v`: v.__iter__() (or v itself) gives an iterator with __has_next__ and __next__."""
+        from .shared_iteration import walk_shared
+
+        shared = walk_shared(self.chk, s)  # a module-level variable's or an object's container
+        if shared is not False:
+            return shared
+        counted = self.chk.generators.enumerated(s) or self.chk.generators.zipped(s)  # of a generator
+        if counted is not None:
+            return counted
+        self.chk.generators.direct = s.iter  # `for x in gen(n)`: gen's body runs here (semantics/generators.py)
         source = self.exprs.expr(s.iter)
+        self.chk.generators.direct = None
         if source.type == ERROR:
             return None
+        if isinstance(source.type, GeneratorType):
+            return self.chk.generators.iterate(s, source)
         source, attribute = classes.iterated(self.chk, source)  # `for x in o.items` (semantics/classes.py)
         if source.type == T.STRING_LITERAL and self.exprs.string_type() is not None:  # `for c in "abc"`
             source = self.exprs.coerce(source, self.exprs.string_type())
@@ -495,7 +542,12 @@ class StructChecker:
         if sym is None:
             self.msg.error("E0145", s.iter.span, type=source.type)
             return None
-        iterator = self.method_call(source, "__iter__", [], s.iter.span) if "__iter__" in sym.methods else source
+        # A variable holding one of Python's iterators (`m = map(f, xs)`) is used up by the walk, as
+        # CPython's is: the loop steps the variable itself, not a copy (semantics/dict_views.py).
+        in_place = isinstance(source, TLocal) and source.var.mutable and not borrowed_argument(source.var) \
+            and is_iterator(source.type)
+        iterator = source if in_place or "__iter__" not in sym.methods \
+            else self.method_call(source, "__iter__", [], s.iter.span)
         if iterator is None or iterator.type == ERROR:
             return None
         isym = self.struct_of(iterator.type)
@@ -509,8 +561,8 @@ class StructChecker:
         if not isinstance(target, ast.Name):
             self.msg.error("E0007", s.target.span, construct="this kind of `for` target")
             return None
-        hidden = self.chk.new_var("$iter", iterator.type, s.iter.span)
-        start = self.chk.store([hidden], [iterator], s.iter.span)
+        hidden = source.var if in_place else self.chk.new_var("$iter", iterator.type, s.iter.span)
+        start = None if in_place else self.chk.store([hidden], [iterator], s.iter.span)
         current = TLocal(s.iter.span, hidden.type, hidden)
         more = self.exprs.truth(self.method_call(current, "__has_next__", [], s.iter.span), s.iter.span)
         item = self.method_call(current, "__next__", [], s.iter.span)
@@ -534,7 +586,7 @@ class StructChecker:
         for _ in walked:
             self.chk.sharing.sharing_state()["iterating"].pop()
         step = TAssign(s.target.span, [var], [item])
-        return TBlock(s.span, [start, TWhile(s.span, more, [step] + body)])
+        return TBlock(s.span, ([start] if start is not None else []) + [TWhile(s.span, more, [step] + body)])
 
     def px_module_of(self, node: ast.Expr):
         """The .px module `geometry` (after `import geometry`) names, unless a local shadows it."""

@@ -24,6 +24,9 @@ class LocalVar:
     # A float in Python's sense (annotated `float`, or typed by a float value): an int constant bound
     # to it would stay an int in CPython (semantics/python_float.py).
     python_float: bool = False
+    # A module-level variable bound to an empty literal nothing in the script types yet: (the
+    # literal, the script's FunctionInstance), so a function using it can (empty_literals.py).
+    pending_origin: tuple | None = None
 
     def __repr__(self) -> str:
         return f"{self.name}#{self.id}: {self.type}"
@@ -302,6 +305,9 @@ class TStmtExpr(TExpr):
 
     body: list[TStmt]
     result: TExpr
+    # A conditional expression of a type with a destructor (expressions.py `owning_branches`):
+    # the two values it chooses between, whose sharing sharing.py follows as it follows a TIfExp's.
+    branches: tuple = ()
 
 
 @dataclass(eq=False)

@@ -281,6 +281,15 @@ class Return(Stmt):
 
 
 @dataclass(frozen=True)
+class Yield(Stmt):
+    """`yield value` (`value` None for a bare `yield`) or `yield from value` (`delegate`):
+    a statement only, which makes its `def` a generator (semantics/generators.py)."""
+
+    value: Expr | None
+    delegate: bool = False
+
+
+@dataclass(frozen=True)
 class Assert(Stmt):
     test: Expr
     msg: Expr | None
@@ -473,12 +482,22 @@ class Module(Node):
     body: tuple[Stmt, ...]
 
 
+# Per node class, the fields that can hold child nodes (all but its spans), in declaration order.
+# Every pass that walks the tree goes through `children`, and `dataclasses.fields` rebuilt this
+# list for each node: about a third of a small program's check pass went there.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    names = _CHILD_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.name not in ("span", "name_span"))
+    return names
+
+
 def children(node: Node) -> Iterator[Node]:
     """The direct child nodes, in source order."""
-    for f in fields(node):
-        if f.name == "span" or f.name == "name_span":
-            continue
-        value = getattr(node, f.name)
+    names = _CHILD_FIELDS.get(type(node))
+    for name in names if names is not None else _child_fields(type(node)):
+        value = getattr(node, name)
         if isinstance(value, Node):
             yield value
         elif isinstance(value, tuple):

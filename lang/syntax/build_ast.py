@@ -13,7 +13,7 @@ from .. import cancel
 from ..diagnostics import DiagnosticBag
 from ..semantics.fold import MAX_FOLD_BITS
 from ..source import SourceFile, Span
-from . import ast, loop_else
+from . import ast, loop_else, with_stmt
 from .classes import ClassDef, expand_classes
 
 CONVENTIONS = {"mut", "owned", "out", "ref", "var"}
@@ -151,7 +151,14 @@ class BuildAst(Transformer_NonRecursive):
         return ast.Import(self._span(meta), c[0], None, tuple(names), True)
 
     def yield_stmt(self, meta, c):
-        return self._bad_stmt(meta, "`yield` (generators)", "E0007")
+        # (the grammar's anonymous "from" leaves no token: the text after `yield` says)
+        after = self.source.text[meta.start_pos + len("yield"):meta.end_pos].lstrip()
+        delegate = after.startswith("from") and not (after[4:5].isalnum() or after[4:5] == "_")
+        values = [x for x in c if x is not None and not isinstance(x, Token)]
+        value = values[0] if values else None
+        if delegate and value is None:
+            return self._bad_stmt(meta, "`yield from` without an iterable")
+        return ast.Yield(self._span(meta), value, delegate)
 
     def async_stmt(self, meta, c):
         return self._bad_stmt(meta, "`async`")
@@ -217,7 +224,8 @@ class BuildAst(Transformer_NonRecursive):
         return ast.ComptimeFor(self._span(meta), target, iterable, body)
 
     def with_stmt(self, meta, c):
-        return self._bad_stmt(meta, "`with`")
+        manager, target, body = c
+        return with_stmt.expand_with(self._span(meta), manager, target, body)  # (syntax/with_stmt.py)
 
     def try_stmt(self, meta, c):
         body, *rest = c

@@ -23,6 +23,20 @@ from dataclasses import dataclass, fields, replace
 from ..diagnostics import DiagnosticBag
 from ..source import SourceFile, Span
 from . import ast
+from .class_attributes import hoist
+from .inheritance import (
+    CAST,
+    CLASS_ID_FIELD,
+    INIT_BODY,
+    ExceptionClassDef,
+    Hierarchy,
+    cast_methods,
+    destroy_lines,
+    dispatched,
+    inherited,
+    narrow_ifs,
+    rewrite_super,
+)
 
 OBJECT_FIELD = "__pyx_obj"  # the handle's one field: Ptr[Int] to the block (element 0: the count)
 COUNT_FIELD = "__pyx_rc"
@@ -83,23 +97,84 @@ def _literal_annotation(value: ast.Expr) -> str | None:
 
 def expand_classes(items: tuple, diags: DiagnosticBag) -> tuple:
     """The module's statements with each `ClassDef` replaced by its two structs."""
-    classes = {c.name for c in items if isinstance(c, ClassDef)}
+    defs = [c for c in items if isinstance(c, ClassDef)]
     structs = {s.name for s in items if isinstance(s, ast.StructDef)}
-    if not classes:
+    if not defs:
         return items
+    items = hoist(items, ClassDef, diags)  # class attributes: module-level variables (syntax/class_attributes.py)
+    items = narrow_ifs(items, [c for c in items if isinstance(c, ClassDef)])  # (syntax/inheritance.py)
+    defs = [c for c in items if isinstance(c, ClassDef)]
+    hierarchy = Hierarchy(defs, diags)
+    hierarchy.constants = _module_constants(items)
+    items = _identity_eq_roots(items, hierarchy, diags)
+    classes = {c.name for c in defs if c.name not in hierarchy.exceptions}
     out: list = []
     zero_needed = False
+    attributes: dict[str, dict] = {}  # each class's attributes, for its subclasses (bases come first)
     for item in items:
         if not isinstance(item, ClassDef):
             out.append(item)
             continue
-        expanded = _expand(item, classes, structs, diags)
+        if item.name in hierarchy.exceptions:
+            out.append(ExceptionClassDef(item.span, item.name, item.name_span, hierarchy.exceptions[item.name]))
+            continue
+        base = hierarchy.parent.get(item.name)
+        if base is not None and base not in attributes:
+            continue  # (its base's errors are reported)
+        inherited_fields = dict(attributes[base]) if base is not None else {}
+        expanded = _expand(item, classes, structs, diags, hierarchy, inherited_fields, attributes)
         if expanded is not None:
             out.extend(expanded)
             zero_needed = True
     if zero_needed:
         out.extend(_parse_generated("<classes>", f"fn {ZERO_FN}[T: AnyType]() -> T:\n    return T()\n", diags))
     return tuple(_nullable(item, classes) for item in out)
+
+
+def _identity_eq_roots(items: tuple, h: Hierarchy, diags: DiagnosticBag) -> tuple:
+    """A base class whose subclass defines `__eq__`, and that has none itself, given Python's default
+    (identity) as a method of its own, so that `==` through the base dispatches to the subclass's."""
+    out = []
+    for item in items:
+        if isinstance(item, ClassDef) and h.in_hierarchy(item.name) and h.resolve(item.name, "__eq__") is None \
+                and any("__eq__" in h.own[d] for d in h.descendants(item.name)):
+            # object.__eq__: identity, else the other operand's own `__eq__` (Python's reflected try)
+            overriding = " or ".join(f"isinstance(other, {d})" for d in h.descendants(item.name)
+                                     if "__eq__" in h.own[d])
+            text = (f"def __eq__(self, other: {item.name}) -> bool:\n    if self is other:\n        return True\n"
+                    f"    if {overriding}:\n        return other == self\n    return False\n")
+            eq = _parse_generated(f"<class {item.name}>", text, diags)[0]
+            h.own[item.name]["__eq__"] = eq
+            item = replace(item, body=tuple(item.body) + (eq,))
+            h.defs[item.name] = item
+        out.append(item)
+    return tuple(out)
+
+
+def _module_constants(items: tuple) -> dict[str, str]:
+    """Module-level names bound once, to a literal: name -> its type's name (`LIMIT = 10`: int)."""
+    seen: dict[str, str | None] = {}
+    for item in items:
+        if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
+            name = item.targets[0].id
+            seen[name] = None if name in seen else _literal_annotation(item.value)
+    return {name: kind for name, kind in seen.items() if kind is not None}
+
+
+def null_items(value: ast.Expr, annotation: ast.Node, classes: set[str]) -> ast.Expr:
+    """`[None] * n` (or `[None, None]`) where a list of objects of class C is wanted: each None
+    written as C's null reference, so the list has C's type (Python's list of None, to be filled)."""
+    if not (isinstance(annotation, ast.Subscript) and dotted(annotation.value) in ("list", "List")
+            and len(annotation.items) == 1 and isinstance(annotation.items[0], ast.Name)
+            and annotation.items[0].id in classes):
+        return value
+    cls = annotation.items[0]
+    items = value.left if isinstance(value, ast.Binary) and value.op == "*" else value
+    if not (isinstance(items, ast.ListExpr) and items.elts and all(isinstance(x, ast.NoneLit) for x in items.elts)):
+        return value
+    null = ast.ListExpr(items.span, tuple(ast.Call(x.span, ast.Attribute(x.span, ast.Name(x.span, cls.id), NULL_METHOD),
+                                                   (), ()) for x in items.elts))
+    return replace(value, left=null) if isinstance(value, ast.Binary) else null
 
 
 def _optional_class(node: ast.Node, classes: set[str]) -> ast.Expr | None:
@@ -163,12 +238,22 @@ def _nullable(node, classes: set[str], annotation: bool = False):
     return found if found is not None else node
 
 
-def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: DiagnosticBag):
-    if cls.bases:
-        diags.error("E0257", cls.bases[0].span, name=cls.name)
+def _returns_of_own_method(value: ast.Expr, methods: list[ast.FnDef]) -> ast.Expr | None:
+    """The declared return type of `self.m(...)`, m a method of the class with one."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name) and value.func.value.id == "self"):
         return None
-    annotations = {id(node): ann for node, ann in cls.attr_annotations}
-    fields: dict[str, ast.Expr] = {}  # name -> annotation
+    found = next((m for m in methods if m.name == value.func.attr and m.returns is not None), None)
+    return found.returns if found is not None else None
+
+
+def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: DiagnosticBag, h: Hierarchy,
+            fields: dict, attributes: dict):
+    """cls's two structs; its attributes (fields: its base's, in order, to begin with) are
+    recorded in `attributes` for its subclasses."""
+    if cls.name in h.bad:
+        return None
+    moved: dict = {}  # nodes rewritten below (`super()` calls), so their annotations follow them
     methods: list[ast.FnDef] = []
     for stmt in cls.body:
         if isinstance(stmt, ast.VarDecl) and not stmt.explicit and stmt.annotation is not None:
@@ -180,7 +265,7 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
             if stmt.name in ("__del__", "__copyinit__", "__moveinit__") or stmt.name.startswith("__pyx_"):
                 diags.error("E0262", stmt.name_span, cls=cls.name, name=stmt.name)
                 continue
-            methods.append(stmt)
+            methods.append(rewrite_super(h, cls.name, stmt, diags, moved))
         elif isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.ExprStmt) and isinstance(stmt.expr, ast.StrLit)):
             continue
         elif isinstance(stmt, (ast.Assign, ast.VarDecl)):
@@ -188,11 +273,18 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
                         else stmt.name, cls=cls.name)
         else:
             diags.error("E0116", stmt.span)
+    annotations = {id(moved.get(id(node), node)): ann for node, ann in cls.attr_annotations}
+    own_ids = {id(m) for m in methods}
+    if h.in_hierarchy(cls.name):
+        methods = inherited(h, cls.name, methods, diags, _parser(cls.name, diags))
     init = next((m for m in methods if m.name == "__init__"), None)
     untyped: set[int] = set()
-    if init is not None:
-        params = {p.name: p for p in init.params[1:]}
-        for target, assign in attribute_assigns(init.body, []):
+    # Attributes are declared by `__init__`'s assignments, then by those of the class's other
+    # methods (an attribute a method sets later starts as its type's zero value).
+    setters = ([init] if init is not None else []) + [m for m in methods if id(m) in own_ids and m is not init]
+    for method in setters:
+        params = {p.name: p for p in method.params[1:]}
+        for target, assign in attribute_assigns(method.body, []):
             name = target.attr
             annotation = annotations.get(id(assign))
             if name in fields:
@@ -204,6 +296,10 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
                 elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
                         and value.func.id in classes | structs:
                     annotation = value.func  # `self.pos = Vec(0, 0)`: a `Vec`
+                elif _returns_of_own_method(value, methods) is not None:
+                    annotation = _returns_of_own_method(value, methods)  # `self.t = self.tokenize(s)`
+                elif isinstance(value, ast.Name) and value.id in h.constants and value.id not in params:
+                    annotation = ast.Name(value.span, h.constants[value.id])  # `self.k = LIMIT`, `LIMIT = 10`
                 else:
                     literal = _literal_annotation(value)
                     if literal is None:
@@ -211,16 +307,30 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
                         untyped.add(id(assign))
                         continue
                     annotation = ast.Name(value.span, literal)
-            fields[name] = annotation  # type: ignore[assignment]  # (set on every path that gets here)
-        # (an attribute without a type is reported once, not again as a missing field)
-        init = replace(init, body=tuple(s for s in init.body if id(s) not in untyped))
-        methods = [init if m.name == "__init__" else m for m in methods]
+            fields[name] = annotation
+    if untyped:  # (an attribute without a type is reported once, not again as a missing field)
+        methods = [replace(m, body=tuple(s for s in m.body if id(s) not in untyped)) if id(m) in own_ids else m
+                   for m in methods]
+        init = next((m for m in methods if m.name == "__init__"), None)
     fields = {name: _nullable(ann, classes, True) for name, ann in fields.items()}
+    attributes[cls.name] = fields
     if init is not None and (not init.params or init.params[0].name != "self"):
         diags.error("E0259", init.span, cls=cls.name)
         return None
+    # A list or dict parameter a method changes in place is `mut`, as a function's is (Python shares it).
+    from ..semantics.implicit_mut import infer
+
+    methods = [infer({m.name: m}, {}).get(m.name, m) if m.kind == "def" else m for m in methods]
+    init = next((m for m in methods if m.name == "__init__"), None)
+    hierarchy = h.in_hierarchy(cls.name)
+    if init is not None and h.descendants(cls.name):
+        methods.append(replace(init, name=INIT_BODY))  # for the subclasses' `super().__init__(...)`
+    if hierarchy:
+        methods = dispatched(h, cls.name, methods, _parser(cls.name, diags))
     handle, data = cls.name, data_name(cls.name)
     lines = ["@fieldwise_init", f"struct {data}:", f"    var {COUNT_FIELD}: Int"]
+    if hierarchy:
+        lines.append(f"    var {CLASS_ID_FIELD}: Int")
     lines += [f"    var {name}: {_annotation_text(ann)}" for name, ann in fields.items()]
     # The leading `self.x = v` of `__init__` (v not reading self) give the attributes their first
     # values; every other attribute starts at its type's zero value (None for an object) until
@@ -234,10 +344,10 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
             firsts.append(f"{_annotation_text(ann)}.{NULL_METHOD}()")
         else:
             firsts.append(f"{ZERO_FN}[{_annotation_text(ann)}]()")
-    defaults = ", ".join(["1"] + firsts)
+    defaults = ", ".join(["1"] + ([str(h.ids[cls.name])] if hierarchy else []) + firsts)
     lines += [
         "",
-        f"struct {handle}({', '.join(_traits(methods))}):",
+        f"struct {handle}({', '.join(_traits(methods, cls.name))}):",
         f"    var {OBJECT_FIELD}: Ptr[Int]",
         "",
         "    fn __copyinit__(out self, other: Self):",
@@ -248,24 +358,22 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
         "    fn __del__(var self):",
         f"        if self.{OBJECT_FIELD}:",
         f"            if self.{OBJECT_FIELD}[0] == 1:",
-        f"                var dead = self.{OBJECT_FIELD}.bitcast[{data}]().take(0)",
+        *destroy_lines(h, cls.name, data_name),
         f"                self.{OBJECT_FIELD}.free()",
         "            else:",
         f"                self.{OBJECT_FIELD}[0] -= 1",
         "",
         "    @staticmethod",
         f"    fn {NULL_METHOD}() -> {handle}:",
-        "        var cell = Ptr[Ptr[Int]].alloc(1)",
-        "        cell[0] = Ptr[Int]()",
-        f"        var null = cell.bitcast[{handle}]().take(0)",
-        "        cell.free()",
-        "        return null^",
+        f"        return {CAST}(None, {handle})",
         "",
         f"    fn {cls.name}__pyx_prologue(out self):",
         f"        var new = Ptr[{data}].alloc(1)",
         f"        new[0] = {data}({defaults})",
         f"        self.{OBJECT_FIELD} = new.bitcast[Int]()",
     ]
+    if hierarchy:
+        lines += cast_methods(h, cls.name)
     names = {m.name for m in methods}
     if "__eq__" not in names:  # Python's default: an object equals only itself
         lines += ["", f"    fn __eq__(self, other: {handle}) -> Bool:",
@@ -289,7 +397,8 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
         init = ast.FnDef(cls.span, "def", "__init__", cls.name_span, (), (ast.Param(cls.name_span, "self", None, None,
                                                                                         None),), False, None, ())
     self_param = replace(init.params[0], convention="out")
-    values = tuple(ast.VarDecl(assign.span, f"{_INIT_VAR}{name}", target.span, fields[name], assign.value, True)
+    values = tuple(ast.VarDecl(assign.span, f"{_INIT_VAR}{name}", target.span, fields[name],
+                               null_items(assign.value, fields[name], classes), True)
                    for name, (target, assign) in leading.items())
     new_init = replace(init, params=(self_param,) + tuple(init.params[1:]), returns=None,
                        body=values + prologue.body + tuple(rest_of_init if init.body else ()))
@@ -345,10 +454,14 @@ def _leading_assignments(init: ast.FnDef, fields: dict, classes: set[str]) -> tu
     return leading, body[k:]
 
 
-def _traits(methods: list[ast.FnDef]) -> list[str]:
+def _traits(methods: list[ast.FnDef], cls: str) -> list[str]:
     """The standard traits a class conforms to, by the special methods it has: pyx's conformance is
     declared (Mojo's), Python's is by having the methods. `__eq__` and `__ne__` it always has."""
     names = {m.name for m in methods}
+    eq = next((m for m in methods if m.name == "__eq__"), None)
+    if eq is not None and len(eq.params) == 2 and isinstance(eq.params[1].annotation, ast.Name) \
+            and eq.params[1].annotation.id != cls:
+        return []  # `__eq__(self, other: Base)` in a subclass: `==` calls it, but it is not the trait's
     traits = ["KeyElement" if "__hash__" in names else "EqualityComparable"]
     if {"__lt__", "__le__", "__gt__", "__ge__"} <= names:
         traits.append("Comparable")
@@ -368,6 +481,10 @@ def _annotation_text(annotation: ast.Node) -> str:
     if isinstance(annotation, ast.NoneLit):
         return "None"
     return _text(annotation)
+
+
+def _parser(cls: str, diags: DiagnosticBag):
+    return lambda text: _parse_generated(f"<class {cls}>", text, diags)
 
 
 def _parse_generated(name: str, text: str, diags: DiagnosticBag) -> tuple:

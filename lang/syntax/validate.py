@@ -70,11 +70,11 @@ def _check_depth(module: ast.Module, diags: DiagnosticBag) -> bool:
     recurse over it, so such a tree must not reach them."""
     # Explicit stack: the tree may be as deep as the user cares to nest it. `elifs` counts the
     # `elif`s on the way down: a chain of them is flat in the source but nested in the tree.
-    stack = [(module, 0, 0)]
+    stack: list[tuple[ast.Node, int, int]] = [(module, 0, 0)]
     while stack:
         node, depth, elifs = stack.pop()
         if depth > MAX_NESTING:
-            notes = ()
+            notes: tuple[Note, ...] = ()
             if elifs > MAX_NESTING // 2:
                 # The limit is crossed at an `elif` (the rest of its chain follows) or inside one.
                 total = f"{elifs + _chain_length(node)}" if isinstance(node, _IFS) else f"at least {elifs}"

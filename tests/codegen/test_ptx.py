@@ -1,4 +1,5 @@
 """NVPTX code generation, checked by NVIDIA's own assembler (ptxas), without a GPU."""
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -40,10 +41,23 @@ def test_math_links_only_the_libdevice_functions_used(tmp_path: Path):
     assert ptx.count(".func") < 40  # libdevice's hundreds of functions were not all kept
 
 
-def test_print_on_the_gpu_is_a_diagnostic(tmp_path: Path):
+def test_print_in_a_kernel_is_one_vprintf_per_statement(tmp_path: Path):
     src = tmp_path / "p.px"
-    src.write_text("fn main():\n    print(1)\n")
+    src.write_text("@kernel\nfn k(x: Ptr[Int32], b: Ptr[Bool]):\n"
+                   "    print('thread', thread_idx.x, 'has', x[thread_idx.x], b[0], '100%')\n")
+    ptx = build_ptx(src, tmp_path / "p.ptx")
+    formats = re.findall(r"\.global \.align 1 \.b8 \S+\[\d+\] = \{([\d, ]+)\};", ptx)
+    texts = {bytes(int(c) for c in f.split(", ")).decode() for f in formats}
+    assert "thread %lld has %lld %s 100%%\n" in texts  # the whole line: threads' lines never mix
+    assert "True" in texts and "False" in texts
+    body = ptx[ptx.index(".entry"):]
+    assert body.count("vprintf,") == 1
+
+
+def test_printing_a_float_on_the_gpu_is_a_diagnostic(tmp_path: Path):
+    src = tmp_path / "p.px"
+    src.write_text("fn main():\n    print(1.5)\n")
     result = run_cli("build", "--emit=ptx", "--color=never", str(src))
     assert result.status == 1
-    assert "error[E0226]: `print` is not available on the `cuda` target" in result.stderr
+    assert "error[E0226]: `printing a Float64 in GPU code` is not available on the `cuda` target" in result.stderr
     assert "p.px:2:5" in result.stderr

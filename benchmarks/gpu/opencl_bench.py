@@ -1,0 +1,113 @@
+"""The same pyx kernels on pyx's CPU target and on an OpenCL CPU runtime (SPIR-V through pyopencl),
+beside NumPy doing the same work, on this machine's CPU. Not part of CI.
+
+    python benchmarks/gpu/opencl_bench.py [--scale N]
+
+Each row: the median of several launches from Python (argument conversion and, on OpenCL, the
+NumPy arrays' copies in and out included), and the largest difference from NumPy's answer. The
+sizes are small because pyx's CPU target runs a kernel that synchronizes (barriers, shuffles) one
+coroutine per thread (issue 19: about 1-2.6 us a barrier a thread); --scale multiplies them.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import pyx  # noqa: E402
+from pyx.runtime import opencl  # noqa: E402
+
+
+def load(name: str, target: str):
+    sys.modules.pop(name, None)
+    return pyx.import_module(name, target=target, path=[str(ROOT / "examples")])
+
+
+def timed(fn, reps: int) -> float:
+    fn()  # warm: compiles nothing more, builds nothing more
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def rows(scale: int) -> list[tuple]:
+    rng = np.random.default_rng(0)
+    out = []
+    targets = ("cpu", "opencl")
+
+    n = (1 << 20) * scale
+    x, y0 = rng.random(n, np.float32), rng.random(n, np.float32)
+    times, err = [], 0.0
+    for t in targets:
+        m, y = load("saxpy", t), y0.copy()
+        times.append(timed(lambda m=m, y=y: m.saxpy[(n + 255) // 256, 256](2.0, x, y, n), 5))
+        y = y0.copy()
+        m.saxpy[(n + 255) // 256, 256](2.0, x, y, n)
+        err = max(err, float(np.abs(y - (np.float32(2.0) * x + y0)).max()))
+    out.append((f"saxpy 2^{n.bit_length() - 1}", *times, timed(lambda: np.float32(2.0) * x + y0, 5), err))
+
+    n = (1 << 18) * scale
+    values = (np.arange(n) % 10).astype(np.float32)
+    times, err = [], 0.0
+    for t in targets:
+        m, total = load("gpu_sum", t), np.zeros(1, np.float32)
+
+        def run(m=m, total=total):
+            total[0] = 0
+            m.block_sum[(n + 255) // 256, 256](values, total, n)
+        times.append(timed(run, 3))
+        err = max(err, abs(float(total[0]) - float(values.sum(dtype=np.float64))))
+    out.append((f"block sum (shared, barriers) 2^{n.bit_length() - 1}", *times, timed(values.sum, 5), err))
+
+    s = 128 * scale
+    a, b = rng.random((s, s), np.float32), rng.random((s, s), np.float32)
+    times, err = [], 0.0
+    for t in targets:
+        m, c = load("gpu_matmul", t), np.zeros((s, s), np.float32)
+        times.append(timed(lambda m=m, c=c: m.matmul[(s // 16, s // 16), (16, 16)](a, b, c, s, s, s), 3))
+        err = max(err, float(np.abs(c - a @ b).max()))
+    out.append((f"tiled matmul {s}^2 (shared 16x16)", *times, timed(lambda: a @ b, 5), err))
+
+    r, k = 256 * scale, 1024
+    xs = rng.standard_normal((r, k), dtype=np.float32)
+
+    def numpy_softmax():
+        e = np.exp(xs - xs.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+    times, err = [], 0.0
+    for t in targets:
+        m, o = load("gpu_softmax", t), np.zeros_like(xs)
+        times.append(timed(lambda m=m, o=o: m.softmax_rows[r, 32](xs, o, r, k), 3))
+        err = max(err, float(np.abs(o - numpy_softmax()).max()))
+    out.append((f"softmax rows {r}x{k} (warp shuffles)", *times, timed(numpy_softmax, 5), err))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=int, default=1, help="multiply every size by this (default 1)")
+    args = parser.parse_args()
+    if not opencl.available():
+        try:
+            opencl.open_device()
+        except opencl.OpenCLUnavailable as exc:
+            print(f"no OpenCL runtime here: {exc}", file=sys.stderr)
+        return 1
+    print(f"OpenCL device: {opencl.open_device().name}")
+    print(f"{'kernel':42} {'cpu target':>11} {'opencl':>11} {'numpy':>11} {'cpu/opencl':>11}  max |err|")
+    for name, cpu, ocl, ref, err in rows(args.scale):
+        print(f"{name:42} {cpu * 1e3:9.2f}ms {ocl * 1e3:9.2f}ms {ref * 1e3:9.2f}ms {cpu / ocl:11.1f}  {err:.3g}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

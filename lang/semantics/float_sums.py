@@ -1,0 +1,97 @@
+"""`sum(xs)` of floats with no start, where CPython's int start cannot show (issue 17).
+
+Python's `sum` starts from the int 0: a sum of floats is a float unless there are no items, when
+it is the int 0, which prints as `0` where a float prints `0.0`. So `sum(floats)` on its own is
+E0271 (semantics/comprehensions.py). Inside an arithmetic operation the int cannot show, and the
+checker reads `sum(xs)` as `sum(xs, 0.0)` (the same float, added in the same order: `0 + x` is
+`0.0 + x`, even for `-0.0`):
+
+- the other operand is a float (`sum(xs) * 0.5`, `total - sum(xs)`, `sum(xs) / n_float`): an int
+  0 meets the float as 0.0 does, and a division by a float zero says "float division by zero"
+  either way;
+- `sum(xs) / c` with an int constant c other than 0: 0 / c and 0.0 / c are the same 0.0;
+- `sum(xs) / d` with an int d, where xs (or the one `for` of a generator expression over it) is a
+  variable: `sum(xs, 0.0) / d if len(xs) else 0 / d`, so an empty xs divides the int 0 as CPython
+  does ("division by zero" when d is 0, where 0.0 / 0 says "float division by zero"): the mean,
+  `sum(xs) / len(xs)`.
+
+Which sums add floats is found by checking `sum(xs, 0)` once (its diagnostics dropped: the real
+check reports them); a sum of ints is left alone (an int sum is exact, a float one would round).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import types as T
+from ..syntax import ast
+from ..types import ScalarType
+
+if TYPE_CHECKING:
+    from .check import FunctionChecker
+
+_ARITHMETIC = ("+", "-", "*", "/", "//", "%", "**")
+
+
+def _plain_sum(chk: FunctionChecker, e: ast.Expr) -> ast.Expr | None:
+    """The iterable of `sum(it)` (Python's builtin, no start), else None."""
+    if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "sum" and len(e.args) == 1
+            and not e.keywords):
+        return None
+    if chk.scopes.lookup("sum") is not None:
+        return None
+    return e.args[0]
+
+
+def _walked_name(it: ast.Expr) -> ast.Name | None:
+    """The variable whose items the sum walks one for one (`xs`, `f(x) for x in xs`), else None."""
+    if isinstance(it, ast.Name):
+        return it
+    if isinstance(it, ast.Comprehension) and it.kind == "generator" and len(it.clauses) == 1 \
+            and isinstance(it.clauses[0], ast.CompFor) and isinstance(it.clauses[0].iter, ast.Name):
+        return it.clauses[0].iter
+    return None
+
+
+def _type_of(chk: FunctionChecker, e: ast.Expr):
+    """e's type, its diagnostics dropped (e is checked again where it stands)."""
+    bag = chk.msg.bag
+    mark = len(bag.items)
+    t = chk.exprs.expr(e).type
+    bag.drop_since(mark, lambda span: True)
+    return t
+
+
+def _is_float(t) -> bool:
+    return t == T.FLOAT_LITERAL or (isinstance(t, ScalarType) and t.is_float)
+
+
+def rewrite(chk: FunctionChecker, e: ast.Binary) -> ast.Expr | None:
+    """`e` with its float `sum(...)` given the start 0.0 where that prints what CPython prints; None
+    where nothing changes."""
+    if e.op not in _ARITHMETIC:
+        return None
+    left, right = _plain_sum(chk, e.left), _plain_sum(chk, e.right)
+    it = left if left is not None else right
+    if it is None:
+        return None
+    probe = ast.Call(it.span, ast.Name(it.span, "sum"), (it, ast.IntLit(it.span, 0)), ())
+    if not _is_float(_type_of(chk, probe)):
+        return None  # a sum of ints (or an error, which the ordinary check reports)
+    other = e.right if left is not None else e.left
+    floated = ast.Call(it.span, ast.Name(it.span, "sum"), (it, ast.FloatLit(it.span, 0.0)), ())
+    other_type = _type_of(chk, other)
+    if _is_float(other_type):
+        if left is not None:
+            return ast.Binary(e.span, e.op, floated, e.right)
+        return ast.Binary(e.span, e.op, e.left, floated)
+    if left is None or e.op != "/":
+        return None
+    if isinstance(other, ast.IntLit) and other.value != 0:
+        return ast.Binary(e.span, "/", floated, other)
+    walked = _walked_name(it)
+    int_divisor = other_type == T.INT_LITERAL or (isinstance(other_type, ScalarType) and other_type.is_int)
+    if walked is None or not int_divisor:
+        return None
+    length = ast.Call(walked.span, ast.Name(walked.span, "len"), (walked,), ())
+    return ast.IfExp(e.span, length, ast.Binary(e.span, "/", floated, other),
+                     ast.Binary(e.span, "/", ast.IntLit(e.left.span, 0), other))

@@ -1,0 +1,296 @@
+"""Inheritance in the checker (docs/semantics.md, "Inheritance"; syntax/inheritance.py builds the
+classes): an object where its base class is wanted, and Python's `isinstance`.
+
+- A `B` where an `A` is wanted (an argument, an element of a `list[A]`, an assignment) is the same
+  object seen as an `A`: the handle's `__pyx_up_A()`, which adds a reference.
+- `isinstance(x, C)` is decided when compiling where the types decide it (`isinstance(n, int)` of
+  an int, an object of a class unrelated to C), and otherwise asks the object: its class id, or,
+  for C its own class or a base, whether it is not None (Python's `isinstance(None, C)` is False).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import types as T
+from ..source import Span
+from ..syntax import ast
+from ..syntax.inheritance import CAST, DOWN, ISA, UP
+from ..types import ERROR, StructType, Type
+from . import classes
+from .typed import TBinary, TCompare, TConst, TCopy, TExpr, TExprStmt, TField, TIf, TLocal, TPtrOp, TStmtExpr
+
+if TYPE_CHECKING:
+    from .check import FunctionChecker
+
+
+def upcast(chk: FunctionChecker, e: TExpr, target: Type) -> TExpr | None:
+    """e (an object of a subclass of target's class) as a target; None where target is no base of it."""
+    if not (classes.is_class(e.type) and classes.is_class(target)):
+        return upcast_list(chk, e, target)
+    method = UP + classes.class_name(target)
+    sym = chk.structs.struct_of(e.type)
+    if sym is None or method not in sym.methods:
+        return None
+    result = chk.structs.method_call(e, method, [], e.span)
+    if result is None or result.type != target:
+        return None
+    return result
+
+
+# Python's builtin types by name, and the pyx types an `isinstance` of each is true of.
+_BUILTIN_TYPES = {
+    "int": lambda t: isinstance(t, T.ScalarType) and (t.is_int or t == T.BOOL),
+    "bool": lambda t: t == T.BOOL,
+    "float": lambda t: isinstance(t, T.ScalarType) and t.is_float,
+}
+
+
+def _struct_named(t: Type, *names: str) -> bool:
+    if t == T.STRING_LITERAL:
+        return "String" in names
+    return isinstance(t, StructType) and (t.base or t.name) in names
+
+
+_BUILTIN_STRUCTS = {"str": ("String",), "list": ("List",), "dict": ("Dict",), "set": ("Set",)}
+
+
+def isinstance_call(chk: FunctionChecker, e: ast.Call) -> TExpr:
+    """`isinstance(x, C)` and `isinstance(x, (C, D))`."""
+    if len(e.args) != 2 or e.keywords:
+        chk.msg.error("E0204", e.span, func="isinstance", expected=2, s="s", found=len(e.args) + len(e.keywords))
+        return TConst(e.span, ERROR, None)
+    value = chk.exprs.value(chk.exprs.expr(e.args[0]))  # (an untyped constant: its default type)
+    if value.type == ERROR:
+        return value
+    spec = e.args[1]
+    names = spec.elts if isinstance(spec, ast.TupleExpr) else (spec,)
+    tests: list[TExpr] = []
+    held = value
+    prelude: list = []
+    if classes.is_class(value.type) and not isinstance(e.args[0], ast.Name):
+        var = chk.new_var("$isinstance", value.type, e.span)  # evaluated once, whatever the names
+        prelude.append(chk.store([var], [value], e.span))
+        from .typed import TLocal
+
+        held = TLocal(e.span, var.type, var)
+    for name in names:
+        test = _one(chk, held, name, e)
+        if test is None:
+            return TConst(e.span, ERROR, None)
+        tests.append(test)
+    result = tests[0]
+    for test in tests[1:]:
+        result = _or(e.span, result, test)
+    if prelude:
+        return TStmtExpr(e.span, T.BOOL, prelude, result)
+    return result
+
+
+def _or(span: Span, a: TExpr, b: TExpr) -> TExpr:
+    from .typed import TBoolOp
+
+    if isinstance(a, TConst) and a.value is False:
+        return b
+    if isinstance(b, TConst) and b.value is False:
+        return a
+    return TBoolOp(span, T.BOOL, "or", [a, b])
+
+
+def _one(chk: FunctionChecker, value: TExpr, name: ast.Expr, e: ast.Call) -> TExpr | None:
+    """Whether value is an instance of the class name (None after an error)."""
+    if not isinstance(name, ast.Name):
+        chk.msg.error("E0268", name.span, what=_text(name))
+        return None
+    t = value.type
+    if name.id in _BUILTIN_TYPES:
+        return TConst(name.span, T.BOOL, bool(_BUILTIN_TYPES[name.id](t)))
+    if name.id in _BUILTIN_STRUCTS:
+        return TConst(name.span, T.BOOL, _struct_named(t, *_BUILTIN_STRUCTS[name.id]))
+    sym = chk.module.structs.get(name.id)
+    if sym is None or not classes.is_class(sym.type):
+        chk.msg.error("E0268", name.span, what=name.id)
+        return None
+    if not classes.is_class(t):
+        return TConst(name.span, T.BOOL, False)  # a number, a string, a struct: never an object of a class
+    mine = chk.structs.struct_of(t)
+    method = ISA + name.id
+    if mine is not None and method in mine.methods:
+        return chk.structs.method_call(value, method, [], name.span)
+    if classes.class_name(t) == name.id:  # a class without subclasses: an object unless None
+        return classes.identity(chk, "is not", value, TConst(name.span, T.NONE, None), name.span)
+    return TConst(name.span, T.BOOL, False)  # an unrelated class
+
+
+def _text(node: ast.Node) -> str:
+    return node.span.file.text[node.span.start:node.span.end]
+
+
+def _bases(t: Type) -> set[str]:
+    """The names of the base classes of class t (its `__pyx_up_` conversions)."""
+    sym = getattr(t, "symbol", None)
+    return {m.removeprefix(UP) for m in getattr(sym, "methods", {}) if m.startswith(UP)}
+
+
+def common_base(chk: FunctionChecker, values: list[TExpr]) -> Type | None:
+    """The type of a literal's items that are objects of several classes of one hierarchy: their
+    nearest common base (Python's list holds them all). None where that is not the case."""
+    types = [v.type for v in values]
+    if len(types) < 2 or not all(classes.is_class(t) for t in types) or len(set(types)) == 1:
+        return None
+    shared: set[str] | None = None
+    for t in types:
+        mine = _bases(t) | {classes.class_name(t)}
+        shared = mine if shared is None else shared & mine
+    if not shared:
+        return None
+    # The nearest common base has the most bases of its own.
+    best = max(shared, key=lambda n: (len(_bases(chk.module.structs[n].type)) if n in chk.module.structs else -1, n))
+    sym = chk.module.structs.get(best)
+    return sym.type if sym is not None else None
+
+
+def upcast_list(chk: FunctionChecker, e: TExpr, target: Type) -> TExpr | None:
+    """A list literal of objects of subclasses where a list of their base is wanted
+    (`shapes: list[Shape] = [Circle(1.0)]`): the literal with each item seen as the base."""
+    from .typed import TListLit
+
+    if not (isinstance(e, TListLit) and isinstance(target, StructType) and isinstance(e.type, StructType)
+            and (target.base or target.name) == (e.type.base or e.type.name)):
+        return None
+    elem = target.ct_env.get("T")
+    if not isinstance(elem, StructType) or not classes.is_class(elem):
+        return None
+    items = []
+    for x in e.elts:
+        up = x if x.type == elem else upcast(chk, x, elem)
+        if up is None:
+            return None
+        items.append(up)
+    chk.ownership.need_drop(target, e.span)
+    return TListLit(e.span, target, items)
+
+
+def _bindings(fn: ast.FnDef, name: str) -> int:
+    """How many places bind name in fn: parameters, assignment and loop targets, `del`, nested defs."""
+    count = sum(1 for p in fn.params if p.name == name)
+    stack: list = list(fn.body)
+    while stack:
+        node = stack.pop()
+        for attr in ("targets", "target", "name"):
+            value = getattr(node, attr, None)
+            values = value if isinstance(value, tuple) else (value,)
+            for v in values:
+                named = isinstance(v, str) and v == name and isinstance(node, (ast.FnDef, ast.VarDecl))
+                if named or (isinstance(v, ast.Name) and v.id == name):
+                    count += 1
+                elif isinstance(v, ast.TupleExpr | ast.ListExpr):
+                    stack.append(v)
+        if isinstance(node, ast.TupleExpr | ast.ListExpr):
+            count += sum(1 for x in node.elts if isinstance(x, ast.Name) and x.id == name)
+        stack.extend(ast.children(node))
+    return count
+
+
+def narrowed(chk: FunctionChecker, s: ast.Assert):
+    """After `assert isinstance(x, C)` (and at the top of `if isinstance(x, C):`, which
+    syntax/inheritance.py opens with that assert), x is seen as a C where C is a subclass of x's
+    class: a new variable of type C, bound to the same object, shadows x for the rest of the
+    block. Only for an x bound once in the function, so no assignment can leave the two apart."""
+    from .typed import LocalVar
+
+    test = s.test
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+            and len(test.args) == 2 and isinstance(test.args[0], ast.Name) and isinstance(test.args[1], ast.Name)):
+        return None
+    name, cls = test.args[0].id, test.args[1].id
+    var = chk.scopes.lookup(name)
+    if not isinstance(var, LocalVar) or not classes.is_class(var.type):
+        return None
+    sym = chk.structs.struct_of(var.type)
+    target = chk.module.structs.get(cls)
+    if sym is None or target is None or DOWN + cls not in sym.methods:
+        return None
+    if _bindings(chk.fn.decl, name) > 1:
+        return None
+    from .typed import TLocal
+
+    value = chk.structs.method_call(TLocal(s.span, var.type, var), DOWN + cls, [], s.span)
+    if value is None or value.type == ERROR:
+        return None
+    new = chk.new_var(name, value.type, s.span)
+    store = chk.store([new], [value], s.span)
+    chk.scopes.declare(name, new)
+    if chk.assigned is not None:
+        chk.assigned.add(new)
+    return store
+
+
+def cast_call(chk: FunctionChecker, e: ast.Call) -> TExpr:
+    """`__pyx_cast(h, C)`, the body of the generated `__pyx_up_C`/`__pyx_down_C`: the object handle h
+    refers to, as a C handle (one more reference). Handles of every class are one address, so
+    this is the same bits under another type, with no allocation."""
+    if len(e.args) != 2 or not isinstance(e.args[1], ast.Name) or e.args[1].id not in chk.module.structs:
+        chk.msg.error("E0204", e.span, func=CAST, expected=2, s="s", found=len(e.args))
+        return TConst(e.span, ERROR, None)
+    target = chk.module.structs[e.args[1].id].type
+    if isinstance(e.args[0], ast.NoneLit):  # the null handle (`None` as an object), with no allocation
+        chk.ownership.need_drop(target, e.span)
+        return TCopy(e.span, target, TConst(e.span, target, None), {})
+    value = chk.exprs.expr(e.args[0])
+    if value.type == ERROR or not (classes.is_class(value.type) and classes.is_class(target)):
+        return TConst(e.span, ERROR, None)
+    span = e.span
+    pointer = T.ptr(T.INT)
+    address = chk.new_var("$address", pointer, span)
+    prelude: list = [chk.store([address], [TField(span, pointer, value, 0)], span)]
+    p = TLocal(span, pointer, address)
+    zero, one = TConst(span, T.INT, 0), TConst(span, T.INT, 1)
+    count = TPtrOp(span, T.INT, "load", [p, zero])
+    bump = TExprStmt(span, TPtrOp(span, T.NONE, "store", [p, zero, TBinary(span, T.INT, "+", count, one)]))
+    live = TCompare(span, T.BOOL, [p, TConst(span, pointer, None)], ["!="], [pointer])
+    prelude.append(TIf(span, live, [bump], []))
+    chk.ownership.need_drop(target, span)
+    return TStmtExpr(span, target, prelude, TCopy(span, target, TConst(span, target, None), {0: p}))
+
+
+def generated(chk: FunctionChecker) -> bool:
+    """Whether chk checks code that syntax/classes.py generated (no user can write `__pyx_cast`)."""
+    return chk.fn.decl.span.file.name.startswith("<class ")
+
+
+def class_attribute(chk: FunctionChecker, receiver: TExpr, attr: str, span: Span) -> TExpr | None:
+    """`obj.attr` where attr is a class attribute (syntax/class_attributes.py made it a module-level
+    variable): that of obj's class or its nearest base defining it, or, where a subclass defines
+    its own, the one of the class the object is (Python looks it up on the object's class).
+    None where there is none."""
+    from ..syntax.class_attributes import global_name
+
+    def depth(n: str) -> int:
+        return len(_bases(chk.module.structs[n].type)) if n in chk.module.structs else 0
+
+    t = receiver.type
+    order = [classes.class_name(t)] + sorted(_bases(t), key=lambda n: -depth(n))
+    found = next((global_name(c, attr) for c in order if global_name(c, attr) in chk.module.globals), None)
+    if found is None:
+        return None
+    value = chk.exprs.expr(ast.Name(span, found))
+    sym = chk.structs.struct_of(t)
+    subclasses = sorted((m.removeprefix(DOWN) for m in (sym.methods if sym is not None else ())
+                         if m.startswith(DOWN) and global_name(m.removeprefix(DOWN), attr) in chk.module.globals),
+                        key=depth)
+    if not subclasses or value.type == ERROR:
+        return value
+    prelude: list = []
+    held = classes._held(chk, receiver, span, prelude)
+    result = chk.new_var("$class_attribute", value.type, span)
+    prelude.append(chk.store([result], [value], span))
+    for sub in subclasses:  # the most derived definition is stored last
+        test = chk.structs.method_call(held, ISA + sub, [], span)
+        own = chk.exprs.coerce(chk.exprs.expr(ast.Name(span, global_name(sub, attr))), value.type)
+        if test is None or own.type == ERROR:
+            return TConst(span, ERROR, None)
+        prelude.append(TIf(span, test, [chk.store([result], [own], span)], []))
+    from .typed import TMove
+
+    out = TMove(span, result.type, result) if chk.ownership.owning(result.type) else TLocal(span, result.type, result)
+    return TStmtExpr(span, value.type, prelude, out)

@@ -1,0 +1,154 @@
+"""Constructing Python's `collections.deque` and `collections.Counter` (stdlib/_collections.px).
+
+Both structs have an `__init__` that takes no items (`deque(maxlen=N)`, `Counter()`), typed by
+where the value goes (an annotation, `xs: deque[int] = deque()`) or by its first use
+(semantics/empty_literals.py). Given items, the checker builds the empty container of the items'
+type and adds them, as CPython's constructors do (`deque(xs)` is `d = deque(); d.extend(xs)`,
+`Counter(xs)` is `c = Counter(); c.update(xs)`):
+
+- a List is added as it is; any other iterable (a string's characters, a range, a dict's keys, a
+  generator expression) is first walked into a list, as `list(x)` walks it;
+- `deque(xs, maxlen)` / `deque(xs, maxlen=N)` bounds the deque (`_bound`) before the items go in.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .. import types as T
+from ..syntax import ast
+from ..types import ERROR, StructType, Type
+from .imports import is_stdlib_struct, is_string
+from .strformat import Checked
+from .typed import TConst, TExpr, TExprStmt, TLocal, TMove, TStmt, TStmtExpr
+
+if TYPE_CHECKING:
+    from .check import FunctionChecker
+
+# The struct -> the method that adds an iterable's items.
+ADDS = {"deque": "extend", "Counter": "update"}
+
+
+# defaultdict's factories: the Python name -> whether a value type is what it makes.
+FACTORIES: dict[str, Callable[[Type], bool]] = {
+    "int": lambda t: t == T.INT, "float": lambda t: t == T.FLOAT64, "bool": lambda t: t == T.BOOL,
+    "str": is_string, "list": lambda t: is_stdlib_struct(t, "List"), "set": lambda t: is_stdlib_struct(t, "Set"),
+    "dict": lambda t: is_stdlib_struct(t, "Dict")}
+SCALAR_FACTORIES = {"int": T.INT, "float": T.FLOAT64, "bool": T.BOOL}  # (str: the String type)
+
+
+def empty_call(value: ast.Expr) -> str | None:
+    """"deque", "Counter" or "defaultdict" for `deque()`, `Counter()`, `defaultdict(int)` (one of
+    FACTORIES): containers typed later, as `[]` is (semantics/empty_literals.py); None otherwise."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)) or value.keywords:
+        return None
+    if value.func.id in ADDS and not value.args:
+        return value.func.id
+    if value.func.id == "defaultdict" and len(value.args) == 1 and isinstance(value.args[0], ast.Name) \
+            and value.args[0].id in FACTORIES:
+        return "defaultdict"
+    return None
+
+
+def factory_value(chk: FunctionChecker, literal: ast.Call) -> Type | None:
+    """What `defaultdict(int)`'s factory makes, where that alone says it (int, float, bool, str)."""
+    name = literal.args[0].id  # type: ignore[attr-defined]  # (empty_call checked it is a Name)
+    if name == "str":
+        return chk.exprs.string_type()
+    return SCALAR_FACTORIES.get(name)
+
+
+def empty_value(chk: FunctionChecker, value: ast.Call, declared: Type | None) -> TExpr | None:
+    """`deque()`, `Counter()` or `defaultdict(f)` as a value of the declared (or inferred) type; None
+    where that type is not the container the call makes."""
+    kind = empty_call(value)
+    if kind is None or not isinstance(declared, StructType) or not is_stdlib_struct(declared, kind):
+        return None
+    sym: Any = declared.symbol
+    made = chk.calls.finish_call(sym.methods["__init__"], [], value.span, value.span, declared)
+    if kind != "defaultdict" or made.type == ERROR:
+        return made
+    factory = value.args[0].id  # type: ignore[attr-defined]
+    held: Any = declared.ct_env["V"]
+    if not FACTORIES[factory](held):
+        chk.msg.error("E0283", value.span, factory=factory, type=held)
+        return TConst(value.span, ERROR, None)
+    var = chk.new_var("$defaultdict", declared, value.span)
+    chk.ownership.need_drop(declared, value.span)
+    named = chk.structs.method_call(TLocal(value.span, declared, var), "_made_by",
+                                    [chk.exprs.expr(ast.StrLit(value.span, factory))], value.span)
+    if named is None or named.type == ERROR:
+        return TConst(value.span, ERROR, None)
+    return TStmtExpr(value.span, declared, [chk.store([var], [made], value.span), TExprStmt(value.span, named)],
+                     TMove(value.span, declared, var))
+
+
+def unsupported_defaultdict(chk: FunctionChecker, e: ast.Call) -> TExpr:
+    """`defaultdict(...)` that is not `defaultdict(F)` for a factory of FACTORIES (E0282)."""
+    shown = ", ".join(x.span.file.text[x.span.start:x.span.end] for x in (*e.args, *e.keywords))
+    chk.msg.error("E0282", e.span, call=f"defaultdict({shown})")
+    return TConst(e.span, ERROR, None)
+
+
+def is_python_collection(t) -> bool:
+    return any(is_stdlib_struct(t, name) for name in (*ADDS, "defaultdict"))
+
+
+def _as_list(chk: FunctionChecker, items: ast.Expr) -> TExpr:
+    """The items of any iterable, as a List (a List itself as it is)."""
+    item = ast.Name(items.span, "$item")
+    if isinstance(items, ast.Comprehension) and items.kind == "generator":
+        return chk.exprs.expr(ast.Comprehension(items.span, "list", items.elt, items.value, items.clauses))
+    if isinstance(items, ast.Call) and isinstance(items.func, ast.Name) and items.func.id == "range":
+        # a range is only walked by a loop (no range value exists)
+        walk = ast.CompFor(items.span, item, items)
+        return chk.exprs.expr(ast.Comprehension(items.span, "list", item, None, (walk,)))
+    value = chk.exprs.value(chk.exprs.expr(items))
+    if value.type == ERROR or is_stdlib_struct(value.type, "List"):
+        return value
+    walk = ast.CompFor(items.span, item, Checked(items.span, value))
+    return chk.exprs.expr(ast.Comprehension(items.span, "list", item, None, (walk,)))
+
+
+def construct(chk: FunctionChecker, sym, e: ast.Call) -> TExpr | None:
+    """`deque(xs[, maxlen])` / `Counter(xs)`; None for the ordinary constructor (no items)."""
+    from .module import struct_instance
+
+    name = sym.decl.name
+    if name == "defaultdict":  # a factory of FACTORIES is typed by its uses: empty_literals.py, empty_value
+        return unsupported_defaultdict(chk, e)
+    if not e.args or name not in ADDS:
+        return None
+    bound = [kw.value for kw in e.keywords if kw.name == "maxlen" and name == "deque"] + list(e.args[1:])
+    unknown = [kw for kw in e.keywords if not (kw.name == "maxlen" and name == "deque")]
+    for kw in unknown:
+        chk.msg.error("E0207", kw.span, func=name, name=kw.name)
+    if len(bound) > (1 if name == "deque" else 0):
+        chk.msg.error("E0204", e.span, func=name, expected="at most 2" if name == "deque" else "at most 1",
+                      s="s", found=len(e.args) + len(e.keywords))
+        return TConst(e.span, ERROR, None)
+    if unknown:
+        return TConst(e.span, ERROR, None)
+    items = _as_list(chk, e.args[0])
+    if items.type == ERROR:
+        return items
+    if not isinstance(items.type, StructType) or not is_stdlib_struct(items.type, "List"):
+        chk.msg.error("E0205", e.args[0].span, found=items.type, expected=f"the items of a {name}")
+        return TConst(e.span, ERROR, None)
+    element = items.type.ct_env["T"]
+    t = struct_instance(sym, (element,), e.span, chk.module, chk.msg.bag, chk.module.lookup_constant)
+    if t == ERROR or not isinstance(t, StructType):
+        return TConst(e.span, ERROR, None)
+    made = chk.calls.finish_call(sym.methods["__init__"], [], e.span, e.func.span, t)
+    if made.type == ERROR:
+        return made
+    var = chk.new_var(f"${name}", t, e.span)
+    chk.ownership.need_drop(t, e.span)
+    body: list[TStmt] = [chk.store([var], [made], e.span)]
+    calls = [("_bound", [chk.exprs.value(chk.exprs.expr(b))]) for b in bound] + [(ADDS[name], [items])]
+    for method, args in calls:
+        done = chk.structs.method_call(TLocal(e.span, t, var), method, args, e.span)
+        if done is None or done.type == ERROR:
+            return TConst(e.span, ERROR, None)
+        body.append(TExprStmt(e.span, done))
+    return TStmtExpr(e.span, t, body, TMove(e.span, t, var))
