@@ -29,13 +29,14 @@ def warp_kernels() -> "dict | None":
     def mandel(counts: wp.array(dtype=wp.int32), width: int, height: int, max_iter: int):
         p = wp.tid()
         row, col = p // width, p % width
-        cx = -2.0 + float(col) * (3.0 / float(width))
-        cy = -1.5 + float(row) * (3.0 / float(height))
-        # Warp's idiom for a variable a loop reassigns: a literal would be a constant there.
-        x, y = float(0.0), float(0.0)  # noqa: UP018
-        i = int(0)  # noqa: UP018, RUF046
-        while i < max_iter and x * x + y * y <= 4.0:
-            x, y = x * x - y * y + cx, 2.0 * x * y + cy
+        # float64 throughout, as the other contenders compute (Warp's `float` is float32).
+        two, four = wp.float64(2.0), wp.float64(4.0)
+        cx = wp.float64(-2.0) + wp.float64(col) * (wp.float64(3.0) / wp.float64(width))
+        cy = wp.float64(-1.5) + wp.float64(row) * (wp.float64(3.0) / wp.float64(height))
+        x, y = wp.float64(0.0), wp.float64(0.0)
+        i = int(0)  # noqa: UP018, RUF046  (Warp's idiom for a variable a loop reassigns)
+        while i < max_iter and x * x + y * y <= four:
+            x, y = x * x - y * y + cx, two * x * y + cy
             i += 1
         counts[p] = i
 
@@ -122,7 +123,9 @@ def taichi_kernels(threads: int) -> "dict | None":
     with contextlib.redirect_stdout(io.StringIO()):  # its version banner
         # fast_math=False: Taichi reassociates by default; the other contenders do not (but see the
         # sum row with fast-math peers).
-        ti.init(arch=ti.cpu, cpu_max_num_threads=threads, log_level=ti.ERROR, offline_cache=False, fast_math=False)
+        # default_fp=f64: Python's floats, as the other contenders compute (Taichi's default is f32).
+        ti.init(arch=ti.cpu, cpu_max_num_threads=threads, log_level=ti.ERROR, offline_cache=False, fast_math=False,
+                default_fp=ti.f64)
     f32 = ti.types.ndarray(dtype=ti.f32)
 
     def kernels(serial: bool) -> dict:
