@@ -258,29 +258,10 @@ def compile_instance(path: Path, fname: str, trees: list, fixed: bool, memcheck:
     signature = ", ".join(render(t) for t in trees)
     key = cache.cache_key(str(path.resolve()), str(path), text, __version__, llvmlite.__version__, host_key,
                           repr(options), "instance", fname, signature)
-    entry = cache.entry_path(path, key)
-    library = entry.with_suffix(".so")
-    found = cache.load(entry, key)
-    if found is None:
-        with entry_lock(entry):
-            found = cache.load(entry, key)  # another process may have compiled it meanwhile
-            if found is None:
-                meta, obj = _build(path, text, fname, trees, options)
-                meta["key"] = key
-                meta["shared"] = native.link_shared(obj, library)
-                try:
-                    cache.store(entry, meta, obj, key)
-                except OSError:
-                    pass  # an unwritable cache costs speed, not correctness
-                found = meta, obj
-    meta, obj = found
-    program = native.SharedProgram.load(library, meta.get("shared"))
-    if program is not None:
-        return meta, program
-    from . import pipeline
-    from .runtime.jit import JitObject
+    from .importer import load_or_build
 
-    return meta, JitObject(obj, pipeline.target_of(options).target_machine(opt=3))
+    return load_or_build(cache.entry_path(path, key), key, lambda: _build(path, text, fname, trees, options),
+                         options, 3)
 
 
 def _build(path: Path, text: str, fname: str, trees: list, options) -> tuple[dict, bytes]:

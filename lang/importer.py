@@ -52,18 +52,27 @@ def load_compiled(path: Path, target: str = "auto", opt_level: int = 3, memcheck
     # and the name as given is the one its tracebacks print.
     key = cache.cache_key(str(path.resolve()), str(path), text, __version__, llvmlite.__version__, host_key,
                           repr(options))
-    entry = cache.entry_path(path, key)
+    from .build import build_module
+    from .source import SourceFile
+
+    return load_or_build(cache.entry_path(path, key), key,
+                         lambda: build_module(SourceFile(str(path), text), options), options, opt_level, host)
+
+
+def load_or_build(entry: Path, key: str, build, options, opt_level: int, host=None):
+    """(metadata, loaded code) of a cache entry: from the cache, or built by `build()` once (under
+    the entry's lock: processes needing it at once with a cold cache compile it once), linked as
+    a shared library where a C compiler links it, else loaded through MCJIT."""
+    from .dispatch_build import entry_lock
+    from .runtime import cache, native
+
     library = entry.with_suffix(".so")
     found = cache.load(entry, key)
     if found is None:
-        from .build import build_module
-        from .dispatch_build import entry_lock
-        from .source import SourceFile
-
-        with entry_lock(entry):  # processes importing it at once with a cold cache compile it once
-            found = cache.load(entry, key)
+        with entry_lock(entry):
+            found = cache.load(entry, key)  # another process may have compiled it meanwhile
             if found is None:
-                meta, obj = build_module(SourceFile(str(path), text), options)
+                meta, obj = build()
                 meta["key"] = key
                 meta["shared"] = native.link_shared(obj, library)
                 try:
