@@ -21,7 +21,7 @@ class JitModule:
         """Where a global variable lives, or 0 when the module has none by that name."""
         return self.engine.get_global_value_address(symbol)
 
-    def __del__(self):
+    def __del__(self, _ctypes=ctypes):  # (bound now: at interpreter exit the module global may be None)
         # A module with a prange loop may have started worker threads that run (and wait in)
         # its code: stop them before the engine frees that code; then give back its pthread key.
         engine = getattr(self, "engine", None)
@@ -30,7 +30,7 @@ class JitModule:
         for symbol in ("__pyx_pool_shutdown", "__pyx_exc_shutdown"):
             shutdown = engine.get_function_address(symbol)
             if shutdown:
-                ctypes.CFUNCTYPE(None)(shutdown)()
+                _ctypes.CFUNCTYPE(None)(shutdown)()
 
     def run_entry(self, symbol: str) -> int:
         """Call `int symbol(void)` and return its exit status."""
