@@ -562,6 +562,25 @@ def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None, wp=None, ti=No
         c and (lambda: (c.softmax_rows_omp(as_f32(x), as_f32(y), rows_n, rows_n), y.copy())[1]), check=soft,
         taichi_fn=ti and (lambda: (ti["softmax_rows_parallel"](x, y), y.copy())[1]), work=softmax_bytes)
 
+    # Two modules' parallel loops called one after the other (benchmarks/kernels.px and
+    # examples/softmax.px): one pool per process (runtime/pool.py), not one per module each
+    # spinning a thread per core while the other module's loop runs. Numba's and OpenMP's
+    # runtimes are one per process too.
+    def alternately(mandel_fn, softmax_fn):
+        for _ in range(4):
+            m = mandel_fn()
+            softmax_fn()
+        return m, y.copy()
+
+    row(f"two modules' loops alternately ({mandel} + {softmax}), x4", True,
+        lambda: alternately(lambda: px.mandelbrot_parallel(size, size, iters),
+                            lambda: soft_ex.softmax_rows(x, y, rows_n, rows_n)), None,
+        nb and (lambda: alternately(lambda: nb["mandelbrot_parallel"](size, size, iters),
+                                    lambda: nb["softmax_rows_parallel"](x, y))),
+        c and (lambda: alternately(lambda: c.mandelbrot_omp(size, size, iters),
+                                   lambda: c.softmax_rows_omp(as_f32(x), as_f32(y), rows_n, rows_n))),
+        check=lambda p, q: p[0] == q[0] and soft(p[1], q[1]))
+
     for size in ([64] if args.smoke else ([512] if args.quick else [1024, 2048])):
         ma, mb = rng.standard_normal((size, size), np.float32), rng.standard_normal((size, size), np.float32)
         mc = np.empty((size, size), np.float32)
@@ -680,6 +699,14 @@ def run_interop(args, px, nb, tmp: Path) -> list[dict]:
     measure("Python function", lambda a, b, c: a + b + c)
     for label, seconds in per_call.items():
         out.append({"what": f"call with 3 Int arguments: {label}", "seconds": seconds})
+    # One array argument, by each way a pyx parameter takes it (a 2-D array's transpose for the
+    # Buffer: strided, as a Ptr or Span could not take it).
+    vector, matrix = np.ones(100), np.ones((10, 10))
+    for label, fn, arg in (("Ptr[Float64]", px.first_of_ptr, vector), ("Span[Float64]", px.first_of_span, vector),
+                           ("Buffer[Float64, 2] (a transpose)", px.first_of_buffer, matrix.T)):
+        fn(arg)
+        seconds = median_time(lambda: [fn(arg) for _ in range(calls)], 3) / calls
+        out.append({"what": f"call with an array as {label}", "seconds": seconds})
     return out
 
 
@@ -767,7 +794,8 @@ def main() -> int:
         for k in kernels:
             k["pyx_peak"] = fraction_of_peak(k, peaks)
         latency = [] if args.smoke or args.only else run_latency(args, nb)
-        interop = [] if args.only else run_interop(args, px, nb, tmp)
+        # `--only interop` runs just these rows (and no kernel: none is named so).
+        interop = [] if args.only and args.only != "interop" else run_interop(args, px, nb, tmp)
         programs = [] if args.smoke or args.only else run_programs(args, tmp)
     header = {"machine": platform.machine(), "cpu": _cpu_name(), "cores": os.cpu_count(),
               "parallel_threads": int(THREADS),
@@ -824,12 +852,15 @@ def main() -> int:
 
 def programs_table(programs: list[dict]) -> str:
     lines = ["whole programs (benchmarks/corpus, unmodified Python; whole-process time, pyx's cache warm)",
-             f"  {'program':<16} {'CPython':>10} {'pyx':>10} {'vs CPython':>11}  ok"]
+             f"  {'program':<16} {'CPython':>10} {'pyx':>10} {'Numba':>8} {'vs CPython':>11}  ok"]
     for p in programs:
+        # Numba: none of these has a Numba twin; those built on classes (richards, deltablue,
+        # binary_trees, nbody, raytrace, float_points, graph_objects) cannot have one, since Numba
+        # compiles no Python classes (its experimental jitclass has no inheritance or self-reference).
         if p["agree"] is None:
-            lines.append(f"  {p['program']:<16} {'-':>10} {'-':>10} {'-':>11}  pyx does not run it yet")
+            lines.append(f"  {p['program']:<16} {'-':>10} {'-':>10} {'-':>8} {'-':>11}  pyx does not run it yet")
             continue
-        lines.append(f"  {p['program']:<16} {fmt_time(p['cpython']):>10} {fmt_time(p['pyx']):>10} "
+        lines.append(f"  {p['program']:<16} {fmt_time(p['cpython']):>10} {fmt_time(p['pyx']):>10} {'-':>8} "
                      f"{ratio(p['cpython'], p['pyx']):>11}  {'yes' if p['agree'] else 'NO'}")
     return "\n".join(lines)
 

@@ -3,11 +3,11 @@
 PI = 3.141592653589793
 SOLAR_MASS = 4.0 * PI * PI
 DAYS_PER_YEAR = 365.24
-STEPS = 1000
+STEPS = 1000  # benchmark size: 200000
 
 
 class Vec3:
-    def __init__(self, x, y, z):
+    def __init__(self, x: float, y: float, z: float):
         self.x, self.y, self.z = x, y, z
 
     def __add__(self, o):
@@ -24,7 +24,7 @@ class Vec3:
 
 
 class Body:
-    def __init__(self, pos, vel, mass):
+    def __init__(self, pos: Vec3, vel: Vec3, mass: float):
         self.pos, self.vel, self.mass = pos, vel, mass
 
 

@@ -5,7 +5,24 @@ the compiler. The API below imports what it needs on first use.
 """
 from .version import __version__
 
-__all__ = ["CompileError", "__version__", "compile_file", "compile_string", "import_module", "install", "run_file"]
+__all__ = ["CompileError", "__version__", "compile_file", "compile_string", "get_num_threads", "import_module",
+           "install", "run_file", "set_num_threads"]
+
+
+def _warn_if_mixed_with_graphics_pyx() -> None:
+    """PyX's files in this folder (foreign.py says why that breaks both): one stat on import."""
+    import os
+
+    folder = os.path.dirname(__file__)
+    if os.path.exists(os.path.join(folder, "canvas.py")):
+        import warnings
+
+        from .foreign import ADVICE
+
+        warnings.warn(ADVICE.format(folder=folder), RuntimeWarning, stacklevel=3)
+
+
+_warn_if_mixed_with_graphics_pyx()
 
 
 def __getattr__(name: str):
@@ -45,6 +62,22 @@ def install() -> None:
     from .importer import install as _install
 
     _install()
+
+
+def set_num_threads(n: int) -> None:
+    """Use at most n threads (the calling thread included) in each parallel loop (`prange`, GPU
+    blocks on the CPU) of every imported module, from now on. All modules share one pool of
+    `PYX_NUM_THREADS` threads (default: the cores this process may use); n may not exceed it."""
+    from .runtime.pool import set_num_threads as _set
+
+    _set(n)
+
+
+def get_num_threads() -> int:
+    """The threads a parallel loop uses now (set_num_threads's cap, else the pool's size)."""
+    from .runtime.pool import get_num_threads as _get
+
+    return _get()
 
 
 def compile_file(path: str, opt_level: int = 3):

@@ -134,7 +134,7 @@ class Analysis:
         if t is None:
             return []
         if isinstance(t, T.StructType):
-            decl = next((s for s in source.module.body if isinstance(s, ast.StructDef) and s.name == t.name), None)
+            decl = getattr(t.symbol, "decl", None)  # the struct's declaration, in whichever module it is
             out = [Completion(n, "variable", str(ft)) for n, ft in t.fields]
             if decl is not None:
                 out += [Completion(f.name, "function", f"{f.kind} {f.name}(...)") for f in decl.methods

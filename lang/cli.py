@@ -16,6 +16,18 @@ EXIT_INTERRUPTED = 130  # an uncaught KeyboardInterrupt (Ctrl-C): 128 + SIGINT, 
 EMITS = ("ast", "ir", "llvm", "asm", "obj", "ptx", "spirv", "exe")
 
 
+def _gpu_arch(text: str) -> str:
+    """--gpu-arch's value, checked here: an architecture LLVM does not take is a usage error
+    (exit 2), not a crash inside LLVM."""
+    from .codegen.target import UnknownGpuArch, ptx_version_for
+
+    try:
+        ptx_version_for(text)
+    except UnknownGpuArch as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def _parser() -> argparse.ArgumentParser:
     from .version import __version__
 
@@ -29,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("-O", dest="opt", type=int, choices=range(4), default=opt_default, metavar="N",
                         help="optimization level 0-3 (default %(default)s)")
         sp.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                        help="colour diagnostics (default: auto; NO_COLOR is respected)")
+                        help="colour diagnostics (default: auto; NO_COLOR and TERM=dumb turn it off)")
         sp.add_argument("--time", action="store_true", help="print how long each compiler pass took")
         sp.add_argument("--no-bounds-check", dest="bounds_check", action="store_false",
                         help="leave out the index checks of List and other containers (IndexError otherwise)")
@@ -59,7 +71,8 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("-o", dest="output", help="output file (default: stdout for text, FILE.o / FILE for binaries)")
     build.add_argument("--target", choices=("cpu", "cuda", "opencl"), default=None,
                        help="code generation target (default: cpu; --emit=ptx implies cuda, --emit=spirv opencl)")
-    build.add_argument("--gpu-arch", default="sm_80", help="GPU architecture for PTX (default: sm_80)")
+    build.add_argument("--gpu-arch", default="sm_80", type=_gpu_arch, metavar="ARCH",
+                       help="GPU architecture for PTX, sm_60 to sm_121a (default: sm_80)")
     build.add_argument("--print-before", action="append", default=[], metavar="PASS",
                        help="print the input of the pass PASS to stderr (repeatable; `pyx passes` lists them)")
     build.add_argument("--print-after", action="append", default=[], metavar="PASS",
@@ -69,6 +82,15 @@ def _parser() -> argparse.ArgumentParser:
                             description="Each pass: its name (for --time, --print-before and --print-after), what "
                                         "it does, what it reads and gives, and where it lives.")
     passes.add_argument("--color", default="never", help=argparse.SUPPRESS)
+
+    fmt = sub.add_parser("fmt", help="lay out .px files as Black lays out Python (blank lines, line ends)",
+                         description="Format .px files in place: Black's blank lines between definitions, no "
+                                     "trailing whitespace, one newline at the end. Inside lines nothing changes "
+                                     "yet (docs/getting-started.md says why).")
+    fmt.add_argument("paths", nargs="*", help="files or directories (default: .)")
+    fmt.add_argument("--check", action="store_true", help="change nothing; exit 1 if a file would change")
+    fmt.add_argument("--diff", action="store_true", help="change nothing; print what would change")
+    fmt.add_argument("--color", choices=("auto", "always", "never"), default="auto")
 
     test = sub.add_parser("test", help="run the test_* functions of test_*.px files",
                           description="Find test_*.px files under PATHS (default: .) and run each function "
@@ -89,18 +111,29 @@ def _parser() -> argparse.ArgumentParser:
                          description="Serve the Language Server Protocol over stdio. "
                                      "Needs `pip install pyx-llvm[lsp]`.")
     lsp.add_argument("--color", default="never", help=argparse.SUPPRESS)
+    lsp.add_argument("--check", action="store_true",
+                     help="only check that the server can start (exit 1, saying what is missing, when it cannot)")
     cache.add_argument("--color", default="never", help=argparse.SUPPRESS)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    import pyx
+
+    from .foreign import foreign_package
+
+    foreign = foreign_package(pyx)  # PyX's files in this package's folder: nothing would work as it should
+    if foreign is not None:
+        print(f"pyx: error: {foreign}", file=sys.stderr)
+        return EXIT_USAGE
     args = _parser().parse_args(argv)
     from .diagnostics import CompileError, InternalCompilerError
     from .diagnostics.render import render_all
 
     try:
         status = {"run": cmd_run, "check": cmd_check, "build": cmd_build, "lsp": cmd_lsp,
-                  "cache": cmd_cache, "test": cmd_test, "passes": cmd_passes}[args.command](args)
+                  "cache": cmd_cache, "test": cmd_test, "passes": cmd_passes,
+                  "fmt": cmd_fmt}[args.command](args)
     except CompileError as exc:
         print(render_all(exc.diagnostics, sys.stderr, args.color), file=sys.stderr)
         return EXIT_USER
@@ -260,7 +293,18 @@ def cmd_lsp(args) -> int:
         print(f"pyx: error: the language server needs pygls ({exc.name} is not installed); "
               "install it with: pip install 'pyx-llvm[lsp]'", file=sys.stderr)
         return EXIT_USER
+    if args.check:  # what editors ask before starting the server (editors/vscode/extension.js)
+        from importlib.metadata import version
+
+        print(f"pyx lsp: ready (pygls {version('pygls')})")
+        return EXIT_OK
     return serve()
+
+
+def cmd_fmt(args) -> int:
+    from .fmt import main as fmt_main
+
+    return fmt_main(args.paths, check=args.check, diff=args.diff, color=args.color)
 
 
 def cmd_passes(args) -> int:
@@ -507,11 +551,34 @@ def _write_text(args, text: str) -> int:
     return EXIT_OK
 
 
+def _python_use(comp):
+    """(span, what) of the program's first use of a Python object, in source order (the main
+    file's before an imported module's), when its code calls Python's C API; else None."""
+    if not any(f.is_declaration and f.name.startswith(("Py", "_Py")) for f in comp.llvm_module.functions):
+        return None
+    uses = []
+    for f in comp.ir.functions:
+        for block in f.blocks:
+            for i in block.instrs:
+                callee, span = getattr(i, "callee", None), getattr(i, "span", None)
+                if isinstance(callee, str) and callee.startswith("python.") and span is not None:
+                    name = callee.removeprefix("python.").split("[")[0]
+                    if not name.endswith(("__del__", "__copyinit__", "__moveinit__")):
+                        uses.append((span.file.name != comp.source.name, span.start, span, name))
+    if not uses:
+        return None, "Python"
+    _, _, span, name = min(uses, key=lambda u: u[:2])
+    return span, name
+
+
 def _link_exe(args, comp, obj: bytes) -> int:
     from .diagnostics import CompileError, error
 
     if comp.program.main is None:
         raise CompileError([_no_main(comp.source)])
+    uses_python = _python_use(comp)
+    if uses_python is not None:  # the linker would list every Py* function the interpreter has
+        raise CompileError([error("E0187", uses_python[0], what=uses_python[1])])
     tried = [c for c in (os.environ.get("CC"), "cc", "gcc", "clang") if c]
     cc = next((shutil.which(c) for c in tried if shutil.which(c)), None)
     if cc is None:

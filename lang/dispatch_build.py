@@ -31,9 +31,22 @@ _ALLOWED = ("numbers, Bool, String, arrays (Ptr, Span, Buffer), structs without 
             "Set and Tuple values of Int, Float64, Bool and String")
 
 
+def _why_not_type(t: T.Type, what: str, way: str) -> str:
+    """Why a value of type t cannot cross: a class's objects are said to be one (they are shared
+    by reference in pyx's memory, which no Python object keeps alive yet), others get the list."""
+    from .semantics.classes import class_name, is_class
+
+    if is_class(t):
+        return (f"{what} is a {class_name(t)} object: instances of a class are shared by reference and live in "
+                "pyx's memory, which no Python object can hold yet (pass or return its fields, or declare it a "
+                "`struct`, which crosses as a value)")
+    return f"{what} has type {t.name}, which cannot cross {way} Python (what can: {_ALLOWED})"
+
+
 def tree_of(t: T.Type):
     """The type tree (runtime/dispatch.py) of a pyx type that crosses by conversion; None if it cannot."""
     from . import interop
+    from .semantics.imports import is_stdlib_struct
 
     if isinstance(t, T.ScalarType):
         return t.name
@@ -46,13 +59,13 @@ def tree_of(t: T.Type):
         if interop.python_layout(t) == "list":
             e = tree_of(interop.element_type(t))
             return None if e is None else ("List", e)
-        if t.base == "Dict" and t.module == "collections":
+        if is_stdlib_struct(t, "Dict"):  # (the stdlib's, not a user module's that is called the same)
             key, value = t.ct_env.get("K"), t.ct_env.get("V")
             if not isinstance(key, T.Type) or not isinstance(value, T.Type):
                 return None
             k, v = tree_of(key), tree_of(value)
             return None if k is None or v is None else ("Dict", k, v)
-        if t.base == "Set" and t.module == "set":
+        if is_stdlib_struct(t, "Set"):
             item = t.ct_env.get("T")
             e = tree_of(item) if isinstance(item, T.Type) else None
             return None if e is None else ("Set", e)
@@ -186,8 +199,8 @@ def wrapper_source(fname: str, trees: list, result: T.Type) -> tuple[str, dict]:
     else:
         tree = tree_of(result)
         if tree is None or not convertible(tree):
-            raise DispatchError(f"{fname}({', '.join(render(t) for t in trees)}) returns {result.name}, which "
-                                f"cannot cross to Python (what can: {_ALLOWED})")
+            raise DispatchError(f"{fname}({', '.join(render(t) for t in trees)}): "
+                                + _why_not_type(result, "its result", "to"))
         returns = " -> PythonObject"
         last = f"    return {shim.to_python(tree)}({call})" if isinstance(tree, tuple) else \
             f"    return PythonObject({call})"
@@ -327,13 +340,13 @@ def _why_not(decl, inst, module: str) -> str | None:
             return f"parameter '{p.name}' takes ownership (`var`) of a {t.name}: take it without `var`"
         tree = tree_of(t)
         if not _spelled_in_wrapper(t, module) and (tree is None or not convertible(tree)):
-            return f"parameter '{p.name}' has type {t.name}, which cannot cross from Python (what can: {_ALLOWED})"
+            return _why_not_type(t, f"parameter '{p.name}'", "from")
     r = inst.return_type
     if interop.is_span_of_scalars(r):
         return "its result is a Span, whose memory may be gone once it returns: return a List"
     tree = tree_of(r)
     if not _crosses_directly(r) and (tree is None or not convertible(tree)):
-        return f"its result type {r.name} cannot cross to Python (what can: {_ALLOWED})"
+        return _why_not_type(r, "its result", "to")
     if inst.gpu_use is not None:
         return "it runs on the GPU (call it from a kernel)"
     return None

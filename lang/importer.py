@@ -82,13 +82,16 @@ def load_or_build(entry: Path, key: str, build, options, opt_level: int, host=No
                 found = meta, obj
     meta, obj = found
     program = native.SharedProgram.load(library, meta.get("shared"))
-    if program is not None:
-        return meta, program
-    from . import pipeline
-    from .runtime.jit import JitObject
+    if program is None:
+        from . import pipeline
+        from .runtime.jit import JitObject
 
-    host = host or pipeline.target_of(options)
-    return meta, JitObject(obj, host.target_machine(opt=opt_level))
+        host = host or pipeline.target_of(options)
+        program = JitObject(obj, host.target_machine(opt=opt_level))
+    from .runtime import pool
+
+    pool.share(program)  # one thread pool per process, whichever modules it loads
+    return meta, program
 
 
 def _device_for(target: str, source: Path):
@@ -268,6 +271,33 @@ class PyxFinder(importlib.abc.MetaPathFinder):
 
 
 def install() -> None:
-    """Let `import name` find name.px (a .py of the same name still wins)."""
+    """Let `import name` find name.px (a .py of the same name still wins), here and in the worker
+    processes multiprocessing starts from now on (spawn and forkserver start fresh interpreters)."""
     if not any(isinstance(f, PyxFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, PyxFinder())
+    _carry_into_workers()
+
+
+class _InstallInWorker:
+    """Unpickled in a worker process, installs the hook: multiprocessing's spawn and forkserver
+    workers unpickle the "preparation data" before they import anything of the parent's (its
+    main module, the module of the function they run), so `import stats` there finds stats.px."""
+
+    def __reduce__(self):
+        return install, ()
+
+
+def _carry_into_workers() -> None:
+    import multiprocessing.spawn as spawn
+
+    if getattr(spawn.get_preparation_data, "_pyx_install", False):
+        return
+    original = spawn.get_preparation_data
+
+    def get_preparation_data(name):
+        data = original(name)
+        data["pyx_install"] = _InstallInWorker()  # spawn.prepare() reads only the keys it knows
+        return data
+
+    get_preparation_data._pyx_install = True
+    spawn.get_preparation_data = get_preparation_data

@@ -27,6 +27,7 @@ from urllib.parse import unquote
 from lsprotocol import types as lsp
 from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
 
 from .analysis import Analysis, analyze
 from .cancel import Cancelled, cancellable
@@ -51,9 +52,36 @@ _COMPLETION_KINDS = {"variable": lsp.CompletionItemKind.Variable, "function": ls
 
 
 def to_range(span: Span) -> lsp.Range:
+    """Where a span is, in lines and characters (code points) from 0: what `_Codec` converts to the
+    client's units."""
     line, col = span.file.line_col(span.start)
     end_line, end_col = span.file.line_col(max(span.start, span.end))
     return lsp.Range(lsp.Position(line - 1, col - 1), lsp.Position(end_line - 1, end_col - 1))
+
+
+class _Codec:
+    """Positions as the client counts them and as pyx does: the protocol counts characters in
+    UTF-16 code units unless the client and server agreed on another encoding, pyx in code points,
+    so every character beyond the Basic Multilingual Plane (an emoji) before a position shifts it
+    by one. pygls' own codec converts, given the lines of the text the position is in."""
+
+    def __init__(self, server: LanguageServer):
+        self.server = server
+        self._lines: tuple[str, list[str]] | None = None
+
+    def lines(self, text: str) -> list[str]:
+        if self._lines is None or self._lines[0] is not text:
+            self._lines = (text, text.splitlines(keepends=True))
+        return self._lines[1]
+
+    def range(self, span: Span) -> lsp.Range:
+        """A span's range in the client's units."""
+        return self.server.workspace.position_codec.range_to_client_units(self.lines(span.file.text), to_range(span))
+
+    def position(self, text: str, where: lsp.Position) -> lsp.Position:
+        """A position the client sent, in code points of `text`."""
+        found = self.server.workspace.position_codec.position_from_client_units(self.lines(text), where)
+        return lsp.Position(found.line, found.character)
 
 
 class FramedReader:
@@ -205,6 +233,7 @@ class PyxLanguageServer(LanguageServer):
         self.last_good: dict[str, Analysis] = {}
         self.versions: dict[str, int] = {}
         self.jobs: dict[str, _Job] = {}
+        self.codec = _Codec(self)
 
     def start_io(self, stdin=None, stdout=None):
         """pygls' stdio server, reading through FramedReader."""
@@ -280,7 +309,8 @@ class PyxLanguageServer(LanguageServer):
             return  # closed meanwhile
         diagnostics = []
         for d in result.diagnostics:
-            where = to_range(d.span) if d.span is not None else lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0))
+            where = self.codec.range(d.span) if d.span is not None \
+                else lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0))
             diagnostics.append(lsp.Diagnostic(range=where, message=d.message, code=d.code, source="pyx",
                                               severity=lsp.DiagnosticSeverity.Error if d.severity == "error"
                                               else lsp.DiagnosticSeverity.Warning))
@@ -296,7 +326,9 @@ def _too_large(text: str, path: str) -> Analysis:
 
 
 def _path_of(uri: str) -> str:
-    return uri.removeprefix("file://")
+    """The file a document URI names (`%20` and other escapes decoded, by pygls' rules), which
+    its imports are found beside; the URI itself for one that names no file (`untitled:1`)."""
+    return to_fs_path(uri) or uri
 
 
 def create_server() -> PyxLanguageServer:
@@ -327,28 +359,32 @@ def create_server() -> PyxLanguageServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     async def hover(ls: PyxLanguageServer, params: lsp.HoverParams):
-        pos = params.position
         result = await ls.analysis(params.text_document.uri)
-        text = result.hover(pos.line + 1, pos.character + 1) if result is not None else None
+        if result is None:
+            return None
+        pos = ls.codec.position(result.source.text, params.position)
+        text = result.hover(pos.line + 1, pos.character + 1)
         if text is None:
             return None
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=f"```pyx\n{text}\n```"))
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls: PyxLanguageServer, params: lsp.DefinitionParams):
-        pos = params.position
         result = await ls.analysis(params.text_document.uri)
-        span = result.definition(pos.line + 1, pos.character + 1) if result is not None else None
-        if span is None or result is None:
+        if result is None:
+            return None
+        pos = ls.codec.position(result.source.text, params.position)
+        span = result.definition(pos.line + 1, pos.character + 1)
+        if span is None:
             return None
         uri = params.text_document.uri if span.file is result.source else Path(span.file.name).resolve().as_uri()
-        return lsp.Location(uri=uri, range=to_range(span))
+        return lsp.Location(uri=uri, range=ls.codec.range(span))
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     async def symbols(ls: PyxLanguageServer, params: lsp.DocumentSymbolParams):
         def convert(s):
-            return lsp.DocumentSymbol(name=s.name, kind=_SYMBOL_KINDS[s.kind], range=to_range(s.span),
-                                      selection_range=to_range(s.name_span), detail=s.detail,
+            return lsp.DocumentSymbol(name=s.name, kind=_SYMBOL_KINDS[s.kind], range=ls.codec.range(s.span),
+                                      selection_range=ls.codec.range(s.name_span), detail=s.detail,
                                       children=[convert(c) for c in s.children] or None)
 
         result = await ls.analysis(params.text_document.uri)
@@ -356,10 +392,11 @@ def create_server() -> PyxLanguageServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
     async def completion(ls: PyxLanguageServer, params: lsp.CompletionParams):
-        pos, uri = params.position, params.text_document.uri
+        uri = params.text_document.uri
         result = await ls.analysis(uri)
         if result is None or len(result.source.text) > MAX_LIVE_CHARS:
             return lsp.CompletionList(is_incomplete=False, items=[])
+        pos = ls.codec.position(result.source.text, params.position)
         lines = result.source.text.splitlines()
         prefix = lines[pos.line][:pos.character] if pos.line < len(lines) else ""
         items = result.member_completions(pos.line + 1, pos.character + 1, prefix, ls.last_good.get(uri))

@@ -97,6 +97,9 @@ IR_PASSES = (
          ".ir.passes:drop_dead_handlers", "ir", "ir"),
     Pass("legalize_bfloat16", "BFloat16 arithmetic done in Float32 (bits moved, two casts)",
          ".ir.bfloat16:legalize_bfloat16", "ir", "ir"),
+    # Last: it copies kernels as the passes above left them.
+    Pass("gpu_regions", "CPU only: kernels with barriers also as loops over the block's threads (no coroutines)",
+         ".ir.gpu_regions:split_kernels", "ir", "ir", _host),
 )
 
 VERIFY = Pass("verify", "check the IR invariants (after lowering and after each IR pass, when on)",

@@ -95,9 +95,15 @@ class DTypeValue:
         return f"DType.{self.name}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class StructType(Type):
-    """A nominal value type. Its fields are filled in by the checker once resolved."""
+    """A nominal value type. Its fields are filled in by the checker once resolved.
+
+    Its identity is its declaration (the `struct`/`class` its symbol was made from, the same object
+    for every module that imports it) and its compile-time arguments (`ct_env`), as mypy's
+    `Instance(info, args)`: two structs called `Point` in two modules are two types, and `List[T]`
+    of two generics' stand-ins for T are two types, whatever their names read. `name` and `module`
+    are for display (`qualified_name` when two names read the same) and symbols only."""
 
     module: str
     fields: list[tuple[str, Type]] = field(default_factory=list, compare=False, hash=False, repr=False)
@@ -113,8 +119,40 @@ class StructType(Type):
                 return i
         return None
 
+    def declaration(self) -> object:
+        """What this type is an instance of: its symbol's declaration; a type made without a symbol
+        (none is, in the compiler) falls back to its module and name."""
+        decl = getattr(self.symbol, "decl", None)
+        return decl if decl is not None else (self.module, self.name)
 
-@dataclass(frozen=True)
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(other) is not type(self):
+            return False
+        assert isinstance(other, StructType)
+        mine, theirs = self.declaration(), other.declaration()
+        if mine is not theirs and not (isinstance(mine, tuple) and mine == theirs):
+            return False
+        return self.ct_env == other.ct_env
+
+    def __hash__(self) -> int:
+        decl = self.declaration()
+        return hash(decl) if isinstance(decl, tuple) else id(decl)
+
+    @property
+    def qualified_name(self) -> str:
+        """The name with the modules of the structs it is made of (`a.Point`, `List[b.Point]`):
+        what a message shows where two different types would read the same."""
+        args = list(self.ct_env.values())
+        if self.name.startswith("<"):  # a function's or generator's type: its name says where it is
+            return self.name
+        if not args or "[" not in self.name:
+            return f"{self.module}.{self.name}" if self.module and not args else self.name
+        return f"{self.name[:self.name.index('[')]}[{', '.join(qualified_name(a) for a in args)}]"
+
+
+@dataclass(frozen=True, eq=False)
 class TupleType(StructType):
     """Python's tuple, `Tuple[Int, String]`: a value holding its items by value, one field each
     (`_0`, `_1`, ...). It is an instance of the standard library's struct for its length
@@ -137,10 +175,11 @@ class FunctionType(StructType):
     frame: str = field(default="", compare=False, hash=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TypeParamType(StructType):
     """A type parameter inside its generic body while that body is checked before any
-    instantiation: a type with exactly what its trait bound requires, and nothing else."""
+    instantiation: a type with exactly what its trait bound requires, and nothing else. Each
+    stand-in is its own declaration, so one generic's `T` is never another's."""
 
     bound: str = field(default="", compare=False)
 
@@ -158,6 +197,16 @@ def type_param_owners(value: object) -> set[str]:
 
 def mentions_type_param(value: object) -> bool:
     return bool(type_param_owners(value))
+
+
+def qualified_name(value: object) -> str:
+    """A type or compile-time value as a message names it where plain names would be ambiguous."""
+    if isinstance(value, StructType):
+        return value.qualified_name
+    if isinstance(value, PtrType):
+        inner = qualified_name(value.pointee)
+        return f"Ptr[{inner}]" if not value.address_space else f"Ptr[{inner}, {value.address_space}]"
+    return str(value)
 
 
 BOOL = ScalarType("Bool", "bool", 1)

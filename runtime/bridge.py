@@ -334,7 +334,8 @@ class Converter:
             try:
                 return ctypes.string_at(raw.data, raw.size).decode("utf-8", "surrogatepass")
             finally:
-                self.release(raw.data)
+                if raw.capacity > 0:  # capacity 0: shared bytes the String does not own (stdlib/string.px)
+                    self.release(raw.data)
         return None
 
     def _array(self, raw):

@@ -30,7 +30,7 @@ def test_which_ir_passes_run_depends_on_the_target_and_options():
     pm = PassManager()
     cpu = [p.name for p in pm.ir_passes(CompileOptions())]
     assert cpu == ["remove_unreachable_blocks", "guard_recursion", "infer_raises", "drop_dead_handlers",
-                   "legalize_bfloat16"]
+                   "legalize_bfloat16", "gpu_regions"]
     memcheck = [p.name for p in pm.ir_passes(CompileOptions(memcheck=True))]
     assert memcheck == ["insert_memory_checks"] + cpu  # before infer_raises: a checked access may raise
     cuda = [p.name for p in pm.ir_passes(CompileOptions(target="cuda"))]

@@ -76,6 +76,21 @@ def struct(n):
     out.append("")
     out.append("    fn __contains__(self, value: A) -> Bool:")
     out.append("        return " + " or ".join(f"self.{x} == value" for x in f))
+    out.append("")
+    out.append("    fn index(self, value: A) raises -> Int:")
+    out.append('        """Python\'s `t.index(x)`: where x first is, or ValueError."""')
+    for k, x in enumerate(f):
+        out.append(f"        if self.{x} == value:")
+        out.append(f"            return {k}")
+    out.append('        raise ValueError("tuple.index(x): x not in tuple")')
+    out.append("")
+    out.append("    fn count(self, value: A) -> Int:")
+    out.append('        """Python\'s `t.count(x)`: how many items equal x."""')
+    out.append("        var n = 0")
+    for x in f:
+        out.append(f"        if self.{x} == value:")
+        out.append("            n += 1")
+    out.append("        return n")
     return "\n".join(out)
 
 HEAD = '''# Python's tuples, written in pyx: `Tuple1` ... `Tuple{MAX}` are the tuples of 1 to {MAX} items. The

@@ -10,10 +10,13 @@ def encrypt(text: str, k: int) -> str:
     return "".join(shift_char(ch, k) for ch in text)
 
 
+N = 1  # benchmark size: 20000
+
+
 def main():
-    msg = "The Quick Brown Fox Jumps Over The Lazy Dog!"
+    msg = "The Quick Brown Fox Jumps Over The Lazy Dog!" * N
     enc = encrypt(msg, 13)
-    print(enc)
+    print(enc[:88], len(enc))
     print(encrypt(enc, -13) == msg)
     freq = [0] * 26
     for ch in msg.lower():

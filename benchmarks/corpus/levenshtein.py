@@ -9,10 +9,15 @@ def distance(a: str, b: str) -> int:
     return prev[len(b)]
 
 
+N = 1  # benchmark size: 250
+
+
 def main():
     words = ["kitten", "sitting", "saturday", "sunday", "flaw", "lawn", "", "abc"]
     for i in range(len(words) - 1):
         print(repr(words[i]), repr(words[i + 1]), distance(words[i], words[i + 1]))
+    a, b = "kitten" * N, "sitting" * N
+    print(len(a), len(b), distance(a, b))
 
 
 if __name__ == "__main__":

@@ -27,10 +27,14 @@ def decode(s: str) -> str:
     return out
 
 
+N = 1  # benchmark size: 40000
+
+
 def main():
-    for s in ["WWWWWWWWWWWWBWWWWWWWWWWWWBBBWWWWWWWWWWWWWWWWWWWWWWWWBWWWWWWWWWWWWWW", "abc", "", "aabcccdddd"]:
+    long = "WWWWWWWWWWWWBWWWWWWWWWWWWBBBWWWWWWWWWWWWWWWWWWWWWWWWBWWWWWWWWWWWWWW" * N
+    for s in [long, "abc", "", "aabcccdddd"]:
         e = encode(s)
-        print(repr(e), decode(e) == s)
+        print(repr(e[:60]), len(e), decode(e) == s)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,13 @@
 TEXT = """It was the best of times, it was the worst of times, it was the age of wisdom,
 it was the age of foolishness, it was the epoch of belief, it was the epoch of incredulity,
 it was the season of Light, it was the season of Darkness"""
+N = 1  # benchmark size: 20000
 
 
 def main():
     counts: dict[str, int] = {}
-    for line in TEXT.splitlines():
+    text = "\n".join([TEXT] * N)
+    for line in text.splitlines():
         for word in line.split():
             w = word.strip(",.").lower()
             counts[w] = counts.get(w, 0) + 1

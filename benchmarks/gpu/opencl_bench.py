@@ -5,8 +5,10 @@ beside NumPy doing the same work, on this machine's CPU. Not part of CI.
 
 Each row: the median of several launches from Python (argument conversion and, on OpenCL, the
 NumPy arrays' copies in and out included), and the largest difference from NumPy's answer. The
-sizes are small because pyx's CPU target runs a kernel that synchronizes (barriers, shuffles) one
-coroutine per thread (issue 19: about 1-2.6 us a barrier a thread); --scale multiplies them.
+sizes are small because pyx's CPU target still runs a kernel with warp operations (the softmax)
+one coroutine per thread (issue 19: about 1-2.6 us a synchronization a thread); kernels whose
+only synchronization is `barrier()` run as loops over the block's threads (ir/gpu_regions.py).
+--scale multiplies the sizes (--scale 8: the issue's 1024^2 matmul and 2^20 prefix sum).
 """
 from __future__ import annotations
 
@@ -67,6 +69,23 @@ def rows(scale: int) -> list[tuple]:
         times.append(timed(run, 3))
         err = max(err, abs(float(total[0]) - float(values.sum(dtype=np.float64))))
     out.append((f"block sum (shared, barriers) 2^{n.bit_length() - 1}", *times, timed(values.sum, 5), err))
+
+    n = (1 << 17) * scale
+    values = (np.arange(n) % 10).astype(np.float32)
+    times, err = [], 0.0
+    for t in targets:
+        m, y = load("gpu_scan", t), np.zeros(n, np.float32)
+        blocks = (n + 1023) // 1024
+        totals, scanned, total = (np.zeros(k, np.float32) for k in (blocks, blocks, 1))
+
+        def run(m=m, y=y, blocks=blocks, totals=totals, scanned=scanned, total=total):
+            m.scan_blocks[blocks, 1024](values, y, totals, n)  # prefix_sum's three launches
+            m.scan_blocks[1, 1024](totals, scanned, total, blocks)
+            m.add_totals[blocks, 1024](y, scanned, n)
+        times.append(timed(run, 3))
+        err = max(err, float(np.abs(y - np.cumsum(values)).max()))
+    out.append((f"prefix sum (shared, barriers) 2^{n.bit_length() - 1}", *times, timed(lambda: np.cumsum(values), 5),
+                err))
 
     s = 128 * scale
     a, b = rng.random((s, s), np.float32), rng.random((s, s), np.float32)

@@ -1,7 +1,7 @@
 'use strict';
 // Highlighting, brackets and snippets are declarative (package.json); this file
 // only adds the language server. It starts `pyx lsp` when a `pyx` executable is
-// on PATH and answers `pyx lsp --help`, and otherwise does nothing, so the
+// on PATH and `pyx lsp --check` succeeds, and otherwise does nothing, so the
 // extension is useful before the compiler (or its server) is installed and
 // never shows an error for a missing one.
 const { execFile } = require('child_process');
@@ -29,11 +29,13 @@ function findOnPath(command, env = process.env, platform = process.platform) {
   return null;
 }
 
-// A `pyx` from before the server existed rejects the subcommand; starting it
-// anyway would make the client report a crashed server on every launch.
+// `pyx lsp --check` fails when the server cannot start: pygls is not installed
+// (`pyx lsp --help` answers even then), or a `pyx` from before the server existed
+// rejects the subcommand. Starting it anyway would make the client report a
+// crashed server on every launch.
 function hasLspCommand(pyx) {
   return new Promise((resolve) => {
-    execFile(pyx, ['lsp', '--help'], { timeout: 10000, windowsHide: true }, (err) => resolve(!err));
+    execFile(pyx, ['lsp', '--check'], { timeout: 10000, windowsHide: true }, (err) => resolve(!err));
   });
 }
 

@@ -137,7 +137,8 @@ def define_kernel_launcher(mg, f: ir.Function, llvm_type) -> None:
         b.store(from_abi(b, p.type, arg, llvm_type), b.gep(packed, [I32(0), I32(k)]))
     dims = list(launcher.args[len(f.params):len(f.params) + 6])
     shared = b.add(launcher.args[-1], ll.Constant(i64, mg.static_shared_bytes))
-    direct = ll.Constant(i64, 0 if mg.kernel_synchronizes(f.symbol) else 1)
-    status = b.call(mg.gpu_cpu.launch_fn, [mg.kernel_thunk(f), b.bitcast(packed, CHARP), *dims, shared, direct,
+    runs, mode = mg.cpu_kernel(f.symbol)
+    direct = ll.Constant(i64, mode)
+    status = b.call(mg.gpu_cpu.launch_fn, [mg.kernel_thunk(runs), b.bitcast(packed, CHARP), *dims, shared, direct,
                                            mg.rt.cstr(b, f.name)])
     b.ret(status)

@@ -1,9 +1,12 @@
 """GPU kernels on the CPU, with the GPU's semantics.
 
 A launch spreads its blocks over the thread pool (parallel.py): each pool thread runs a
-range of blocks, one after another. The threads of a block are cooperative contexts
-(ucontext), each with its own stack, resumed round-robin by a scheduler on one OS thread:
-`barrier()` switches back to it, so every thread reaches the barrier before any passes it.
+range of blocks, one after another. A kernel whose only synchronization is `barrier()` in its
+own body runs each block as loops over its threads (its `$regions` companion, ir/gpu_regions.py;
+`__pyx_gpu_region_blocks`). Otherwise the threads of a block are cooperative contexts (made by
+makecontext, switched with _setjmp/longjmp), each with its own stack, resumed round-robin by a
+scheduler on one OS thread: `barrier()` switches back to it, so every thread reaches the barrier
+before any passes it. Both follow the same census after each round (`__pyx_gpu_settle`).
 Shared memory is one zeroed buffer per block. Blocks on different cores run at the same
 time, so atomics are real atomic instructions. The scheduler's state lives in a `GpuCtx`
 per OS thread, found through a pthread key (MCJIT cannot relocate thread-local globals).
@@ -23,22 +26,40 @@ THUNK = ll.FunctionType(I1, [CHARP])  # bool thunk(args): unpack and call the ke
 
 
 RUNNABLE, AT_BARRIER, AT_WARP, DONE = 0, 1, 2, 3  # a thread's state, one byte each
+SETTLE_ENDED, SETTLE_RELEASED, SETTLE_STUCK = 0, 1, 2  # what __pyx_gpu_settle finds after a round
+# How a launch runs a block (`__pyx_gpu_launch`'s `mode`): one coroutine per thread; each thread as
+# a plain call (a kernel that never synchronizes); the kernel's `$regions` companion, which loops
+# over the block's threads itself (ir/gpu_regions.py).
+COROUTINES, DIRECT, REGIONS = 0, 1, 2
 
 
 # The scheduler's state, one per OS thread running blocks.
 # `sites`: per thread, where it waits (a C string naming the operation and its source line);
 # `kernel`: the launched kernel's name (both for the deadlock report).
+# The thread loops' (REGIONS): `resume`, per thread, the point where it goes on; `frames`, the
+# per-thread arrays that keep variables across barriers, `frames_size` bytes; `round_site`, the
+# barrier the round's first waiting thread waits at (null: none yet), `round_apart`, whether
+# another waits elsewhere.
+# The coroutines switch with _setjmp/longjmp (no signal mask saved, unlike swapcontext's system
+# call): `sched_jb`, the scheduler's jmp_buf; `jbs`, one per thread (JB_STRIDE bytes apart);
+# `started`, per thread, whether it has been entered (the first entry is a setcontext).
 FIELDS = ("idx", "shared", "sched", "ctxs", "state", "slots", "nthreads", "cur", "thunk", "args", "failed",
-          "shared_size", "sites", "kernel")
+          "shared_size", "sites", "kernel", "resume", "frames", "frames_size", "round_site", "round_apart",
+          "sched_jb", "jbs", "started")
 def ucontext_type(facts) -> ll.ArrayType:
     """A `ucontext_t`: its size, in units of its alignment, so a struct field of it is aligned."""
     return ll.ArrayType(ll.IntType(8 * facts.ucontext_align), -(-facts.ucontext_bytes // facts.ucontext_align))
 
 
+def jmp_buf_type(facts) -> ll.ArrayType:
+    return ll.ArrayType(ll.IntType(8 * facts.jmp_buf_align), -(-facts.jmp_buf_bytes // facts.jmp_buf_align))
+
+
 def gpu_ctx_type(facts) -> ll.LiteralStructType:
     return ll.LiteralStructType([ll.ArrayType(I64, 12), CHARP, ucontext_type(facts), CHARP, CHARP,
                                  I64.as_pointer(), I64, I64, THUNK.as_pointer(), CHARP, I32, I64,
-                                 CHARP.as_pointer(), CHARP])
+                                 CHARP.as_pointer(), CHARP, I64.as_pointer(), CHARP, I64, CHARP, I64,
+                                 jmp_buf_type(facts), CHARP, CHARP])
 
 
 # A launch's parameters, as the pool hands them to each range of blocks: thunk, args, grid, block,
@@ -74,12 +95,21 @@ class CpuGpuRuntime:
         ctx_fn.attributes.add("readnone")
         self.ctx_fn = ctx_fn
         self.swap = rt.libc("swapcontext")
+        self.jb_stride = -(-facts.jmp_buf_bytes // 16) * 16
+        self.setjmp = rt.libc("_setjmp")
+        self.setjmp.attributes.add("returns_twice")
+        self.longjmp = rt.libc("longjmp")
+        self.longjmp.attributes.add("noreturn")
         self._entry = self._define_thread_entry()
         self.barrier_fn = self._define_wait("__pyx_gpu_barrier", AT_BARRIER)
         self.warp_sync_fn = self._define_wait("__pyx_gpu_warp_sync", AT_WARP)
         self.deadlock_fn = self._define_deadlock()
+        self.settle_fn = self._define_settle()
         self.blocks_fn = self._define_blocks()
         self.direct_blocks_fn = self._define_direct_blocks()
+        self.region_blocks_fn = self._define_region_blocks()
+        self.frames_fn = self._define_frames()
+        self.release_fn = self._define_region_release()
         self.launch_fn = self._define_launch()
 
     def field(self, b: ll.IRBuilder, name: str, ctx=None) -> ll.Value:
@@ -98,8 +128,13 @@ class CpuGpuRuntime:
         with b.if_then(failed):
             b.store(I32(1), self.field(b, "failed", ctx))
         b.store(I8(DONE), b.gep(b.load(self.field(b, "state", ctx)), [t]))
-        b.ret_void()  # uc_link takes the thread back to the scheduler
+        self.to_scheduler(b, ctx)
         return fn
+
+    def to_scheduler(self, b: ll.IRBuilder, ctx) -> None:
+        """Jump back into the scheduler, where it last resumed a thread (ends the block)."""
+        b.call(self.longjmp, [b.bitcast(self.field(b, "sched_jb", ctx), CHARP), I32(1)])
+        b.unreachable()
 
     def site(self, b: ll.IRBuilder, what: str, span) -> ll.Value:
         """The `site` argument of a wait: what the thread waits at and where, for the deadlock report
@@ -119,8 +154,10 @@ class CpuGpuRuntime:
         t = b.load(self.field(b, "cur", ctx))
         b.store(I8(state), b.gep(b.load(self.field(b, "state", ctx)), [t]))
         b.store(fn.args[0], b.gep(b.load(self.field(b, "sites", ctx)), [t]))
-        me = b.gep(b.load(self.field(b, "ctxs", ctx)), [b.mul(t, I64(self.uc_bytes))])
-        b.call(self.swap, [me, b.bitcast(self.field(b, "sched", ctx), CHARP)])
+        me = b.gep(b.load(self.field(b, "jbs", ctx)), [b.mul(t, I64(self.jb_stride))])
+        resumed = b.icmp_signed("!=", b.call(self.setjmp, [me]), I32(0))
+        with b.if_then(b.not_(resumed)):
+            self.to_scheduler(b, ctx)
         b.ret_void()
         return fn
 
@@ -185,11 +222,98 @@ class CpuGpuRuntime:
         b.ret_void()
         return fn
 
+    def _define_settle(self):
+        """`int32 __pyx_gpu_settle(ctx)`, the census after a round, once every thread that could run
+        has run until it waits or ends: release a warp whose live lanes all wait at a warp operation,
+        else the block when every live thread waits at the same barrier. 1 (SETTLE_RELEASED): some
+        threads may go on; 0 (SETTLE_ENDED): every thread has ended; 2 (SETTLE_STUCK): live threads
+        wait and none may go on (a deadlock). Shared by the coroutines and the thread loops."""
+        fn, b = self.rt._function("__pyx_gpu_settle", I32, [CHARP])
+        ctx = b.bitcast(fn.args[0], self.ctx_type.as_pointer())
+
+        def field(name):
+            return self.field(b, name, ctx)
+
+        n = b.load(field("nthreads"))
+        state = b.load(field("state"))
+        sites = b.bitcast(b.load(field("sites")), CHARP)
+
+        def state_of(b, t):
+            return b.gep(state, [t])
+
+        released = b.alloca(I1)
+        b.store(ll.Constant(I1, 0), released)
+        live = b.alloca(I64)
+        b.store(I64(0), live)
+        at_barrier = b.alloca(I64)
+        b.store(I64(0), at_barrier)
+        # Threads waiting at different barriers (two `barrier()` calls in the source) do not meet:
+        # on a GPU the block hangs, or goes on with its shared memory half written.
+        first_site, apart = b.alloca(CHARP), b.alloca(I1)
+        b.store(ll.Constant(CHARP, None), first_site)
+        b.store(ll.Constant(I1, 0), apart)
+        sites_of = b.bitcast(sites, CHARP.as_pointer())
+
+        def census(b, t):
+            st = b.load(state_of(b, t))
+            b.store(b.add(b.load(live), b.zext(b.icmp_unsigned("!=", st, I8(DONE)), I64)), live)
+            waiting = b.icmp_unsigned("==", st, I8(AT_BARRIER))
+            b.store(b.add(b.load(at_barrier), b.zext(waiting, I64)), at_barrier)
+            with b.if_then(waiting):
+                site = b.load(b.gep(sites_of, [t]))
+                first = b.load(first_site)
+                is_first = b.icmp_unsigned("==", first, ll.Constant(CHARP, None))
+                b.store(b.select(is_first, site, first), first_site)
+                differs = b.and_(b.not_(is_first), b.icmp_unsigned("!=", first, site))
+                b.store(b.or_(b.load(apart), differs), apart)
+
+        counted_loop(b, 0, n, census)
+
+        def warp(b, base):
+            # A warp goes on when every live lane waits at a warp operation.
+            end = b.select(b.icmp_signed("<", b.add(base, I64(32)), n), b.add(base, I64(32)), n)
+            waiting, blocked = b.alloca(I64), b.alloca(I1)
+            b.store(I64(0), waiting)
+            b.store(ll.Constant(I1, 0), blocked)
+
+            def look(b, t):
+                st = b.load(state_of(b, t))
+                b.store(b.add(b.load(waiting), b.zext(b.icmp_unsigned("==", st, I8(AT_WARP)), I64)), waiting)
+                other = b.and_(b.icmp_unsigned("!=", st, I8(AT_WARP)), b.icmp_unsigned("!=", st, I8(DONE)))
+                b.store(b.or_(b.load(blocked), other), blocked)
+
+            counted_loop(b, base, end, look)
+            ready = b.and_(b.icmp_signed(">", b.load(waiting), I64(0)), b.not_(b.load(blocked)))
+            with b.if_then(ready):
+                def release(b, t):
+                    st = state_of(b, t)
+                    with b.if_then(b.icmp_unsigned("==", b.load(st), I8(AT_WARP))):
+                        b.store(I8(RUNNABLE), st)
+                counted_loop(b, base, end, release)
+                b.store(ll.Constant(I1, 1), released)
+
+        counted_loop(b, 0, n, warp, stride=32)
+        # The block goes on from a barrier when every live thread waits at one.
+        everyone = b.and_(b.and_(b.icmp_signed(">", b.load(live), I64(0)),
+                                 b.icmp_unsigned("==", b.load(at_barrier), b.load(live))), b.not_(b.load(apart)))
+        with b.if_then(b.and_(everyone, b.not_(b.load(released)))):
+            def release_all(b, t):
+                st = state_of(b, t)
+                with b.if_then(b.icmp_unsigned("==", b.load(st), I8(AT_BARRIER))):
+                    b.store(I8(RUNNABLE), st)
+            counted_loop(b, 0, n, release_all)
+            b.store(ll.Constant(I1, 1), released)
+        ended = b.icmp_signed("==", b.load(live), I64(0))
+        b.ret(b.select(b.load(released), I32(SETTLE_RELEASED),
+                       b.select(ended, I32(SETTLE_ENDED), I32(SETTLE_STUCK))))
+        return fn
+
     def _define_launch(self):
-        """`int32 __pyx_gpu_launch(thunk, args, gx, gy, gz, bx, by, bz, shared_bytes, direct, name)`: 1 if
-        a thread raised. `direct`: the kernel never waits for other threads (no barrier, no warp
-        operation, in it or what it calls), so its threads run as plain calls, without coroutines.
-        `name`: the kernel's, for a deadlock's report."""
+        """`int32 __pyx_gpu_launch(thunk, args, gx, gy, gz, bx, by, bz, shared_bytes, mode, name)`: 1 if
+        a thread raised. `mode`: COROUTINES; DIRECT, the kernel never waits for other threads (no
+        barrier, no warp operation, in it or what it calls), so its threads run as plain calls; REGIONS,
+        the thunk runs a whole block (the kernel's `$regions` companion). `name`: the kernel's, for a
+        deadlock's report."""
         fn, b = self.rt._function("__pyx_gpu_launch", I32, [THUNK.as_pointer(), CHARP] + [I64] * 8 + [CHARP])
         launch = b.alloca(LAUNCH)
         for k, value in enumerate(fn.args[:9]):
@@ -198,7 +322,9 @@ class CpuGpuRuntime:
         gx, gy, gz = fn.args[2:5]
         blocks = b.mul(b.mul(gx, gy), gz)
         pieces = b.select(b.icmp_signed("<", blocks, I64(MAX_PIECES)), blocks, I64(MAX_PIECES))
-        piece = b.select(b.icmp_signed("!=", fn.args[9], I64(0)), self.direct_blocks_fn, self.blocks_fn)
+        mode = fn.args[9]
+        piece = b.select(b.icmp_signed("==", mode, I64(DIRECT)), self.direct_blocks_fn,
+                         b.select(b.icmp_signed("==", mode, I64(REGIONS)), self.region_blocks_fn, self.blocks_fn))
         b.ret(b.call(self.pool.parallel_for, [piece, b.bitcast(launch, CHARP), blocks, pieces]))
         return fn
 
@@ -288,6 +414,196 @@ class CpuGpuRuntime:
         b.ret(result)
         return fn
 
+    def _define_region_blocks(self):
+        """`bool __pyx_gpu_region_blocks(launch, lo, hi, piece)`: blocks [lo, hi) of a kernel split at
+        its barriers, one call of its `$regions` companion (the thunk) per block, which runs rounds
+        over the block's threads until the census finds nothing to release; live threads left then
+        wait at different barriers (a deadlock, reported as the coroutines report it)."""
+        fn, b, (lo, hi), launch, (ctx, ctx_raw, previous) = self._piece_function("__pyx_gpu_region_blocks")
+        thunk, args, gx, gy, gz, bx, by, bz, shared_bytes, kernel_name = launch
+        rt = self.rt
+        malloc, free, memset = rt.libc("malloc"), rt.libc("free"), rt.libc("memset")
+
+        def field(name):
+            return self.field(b, name, ctx)
+
+        failed = field("failed")
+        b.store(I32(0), failed)
+        n = b.mul(b.mul(bx, by), bz)
+        b.store(n, field("nthreads"))
+        state = b.call(malloc, [n])
+        resume = b.call(malloc, [b.mul(n, I64(8))])
+        sites = b.call(malloc, [b.mul(n, I64(8))])
+        shared = b.call(malloc, [b.add(shared_bytes, I64(16))])
+        b.store(b.bitcast(sites, CHARP.as_pointer()), field("sites"))
+        b.store(kernel_name, field("kernel"))
+        b.store(state, field("state"))
+        b.store(b.bitcast(resume, I64.as_pointer()), field("resume"))
+        b.store(shared, field("shared"))
+        b.store(shared_bytes, field("shared_size"))
+        b.store(ll.Constant(CHARP, None), field("frames"))
+        b.store(I64(0), field("frames_size"))
+        for slot, value in zip(range(6, 12), (bx, by, bz, gx, gy, gz)):
+            b.store(value, b.gep(field("idx"), [I32(0), I32(slot)], inbounds=True))
+        stop = fn.append_basic_block("stop")
+
+        def one_block(b, block_linear):
+            run, skip = fn.append_basic_block("block"), fn.append_basic_block("block.skip")
+            b.cbranch(b.icmp_unsigned("!=", b.load(failed), I32(0)), skip, run)
+            b.position_at_end(run)
+            b.store(b.urem(block_linear, gx), b.gep(field("idx"), [I32(0), I32(3)], inbounds=True))
+            b.store(b.urem(b.udiv(block_linear, gx), gy), b.gep(field("idx"), [I32(0), I32(4)], inbounds=True))
+            b.store(b.udiv(block_linear, b.mul(gx, gy)), b.gep(field("idx"), [I32(0), I32(5)], inbounds=True))
+            b.call(memset, [shared, I32(0), b.add(shared_bytes, I64(16))])
+            b.call(memset, [state, I32(RUNNABLE), n])
+            b.call(memset, [resume, I32(0), b.mul(n, I64(8))])  # every thread starts at the entry
+            b.store(ll.Constant(CHARP, None), field("round_site"))
+            b.store(I64(0), field("round_apart"))
+            with b.if_else(b.call(thunk, [args])) as (raised, returned):
+                with raised:
+                    b.store(I32(1), failed)
+                with returned:
+                    code = b.call(self.settle_fn, [ctx_raw])  # nothing released: it only looks
+                    stuck = fn.append_basic_block("stuck")
+                    went_on = fn.append_basic_block("went_on")
+                    b.cbranch(b.icmp_unsigned("==", code, I32(SETTLE_ENDED)), went_on, stuck)
+                    b.position_at_end(stuck)
+                    b.branch(stop)
+                    b.position_at_end(went_on)
+            b.branch(skip)
+            b.position_at_end(skip)
+
+        def leave(b):
+            for p in (state, resume, sites, shared):
+                b.call(free, [p])
+            b.call(free, [b.load(field("frames"))])
+            b.call(rt.libc("pthread_setspecific"), [b.load(self.key), previous])
+            b.call(free, [ctx_raw])
+
+        counted_loop(b, lo, hi, one_block)
+        result = b.icmp_unsigned("!=", b.load(failed), I32(0))
+        leave(b)
+        b.ret(result)
+        b.position_at_end(stop)
+        b.call(self.deadlock_fn, [ctx_raw])
+        leave(b)
+        b.ret(ll.Constant(I1, 1))
+        return fn
+
+    def _define_region_release(self):
+        """`bool __pyx_gpu_region_release(ctx)`, after a round of a `$regions` companion: true when the
+        block goes on (its barrier released). Every thread runnable at the start of a round runs until it
+        waits or ends, and a release frees every waiting thread, so after a round every live thread
+        waits at a barrier: the block goes on when some thread waited and all waited at the same one,
+        which the round noted as they came (`round_site`, `round_apart`). Otherwise every thread has
+        ended, or they wait apart, and __pyx_gpu_settle's census says which."""
+        fn, b = self.rt._function("__pyx_gpu_region_release", I1, [CHARP])
+        ctx = b.bitcast(fn.args[0], self.ctx_type.as_pointer())
+        site_field, apart_field = self.field(b, "round_site", ctx), self.field(b, "round_apart", ctx)
+        site, apart = b.load(site_field), b.load(apart_field)
+        b.store(ll.Constant(CHARP, None), site_field)
+        b.store(I64(0), apart_field)
+        go_on = b.and_(b.icmp_unsigned("!=", site, ll.Constant(CHARP, None)), b.icmp_unsigned("==", apart, I64(0)))
+        with b.if_then(go_on):
+            state = b.load(self.field(b, "state", ctx))
+
+            def release(b, t):
+                st = b.gep(state, [t])
+                b.store(b.select(b.icmp_unsigned("==", b.load(st), I8(DONE)), I8(DONE), I8(RUNNABLE)), st)
+
+            counted_loop(b, 0, b.load(self.field(b, "nthreads", ctx)), release)
+        b.ret(go_on)
+        return fn
+
+    def _define_frames(self):
+        """`i8* __pyx_gpu_frames(bytes)`: this OS thread's buffer for the per-thread arrays of a
+        `$regions` companion, at least `bytes` long and 64-byte aligned (a SIMD value's alignment may
+        exceed malloc's), kept from block to block and freed with the piece."""
+        fn, b = self.rt._function("__pyx_gpu_frames", CHARP, [I64])
+        ctx = b.call(self.ctx_fn, [])
+        have = self.field(b, "frames_size", ctx)
+        frames = self.field(b, "frames", ctx)
+        with b.if_then(b.icmp_unsigned("<", b.load(have), fn.args[0])):
+            b.call(self.rt.libc("free"), [b.load(frames)])
+            b.store(b.call(self.rt.libc("malloc"), [b.add(fn.args[0], I64(64))]), frames)
+            b.store(fn.args[0], have)
+        raw = b.ptrtoint(b.load(frames), I64)
+        b.ret(b.inttoptr(b.and_(b.add(raw, I64(63)), I64(-64)), CHARP))
+        return fn
+
+    def region_op(self, cg, i, variant: str, args):
+        """The `gpu.region_*` operations of a `$regions` companion (ir/gpu_regions.py)."""
+        b = cg.b
+        ctx = b.call(self.ctx_fn, [])
+        if variant == "threads":
+            return b.load(self.field(b, "nthreads", ctx))
+        if variant == "enter":
+            # Threads are entered in order 0, 1, ... each round: step the indices instead of dividing.
+            t = args[0]
+            idx = self.field(b, "idx", ctx)
+            slots = [b.gep(idx, [I32(0), I32(k)], inbounds=True) for k in range(3)]
+            x, y, z = (b.load(p) for p in slots)
+            bx, by = (b.load(b.gep(idx, [I32(0), I32(k)], inbounds=True)) for k in (6, 7))
+            first = b.icmp_unsigned("==", t, I64(0))
+            x1 = b.add(x, I64(1))
+            wrap_x = b.icmp_unsigned("==", x1, bx)
+            y1 = b.add(y, b.zext(wrap_x, I64))
+            wrap_y = b.icmp_unsigned("==", y1, by)
+            z1 = b.add(z, b.zext(wrap_y, I64))
+            zero = I64(0)
+            b.store(b.select(first, zero, b.select(wrap_x, zero, x1)), slots[0])
+            b.store(b.select(first, zero, b.select(wrap_y, zero, y1)), slots[1])
+            b.store(b.select(first, zero, z1), slots[2])
+            b.store(t, self.field(b, "cur", ctx))
+            runnable = b.icmp_unsigned("==", b.load(b.gep(b.load(self.field(b, "state", ctx)), [t])), I8(RUNNABLE))
+            where = b.load(b.gep(b.load(self.field(b, "resume", ctx)), [t]))
+            return b.select(runnable, where, I64(-1))
+        if variant == "wait":
+            t = args[0]
+            site = self.site(b, "barrier()", i.span)
+            b.store(I8(AT_BARRIER), b.gep(b.load(self.field(b, "state", ctx)), [t]))
+            b.store(site, b.gep(b.load(self.field(b, "sites", ctx)), [t]))
+            first_field = self.field(b, "round_site", ctx)
+            first = b.load(first_field)
+            none_yet = b.icmp_unsigned("==", first, ll.Constant(CHARP, None))
+            b.store(b.select(none_yet, site, first), first_field)
+            elsewhere = b.zext(b.and_(b.not_(none_yet), b.icmp_unsigned("!=", first, site)), I64)
+            apart = self.field(b, "round_apart", ctx)
+            b.store(b.or_(b.load(apart), elsewhere), apart)
+            b.store(I64(i.attrs["point"]), b.gep(b.load(self.field(b, "resume", ctx)), [t]))
+            return None
+        if variant == "done":
+            b.store(I8(DONE), b.gep(b.load(self.field(b, "state", ctx)), [args[0]]))
+            return None
+        if variant == "settle":
+            return b.call(self.release_fn, [b.bitcast(ctx, CHARP)])
+        if variant == "spill":
+            return self._spill_array(cg, i)
+        raise AssertionError(f"unknown region operation {variant}")
+
+    def _spill_array(self, cg, i):
+        """The per-thread array of spill slot `slot`: the companion's arrays lie one after another in
+        this OS thread's frames buffer, each MAX_THREADS elements, 64-byte aligned. All of them are
+        asked for in the companion's entry block, so the buffer is fetched once, by the first."""
+        from ..ir.gpu_regions import MAX_THREADS
+
+        layout = getattr(cg, "_region_frames", None)
+        if layout is None:
+            import llvmlite.binding as llvm
+
+            target_data = llvm.create_target_data(cg.mg.module.data_layout or cg.mg.target.data_layout)
+            offsets, total = {}, 0
+            for instr in cg.f.blocks[0].instrs:
+                if isinstance(instr, type(i)) and instr.name == "gpu.region_spill":
+                    size = cg.mg.llvm_type(instr.result.type.pointee).get_abi_size(target_data)
+                    offsets[instr.attrs["slot"]] = total
+                    total += -(-size * MAX_THREADS // 64) * 64
+            base = cg.b.call(self.frames_fn, [I64(total)])
+            layout = cg._region_frames = (offsets, base)
+        offsets, base = layout
+        at = cg.b.gep(base, [I64(offsets[i.attrs["slot"]])])
+        return cg.b.bitcast(at, cg.mg.llvm_type(i.result.type))
+
     def _define_blocks(self):
         """`bool __pyx_gpu_blocks(launch, lo, hi, piece)`: run blocks [lo, hi) of a launch on this OS
         thread, with a context of its own; true if a thread raised (the rest of the range is skipped)."""
@@ -314,6 +630,10 @@ class CpuGpuRuntime:
         slots = b.call(malloc, [b.mul(n, I64(8))])
         sites = b.call(malloc, [b.mul(n, I64(8))])
         shared = b.call(malloc, [b.add(shared_bytes, I64(16))])
+        jbs = b.call(malloc, [b.mul(n, I64(self.jb_stride))])
+        started = b.call(malloc, [n])
+        b.store(jbs, field("jbs"))
+        b.store(started, field("started"))
         b.store(b.bitcast(sites, CHARP.as_pointer()), field("sites"))
         b.store(kernel_name, field("kernel"))
         b.store(ctxs, field("ctxs"))
@@ -335,6 +655,7 @@ class CpuGpuRuntime:
             b.store(b.udiv(block_linear, b.mul(gx, gy)), b.gep(field("idx"), [I32(0), I32(5)], inbounds=True))
             b.call(memset, [shared, I32(0), b.add(shared_bytes, I64(16))])
             b.call(memset, [state, I32(RUNNABLE), n])
+            b.call(memset, [started, I32(0), n])
 
             def prepare(b, t):
                 ctx = b.gep(ctxs, [b.mul(t, I64(self.uc_bytes))])
@@ -360,7 +681,18 @@ class CpuGpuRuntime:
                 b.store(b.urem(t, bx), b.gep(field("idx"), [I32(0), I32(0)], inbounds=True))
                 b.store(b.urem(b.udiv(t, bx), by), b.gep(field("idx"), [I32(0), I32(1)], inbounds=True))
                 b.store(b.udiv(t, b.mul(bx, by)), b.gep(field("idx"), [I32(0), I32(2)], inbounds=True))
-                b.call(self.swap, [sched, b.gep(ctxs, [b.mul(t, I64(self.uc_bytes))])])
+                # The thread runs until it waits (longjmp back here, _setjmp giving 1) or ends.
+                back = b.icmp_signed("!=", b.call(self.setjmp, [b.bitcast(field("sched_jb"), CHARP)]), I32(0))
+                with b.if_then(b.not_(back)):
+                    first = b.gep(started, [t])
+                    with b.if_else(b.icmp_unsigned("==", b.load(first), I8(0))) as (enter, again):
+                        with enter:  # its first run: the context makecontext prepared
+                            b.store(I8(1), first)
+                            b.call(rt.libc("setcontext", I32, [CHARP]),
+                                   [b.gep(ctxs, [b.mul(t, I64(self.uc_bytes))])])
+                        with again:
+                            b.call(self.longjmp, [b.gep(jbs, [b.mul(t, I64(self.jb_stride))]), I32(1)])
+                    b.unreachable()
                 b.branch(skip)
                 b.position_at_end(skip)
 
@@ -369,73 +701,12 @@ class CpuGpuRuntime:
             settle = fn.append_basic_block("settle")
             b.cbranch(b.icmp_unsigned("!=", b.load(field("failed")), I32(0)), finished, settle)
             b.position_at_end(settle)
-            released = b.alloca(I1)
-            b.store(ll.Constant(I1, 0), released)
-            live = b.alloca(I64)
-            b.store(I64(0), live)
-            at_barrier = b.alloca(I64)
-            b.store(I64(0), at_barrier)
-            # Threads waiting at different barriers (two `barrier()` calls in the source) do not meet:
-            # on a GPU the block hangs, or goes on with its shared memory half written.
-            first_site, apart = b.alloca(CHARP), b.alloca(I1)
-            b.store(ll.Constant(CHARP, None), first_site)
-            b.store(ll.Constant(I1, 0), apart)
-            sites_of = b.bitcast(sites, CHARP.as_pointer())
-
-            def census(b, t):
-                st = b.load(state_of(b, t))
-                b.store(b.add(b.load(live), b.zext(b.icmp_unsigned("!=", st, I8(DONE)), I64)), live)
-                waiting = b.icmp_unsigned("==", st, I8(AT_BARRIER))
-                b.store(b.add(b.load(at_barrier), b.zext(waiting, I64)), at_barrier)
-                with b.if_then(waiting):
-                    site = b.load(b.gep(sites_of, [t]))
-                    first = b.load(first_site)
-                    is_first = b.icmp_unsigned("==", first, ll.Constant(CHARP, None))
-                    b.store(b.select(is_first, site, first), first_site)
-                    differs = b.and_(b.not_(is_first), b.icmp_unsigned("!=", first, site))
-                    b.store(b.or_(b.load(apart), differs), apart)
-
-            counted_loop(b, 0, n, census)
-
-            def warp(b, base):
-                # A warp goes on when every live lane waits at a warp operation.
-                end = b.select(b.icmp_signed("<", b.add(base, I64(32)), n), b.add(base, I64(32)), n)
-                waiting, blocked = b.alloca(I64), b.alloca(I1)
-                b.store(I64(0), waiting)
-                b.store(ll.Constant(I1, 0), blocked)
-
-                def look(b, t):
-                    st = b.load(state_of(b, t))
-                    b.store(b.add(b.load(waiting), b.zext(b.icmp_unsigned("==", st, I8(AT_WARP)), I64)), waiting)
-                    other = b.and_(b.icmp_unsigned("!=", st, I8(AT_WARP)), b.icmp_unsigned("!=", st, I8(DONE)))
-                    b.store(b.or_(b.load(blocked), other), blocked)
-
-                counted_loop(b, base, end, look)
-                ready = b.and_(b.icmp_signed(">", b.load(waiting), I64(0)), b.not_(b.load(blocked)))
-                with b.if_then(ready):
-                    def release(b, t):
-                        st = state_of(b, t)
-                        with b.if_then(b.icmp_unsigned("==", b.load(st), I8(AT_WARP))):
-                            b.store(I8(RUNNABLE), st)
-                    counted_loop(b, base, end, release)
-                    b.store(ll.Constant(I1, 1), released)
-
-            counted_loop(b, 0, n, warp, stride=32)
-            # The block goes on from a barrier when every live thread waits at one.
-            everyone = b.and_(b.and_(b.icmp_signed(">", b.load(live), I64(0)),
-                                     b.icmp_unsigned("==", b.load(at_barrier), b.load(live))), b.not_(b.load(apart)))
-            with b.if_then(b.and_(everyone, b.not_(b.load(released)))):
-                def release_all(b, t):
-                    st = state_of(b, t)
-                    with b.if_then(b.icmp_unsigned("==", b.load(st), I8(AT_BARRIER))):
-                        b.store(I8(RUNNABLE), st)
-                counted_loop(b, 0, n, release_all)
-                b.store(ll.Constant(I1, 1), released)
+            code = b.call(self.settle_fn, [b.bitcast(ctx, CHARP)])
             more, check = fn.append_basic_block("more"), fn.append_basic_block("check")
-            b.cbranch(b.load(released), rounds, check)
+            b.cbranch(b.icmp_unsigned("==", code, I32(SETTLE_RELEASED)), rounds, check)
             b.position_at_end(check)
             # Nobody released: either all ended, or threads wait at different places (a deadlock).
-            b.cbranch(b.icmp_signed("==", b.load(live), I64(0)), finished, stop)
+            b.cbranch(b.icmp_unsigned("==", code, I32(SETTLE_ENDED)), finished, stop)
             b.position_at_end(more)
             b.unreachable()
             b.position_at_end(finished)
@@ -449,7 +720,7 @@ class CpuGpuRuntime:
             b.position_at_end(skip)
 
         def leave(b):
-            for p in (ctxs, stacks, state, slots, sites, shared):
+            for p in (ctxs, stacks, state, slots, sites, shared, jbs, started):
                 b.call(free, [p])
             b.call(setspecific, [b.load(self.key), previous])
             b.call(free, [ctx_raw])

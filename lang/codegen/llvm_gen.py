@@ -17,7 +17,7 @@ from ..semantics.globals import main_module_flag
 from ..semantics.imports import is_stdlib_file
 from ..types import ScalarType, Type
 from . import device_hooks as hooks
-from . import gpu_ops
+from . import function_values, gpu_ops
 from .abi import ALLOC_HOOK, ENTRY_SYMBOL, LAUNCH_HOOK, kernel_entry, ptx_name
 from .c_library import call_variadic
 from .halfconv import double_to_half, from_bfloat16, to_bfloat16
@@ -176,6 +176,18 @@ class ModuleCodegen:
                     if isinstance(i, ir.Call):
                         stack.append(i.callee)
         return False
+
+    def cpu_kernel(self, symbol: str) -> tuple[ir.Function, int]:
+        """What a CPU launch of kernel `symbol` runs, and how (`__pyx_gpu_launch`'s `mode`): its
+        `$regions` companion once per block (ir/gpu_regions.py), else one coroutine per thread if it
+        synchronizes, else each thread as a plain call."""
+        from ..ir.gpu_regions import region_symbol
+        from .gpu_cpu import COROUTINES, DIRECT, REGIONS
+
+        regions = self.ir_functions.get(region_symbol(symbol))
+        if regions is not None:
+            return regions, REGIONS
+        return self.ir_functions[symbol], COROUTINES if self.kernel_synchronizes(symbol) else DIRECT
 
     def piece_thunk(self, f: ir.Function) -> ll.Function:
         """`bool thunk(i8* args, lo, hi, piece)`: unpack a prange's captured values and run one piece."""
@@ -471,6 +483,12 @@ class FunctionCodegen:
     def instr_AddressOf(self, i: ir.AddressOf):
         self.define(i.result, self.slots[i.var])  # (a pointer: every Ptr is an opaque `ptr`)
 
+    def instr_FnAddr(self, i: ir.FnAddr):  # functions chosen at run time (codegen/function_values.py)
+        function_values.address(self, i)
+
+    def instr_CallFn(self, i: ir.CallFn):
+        function_values.call(self, i)
+
     def instr_BindRef(self, i: ir.BindRef):
         # The variable has no alloca (by_ref): its slot is this address, in the entry block,
         # before any block that uses it is generated.
@@ -674,6 +692,9 @@ class FunctionCodegen:
     def op_gpu_dynamic_shared(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         return gpu_ops.dynamic_shared(self, i)
 
+    def op_gpu_region(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return self.mg.gpu_cpu.region_op(self, i, spec.variant, args)  # a kernel's thread loops (gpu_cpu.py)
+
     def op_memcheck(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         ptr = i.args[0]
         pty = self.mg.llvm_type(ptr.type)
@@ -846,6 +867,14 @@ class FunctionCodegen:
 
     def math(self, name: str, args, t: Type) -> ll.Value:
         ty = self.mg.llvm_type(t)
+        if name == "pow" and self.mg.target.host and t == T.FLOAT64 and not self.f.fastmath:
+            # Python's float `**` is C's pow(). LLVM rewrites `llvm.pow` with a constant operand:
+            # pow(x, 0.5) as sqrt(x), pow(2.0, x) as exp2(x), which round otherwise than glibc's pow in
+            # about one case in a thousand, and a simulation then drifts from CPython's (examples/nbody.py
+            # did after 80000 steps). A `nobuiltin` call of libm's pow is left as written.
+            fn = self.mg.rt.libc("pow", ty, [ty, ty])
+            fn.attributes.add("nobuiltin")
+            return self.b.call(fn, args)
         if not self.mg.target.host and name not in NVPTX_NATIVE and self.mg.target.name != "opencl":
             return self.math_function({"pow": "pow"}.get(name, name), args, t, t, None)
         fnty = ll.FunctionType(ty, [ty] * len(args))
@@ -927,13 +956,14 @@ class FunctionCodegen:
     def instr_Launch(self, i: ir.Launch):
         if not self.mg.target.host:
             raise UnsupportedOnTarget("launch", i.span)
-        thunk = self.mg.kernel_thunk(self.mg.ir_functions[i.callee])
+        runs, mode = self.mg.cpu_kernel(i.callee)
+        thunk = self.mg.kernel_thunk(runs)
         packed = self.pack(i.args)
         dims = [self.value(v) for v in i.grid + i.block]
 
         def on_cpu():
             shared = self.b.add(self.value(i.shared_bytes), ll.Constant(ll.IntType(64), self.mg.static_shared_bytes))
-            direct = ll.Constant(ll.IntType(64), 0 if self.mg.kernel_synchronizes(i.callee) else 1)
+            direct = ll.Constant(ll.IntType(64), mode)
             name = self.mg.rt.cstr(self.b, self.mg.ir_functions[i.callee].name)  # for a deadlock's report
             return self.b.call(self.mg.gpu_cpu.launch_fn, [thunk, packed, *dims, shared, direct, name])
 

@@ -1,20 +1,30 @@
 """The CPU thread pool behind `for i in prange(n)`, generated as LLVM IR like the rest of the runtime.
 
-A module that has a parallel loop carries one pool: `PYX_NUM_THREADS` threads in all (by
-default the cores this process may run on), the calling thread plus workers started once, on
-first use, and kept for the life of the process. A loop is cut into `chunks` contiguous pieces
-(the lowering chooses how many, independent of the thread count, so reductions combine the
-same partial results on every machine); every thread claims the next piece with an atomic
-increment until none are left, so uneven iterations balance themselves.
+One pool per process: `PYX_NUM_THREADS` threads in all (by default the cores this process may
+run on), the calling thread plus workers started once, on first use, and kept for the life of
+the process. Every module with a parallel loop carries the pool's code, and runs its loops on
+its own copy only until a loader hands it the process's pool (`__pyx_pool_adopt`):
+`runtime/pool.py` makes the first shared library `pyx.import_module` loads the provider and
+gives its pool to every module loaded after it, so two modules' `prange` loops plus the caller
+share one set of threads instead of each starting one per core. `pyx.set_num_threads(n)` caps
+the threads a loop uses (`__pyx_pool_set_limit`), below the pool's size.
 
-Exceptions: each thread has its own exception state (runtime_lib's `__pyx_exc_state`). When
-a piece raises, no further pieces are claimed; pieces already claimed finish. Of the pieces
-that raised, the one earliest in the loop wins and its exception is moved to the caller: as
-pieces are claimed in order and each runs in order, that is the exception a serial loop
-would have raised first.
+A loop is cut into `chunks` contiguous pieces (the lowering chooses how many, independent of the
+thread count, so reductions combine the same partial results on every machine); every thread
+claims the next piece with an atomic increment until none are left, so uneven iterations
+balance themselves.
 
-A loop that starts while the pool is busy (a `prange` inside a `prange`, or two threads
-calling into the module at once) runs serially on its own thread.
+Exceptions: each thread has its own exception state (runtime_lib's `__pyx_exc_state`), and
+each module its own (a thread-local of that module). So the pool's core, which may be another
+module's code, only runs pieces and stops claiming when one reports that it raised; the piece
+it runs is the loop's module's `__pyx_pool_recording_piece`, which runs the real piece and, when
+it raised, moves the exception out of the running thread's state (of the loop's module) into the
+loop's record. Pieces already claimed finish. Of the pieces that raised, the one earliest in the
+loop wins and its exception is moved to the caller: as pieces are claimed in order and each runs
+in order, that is the exception a serial loop would have raised first.
+
+A loop that starts while the pool is busy (a `prange` inside a `prange`, two threads calling
+into modules at once, or another module's loop running) runs serially on its own thread.
 """
 from __future__ import annotations
 
@@ -24,6 +34,15 @@ from .runtime_lib import CHARP, DEPTH, EXC_STATE, I1, I32, I64, TEXTS, TYPE, VOI
 
 # bool piece(args, lo, hi, piece index): run iterations [lo, hi) of the loop; true if one raised.
 PIECE = ll.FunctionType(I1, [CHARP, I64, I64, I64])
+# int32 core(piece, args, count, chunks): 1 if the pool ran the loop, 0 if the caller must run it
+# serially (the pool busy, no workers, a forked child, one piece). What one module's loop calls of
+# another module's pool: it never touches exception state (see the module docstring).
+CORE = ll.FunctionType(I32, [PIECE.as_pointer(), CHARP, I64, I64])
+THREADS = ll.FunctionType(I64, [])
+# A parallel loop's record, on its caller's stack: the real piece and its arguments, the earliest
+# piece that raised and that piece's exception.
+RECORD = ll.LiteralStructType([PIECE.as_pointer(), CHARP, I64, EXC_STATE])
+R_PIECE, R_ARGS, R_BEST, R_ERROR = range(4)
 MAX_THREADS = 1024
 # The sizes of pthread_mutex_t, pthread_cond_t and cpu_set_t and the value of _SC_NPROCESSORS_ONLN
 # are the target's PlatformFacts (platform_facts.py). A zeroed mutex, condition variable or
@@ -36,26 +55,35 @@ class ThreadPool:
     def __init__(self, rt):
         self.rt = rt
         facts = rt.facts
-        sync = ll.ArrayType(ll.IntType(8), -(-max(facts.pthread_mutex_bytes, facts.pthread_cond_bytes) // 16) * 16)
+        self.sync = sync = ll.ArrayType(ll.IntType(8),
+                                        -(-max(facts.pthread_mutex_bytes, facts.pthread_cond_bytes) // 16) * 16)
         g = self._global
+        # The pool's own state: used only where this module's pool is the one that runs.
         self.once = g("__pyx_pool_once", I32, I32(0))  # PTHREAD_ONCE_INIT
         self.mutex, self.work_cv, self.done_cv = (g(f"__pyx_pool_{n}", sync, ll.Constant(sync, None), align=16)
                                                   for n in ("mutex", "work", "done"))
         self.busy = g("__pyx_pool_busy", I32, I32(0))
         self.generation = g("__pyx_pool_generation", I64, I64(0))
         self.remaining = g("__pyx_pool_remaining", I64, I64(0))
+        self.active = g("__pyx_pool_active", I64, I64(0))  # the workers that take part in this loop
+        self.limit = g("__pyx_pool_limit", I64, I64(0))  # set_num_threads; 0: every thread
         self.piece = g("__pyx_pool_piece", PIECE.as_pointer(), ll.Constant(PIECE.as_pointer(), None))
         self.args = g("__pyx_pool_args", CHARP, ll.Constant(CHARP, None))
         self.count = g("__pyx_pool_count", I64, I64(0))
         self.chunks = g("__pyx_pool_chunks", I64, I64(0))
         self.next = g("__pyx_pool_next", I64, I64(0))
         self.stop = g("__pyx_pool_stop", I32, I32(0))
-        self.best = g("__pyx_pool_best", I64, I64(0))  # the earliest piece that raised
-        self.error = g("__pyx_pool_error", EXC_STATE, ll.Constant(EXC_STATE, None))
         self.quit = g("__pyx_pool_quit", I32, I32(0))
         self.workers = g("__pyx_pool_workers", I64, I64(0))
         self.pid = g("__pyx_pool_pid", I32, I32(0))  # the process that started the workers
         self.tids = g("__pyx_pool_tids", I64.as_pointer(), ll.Constant(I64.as_pointer(), None))
+        # This module's side of a loop, wherever its pool is: the pool it was handed (null: its
+        # own), and the lock its pieces take to record an exception (a zeroed mutex is glibc's
+        # PTHREAD_MUTEX_INITIALIZER: it works before, and without, this module's pool starting).
+        self.provider_run = g("__pyx_pool_provider_run", CORE.as_pointer(), ll.Constant(CORE.as_pointer(), None))
+        self.provider_threads = g("__pyx_pool_provider_threads", THREADS.as_pointer(),
+                                  ll.Constant(THREADS.as_pointer(), None))
+        self.error_lock = g("__pyx_pool_error_lock", sync, ll.Constant(sync, None), align=16)
         libc = rt.libc
         self.lock = libc("pthread_mutex_lock")
         self.unlock = libc("pthread_mutex_unlock")
@@ -65,8 +93,13 @@ class ThreadPool:
         self.run_pieces = self._define_run_pieces()
         self.worker = self._define_worker()
         self.start = self._define_start()
+        self.core = self._define_core()
+        self.own_threads = self._define_own_threads()
+        self.recording_piece = self._define_recording_piece()
         self.parallel_for = self._define_parallel_for()
         self._define_thread_count()
+        self._define_adopt()
+        self._define_set_limit()
         self._define_shutdown()
 
     def _global(self, name, ty, init, align=None):
@@ -74,6 +107,11 @@ class ThreadPool:
         if align:
             var.align = align
         return var
+
+    def _exported(self, name, ret, params) -> tuple[ll.Function, ll.IRBuilder]:
+        """A function the loader calls by name (external linkage, unlike the rest of the runtime)."""
+        fn = ll.Function(self.rt.module, ll.FunctionType(ret, params), name)
+        return fn, ll.IRBuilder(fn.append_basic_block("entry"))
 
     @staticmethod
     def _ptr(b, var):
@@ -109,9 +147,14 @@ class ThreadPool:
         hi = b.add(b.add(lo, q), b.zext(before, I64))
         return lo, hi
 
+    @staticmethod
+    def _record_field(b, record, index):
+        return b.gep(record, [I32(0), I32(index)], inbounds=True)
+
     # ---- pieces ----
     def _define_run_pieces(self):
-        """Claim and run pieces until none are left or one has raised."""
+        """Claim and run pieces until none are left or one has raised (the pool's side: the
+        piece itself records what it raised)."""
         fn, b = self.rt._function("__pyx_pool_run", VOID, [PIECE.as_pointer(), CHARP, I64, I64])
         piece, args, count, chunks = fn.args
         claim, run, failed, done = (fn.append_basic_block(x) for x in ("claim", "run", "failed", "done"))
@@ -124,21 +167,38 @@ class ThreadPool:
         lo, hi = self._bounds(b, count, chunks, c)
         b.cbranch(b.call(piece, [args, lo, hi, c]), failed, claim)
         b = ll.IRBuilder(failed)
-        state = self.rt.state(b)
-        b.call(self.lock, [self._ptr(b, self.mutex)])
-        with b.if_then(b.icmp_unsigned("<", c, self._load(b, self.best))):
-            self._copy_state(b, self.error, state)
-            self._store(b, c, self.best)
-        b.call(self.unlock, [self._ptr(b, self.mutex)])
-        # A Ctrl-C is taken by the piece that raised KeyboardInterrupt for it: set it again, so the
-        # other threads stop in their pieces too (parallel_for takes it when the loop is over).
-        with b.if_then(self._is_interrupt(b, b.load(self.rt.field(b, state, TYPE)))):
-            b.store_atomic(I32(1), b.load(self.rt.interrupt_flag), "monotonic", 4)
-        b.store(ll.Constant(CHARP, None), self.rt.field(b, state, TYPE))
-        b.store(I32(0), self.rt.field(b, state, DEPTH))
         self._store(b, I32(1), self.stop, 4)
         b.branch(done)
         ll.IRBuilder(done).ret_void()
+        return fn
+
+    def _define_recording_piece(self):
+        """`bool __pyx_pool_recording_piece(record, lo, hi, c)`: run piece c of the loop whose
+        record this is; if it raised, keep its exception in the record when it is the earliest
+        so far, and leave this thread's state clean for the next piece. Runs on whichever thread
+        claimed the piece, so `state` is that thread's (of this module)."""
+        rt = self.rt
+        fn, b = rt._function("__pyx_pool_recording_piece", I1, [CHARP, I64, I64, I64])
+        raw, lo, hi, c = fn.args
+        record = b.bitcast(raw, RECORD.as_pointer())
+        piece = b.load(self._record_field(b, record, R_PIECE))
+        args = b.load(self._record_field(b, record, R_ARGS))
+        raised = b.call(piece, [args, lo, hi, c])
+        with b.if_then(raised):
+            state = rt.state(b)
+            best = self._record_field(b, record, R_BEST)
+            b.call(self.lock, [self._ptr(b, self.error_lock)])
+            with b.if_then(b.icmp_unsigned("<", c, self._load(b, best))):
+                self._copy_state(b, self._record_field(b, record, R_ERROR), state)
+                self._store(b, c, best)
+            b.call(self.unlock, [self._ptr(b, self.error_lock)])
+            # A Ctrl-C is taken by the piece that raised KeyboardInterrupt for it: set it again, so the
+            # other threads stop in their pieces too (parallel_for takes it when the loop is over).
+            with b.if_then(self._is_interrupt(b, b.load(rt.field(b, state, TYPE)))):
+                b.store_atomic(I32(1), b.load(rt.interrupt_flag), "monotonic", 4)
+            b.store(ll.Constant(CHARP, None), rt.field(b, state, TYPE))
+            b.store(I32(0), rt.field(b, state, DEPTH))
+        b.ret(raised)
         return fn
 
     # ---- workers ----
@@ -157,7 +217,10 @@ class ThreadPool:
         b.cbranch(b.icmp_signed("<", k, I64(SPIN)), poll, then_block)
 
     def _define_worker(self):
+        """A worker's loop; its argument is its number (0, 1, ...): workers numbered at or past
+        the loop's `active` sit that loop out (set_num_threads)."""
         fn, b = self.rt._function("__pyx_pool_worker", CHARP, [CHARP])
+        number = b.ptrtoint(fn.args[0], I64)
         seen, spins = b.alloca(I64), b.alloca(I64)
         b.store(I64(0), seen)
         idle, sleep, wait, work = (fn.append_basic_block(x) for x in ("idle", "sleep", "wait", "work"))
@@ -181,10 +244,12 @@ class ThreadPool:
 
         b = ll.IRBuilder(work)
         b.store(self._load(b, self.generation), seen)
-        leave, stay = fn.append_basic_block("leave"), fn.append_basic_block("stay")
+        leave, stay, take_part = (fn.append_basic_block(x) for x in ("leave", "stay", "take.part"))
         b.cbranch(b.icmp_unsigned("!=", self._load(b, self.quit, 4), I32(0)), leave, stay)
         ll.IRBuilder(leave).ret(ll.Constant(CHARP, None))
         b = ll.IRBuilder(stay)
+        b.cbranch(b.icmp_signed("<", number, self._load(b, self.active)), take_part, idle)
+        b = ll.IRBuilder(take_part)
         piece, args = self._load(b, self.piece), self._load(b, self.args)
         count, chunks = self._load(b, self.count), self._load(b, self.chunks)
         b.call(self.run_pieces, [piece, args, count, chunks])
@@ -197,19 +262,45 @@ class ThreadPool:
         b.branch(idle)
         return fn
 
+    def _active_workers(self, b):
+        """The workers a loop started now uses: all of them, or `limit - 1` (the caller is one)."""
+        workers, limit = self._load(b, self.workers), self._load(b, self.limit)
+        capped = b.select(b.icmp_signed("<", b.sub(limit, I64(1)), workers), b.sub(limit, I64(1)), workers)
+        return b.select(b.icmp_signed(">", limit, I64(0)), capped, workers)
+
+    def _define_own_threads(self):
+        """`int64 __pyx_pool_own_threads()`: threads a loop on this module's pool uses (starts it)."""
+        fn, b = self._exported("__pyx_pool_own_threads", I64, [])
+        b.call(self.rt.libc("pthread_once"), [self.once, self.start])
+        b.ret(b.add(self._active_workers(b), I64(1)))
+        return fn
+
     def _define_thread_count(self):
         """`int64 __pyx_pool_threads()`: threads a parallel loop of this module uses (starts the pool)."""
-        fn = ll.Function(self.rt.module, ll.FunctionType(I64, []), "__pyx_pool_threads")
-        b = ll.IRBuilder(fn.append_basic_block("entry"))
-        b.call(self.rt.libc("pthread_once"),
-               [self.once, self.start])
-        b.ret(b.add(self._load(b, self.workers), I64(1)))
+        _, b = self._exported("__pyx_pool_threads", I64, [])
+        provider = b.load(self.provider_threads)
+        with b.if_then(b.icmp_unsigned("!=", provider, ll.Constant(THREADS.as_pointer(), None))):
+            b.ret(b.call(provider, []))
+        b.ret(b.call(self.own_threads, []))
+
+    def _define_adopt(self):
+        """`void __pyx_pool_adopt(core, threads)`: run this module's loops on another module's pool
+        (the loader calls it before any of this module's code runs; runtime/pool.py)."""
+        fn, b = self._exported("__pyx_pool_adopt", VOID, [CORE.as_pointer(), THREADS.as_pointer()])
+        self._store(b, fn.args[0], self.provider_run)
+        self._store(b, fn.args[1], self.provider_threads)
+        b.ret_void()
+
+    def _define_set_limit(self):
+        """`void __pyx_pool_set_limit(n)`: loops on this pool use at most n threads (0: all)."""
+        fn, b = self._exported("__pyx_pool_set_limit", VOID, [I64])
+        self._store(b, fn.args[0], self.limit)
+        b.ret_void()
 
     def _define_shutdown(self):
         """`void __pyx_pool_shutdown()`: stop and join the workers, before the JIT frees this code."""
         rt = self.rt
-        fn = ll.Function(rt.module, ll.FunctionType(VOID, []), "__pyx_pool_shutdown")
-        b = ll.IRBuilder(fn.append_basic_block("entry"))
+        _, b = self._exported("__pyx_pool_shutdown", VOID, [])
         workers = self._load(b, self.workers)
         with b.if_then(b.icmp_signed(">", workers, I64(0))):
             b.call(self.lock, [self._ptr(b, self.mutex)])
@@ -222,7 +313,6 @@ class ThreadPool:
                 join, [b.load(b.gep(b.load(self.tids), [k])), ll.Constant(CHARP.as_pointer(), None)]))
             self._store(b, I64(0), self.workers)
         b.ret_void()
-
     def _define_start(self):
         """Once per process: size the pool (PYX_NUM_THREADS, else the usable cores) and start it."""
         rt = self.rt
@@ -270,7 +360,7 @@ class ThreadPool:
         b = ll.IRBuilder(body)
         slot = b.gep(b.load(self.tids), [k])
         failed = b.icmp_signed("!=", b.call(create, [slot, ll.Constant(CHARP, None), self.worker,
-                                                     ll.Constant(CHARP, None)]), I32(0))
+                                                     b.inttoptr(k, CHARP)]), I32(0))
         b.cbranch(failed, done, spawned)  # out of threads: run with the ones that started
         b = ll.IRBuilder(spawned)
         b.store(b.add(k, I64(1)), started)
@@ -282,35 +372,34 @@ class ThreadPool:
         b.ret_void()
         return fn
 
-    # ---- the entry generated code calls ----
-    def _define_parallel_for(self):
-        """`int32 __pyx_parallel_for(piece, args, count, chunks)`: 1 if an iteration raised."""
+    # ---- the pool's core: what a module hands to the others ----
+    def _define_core(self):
+        """`int32 __pyx_pool_core(piece, args, count, chunks)`: run the loop on this pool's threads
+        and the caller's; 0 (nothing run) where the caller must run it serially."""
         rt = self.rt
-        fn, b = rt._function("__pyx_parallel_for", I32, [PIECE.as_pointer(), CHARP, I64, I64])
+        fn, b = self._exported("__pyx_pool_core", I32, [PIECE.as_pointer(), CHARP, I64, I64])
         piece, args, count, chunks = fn.args
-        spins, k = b.alloca(I64), b.alloca(I64)
-        parallel, claimed, serial, serial_body, serial_next, raised, finished = (
-            fn.append_basic_block(x) for x in ("parallel", "claimed", "serial", "serial.piece", "serial.next",
-                                               "raised", "finished"))
-        b.call(rt.libc("pthread_once"),
-               [self.once, self.start])
+        spins = b.alloca(I64)
+        parallel, claimed, serial = (fn.append_basic_block(x) for x in ("parallel", "claimed", "serial"))
+        b.call(rt.libc("pthread_once"), [self.once, self.start])
         # fork() copies only the calling thread: a child has no workers, so it runs serially.
         # (An atfork handler would outlive a JIT module's code; a pid check cannot.)
         forked = b.icmp_signed("!=", b.call(rt.libc("getpid"), []), b.load(self.pid))
-        alone = b.or_(b.or_(b.icmp_signed("<=", self._load(b, self.workers), I64(0)), forked),
+        alone = b.or_(b.or_(b.icmp_signed("<=", self._active_workers(b), I64(0)), forked),
                       b.icmp_signed("<=", chunks, I64(1)))
         b.cbranch(alone, serial, parallel)
+        ll.IRBuilder(serial).ret(I32(0))
 
         b = ll.IRBuilder(parallel)
         won = b.extract_value(b.cmpxchg(self.busy, I32(0), I32(1), "acquire", "monotonic"), 1)
         b.cbranch(won, claimed, serial)
 
         b = ll.IRBuilder(claimed)
+        active = self._active_workers(b)
         for var, value in ((self.piece, piece), (self.args, args), (self.count, count), (self.chunks, chunks),
-                           (self.next, I64(0)), (self.best, I64(NONE_RAISED))):
+                           (self.next, I64(0)), (self.active, active), (self.remaining, active)):
             self._store(b, value, var)
         self._store(b, I32(0), self.stop, 4)
-        self._store(b, self._load(b, self.workers), self.remaining)
         # Spinning workers start on the new generation; sleeping ones are woken under the mutex.
         self._store(b, b.add(self._load(b, self.generation), I64(1)), self.generation)
         b.call(self.lock, [self._ptr(b, self.mutex)])
@@ -332,12 +421,35 @@ class ThreadPool:
         b.call(self.unlock, [self._ptr(b, self.mutex)])
         b.branch(spin_done)
         b = ll.IRBuilder(spin_done)
-        failed = b.icmp_unsigned("!=", self._load(b, self.best), I64(NONE_RAISED))
-        with b.if_then(failed):
-            self._copy_state(b, rt.state(b), self.error)
-            with b.if_then(self._is_interrupt(b, b.load(rt.field(b, self.error, TYPE)))):
-                b.store_atomic(I32(0), b.load(rt.interrupt_flag), "monotonic", 4)  # taken: see run_pieces
         self._store(b, I32(0), self.busy, 4)
+        b.ret(I32(1))
+        return fn
+
+    # ---- the entry generated code calls ----
+    def _define_parallel_for(self):
+        """`int32 __pyx_parallel_for(piece, args, count, chunks)`: 1 if an iteration raised."""
+        rt = self.rt
+        fn, b = rt._function("__pyx_parallel_for", I32, [PIECE.as_pointer(), CHARP, I64, I64])
+        piece, args, count, chunks = fn.args
+        k = b.alloca(I64)
+        record = b.alloca(RECORD)
+        ran, serial, serial_body, serial_next, raised, finished = (
+            fn.append_basic_block(x) for x in ("ran", "serial", "serial.piece", "serial.next", "raised", "finished"))
+        b.store(piece, self._record_field(b, record, R_PIECE))
+        b.store(args, self._record_field(b, record, R_ARGS))
+        b.store(I64(NONE_RAISED), self._record_field(b, record, R_BEST))
+        provider = self._load(b, self.provider_run)
+        core = b.select(b.icmp_unsigned("!=", provider, ll.Constant(CORE.as_pointer(), None)), provider, self.core)
+        went = b.call(core, [self.recording_piece, b.bitcast(record, CHARP), count, chunks])
+        b.cbranch(b.icmp_unsigned("!=", went, I32(0)), ran, serial)
+
+        b = ll.IRBuilder(ran)
+        error = self._record_field(b, record, R_ERROR)
+        failed = b.icmp_unsigned("!=", b.load(self._record_field(b, record, R_BEST)), I64(NONE_RAISED))
+        with b.if_then(failed):
+            self._copy_state(b, rt.state(b), error)
+            with b.if_then(self._is_interrupt(b, b.load(rt.field(b, error, TYPE)))):
+                b.store_atomic(I32(0), b.load(rt.interrupt_flag), "monotonic", 4)  # taken: see recording_piece
         b.ret(b.zext(failed, I32))
 
         # Serially, on this thread: its own exception state is already the right one.

@@ -4,7 +4,10 @@ and whose result is a scalar also gets `PyObject *__pyx_py.f(self, args, nargs, 
 the GIL around the call and converts the result back: a call costs about what a C
 extension's does. A `Ptr[T]` argument is any writable C-contiguous buffer of at least one
 dimension (a NumPy array, a memoryview) whose format is T's, held with `PyObject_GetBuffer`
-for the call.
+for the call. A `Span[T]` argument is such a buffer of one dimension, passed as its address and
+length; a `Buffer[T, rank]` argument any writable buffer of `rank` dimensions and any strides
+(whole elements), passed as its address, shape and strides in elements: the same values the
+checked path builds with ctypes, at the cost of a `Ptr` (3.7 and 4.8 µs became about 0.1).
 
 Anything off the fast path (keywords, defaults, a value of another type, an int out
 of range) is handed to the checked Python path (`self[0]`), so every error message is
@@ -34,6 +37,8 @@ PY_BUFFER = ll.LiteralStructType([PTR, PTR, I64, I64, ll.IntType(32), ll.IntType
 # PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE: pyx may write through any Ptr, so a
 # read-only buffer (bytes, a read-only NumPy array) takes the checked path, which refuses it.
 PYBUF_C_CONTIGUOUS_FORMAT = 0x0038 | 0x0004 | 0x0001
+# PyBUF_STRIDES | PyBUF_FORMAT | PyBUF_WRITABLE: a Buffer takes any strides (no suboffsets).
+PYBUF_STRIDED_FORMAT = 0x0018 | 0x0004 | 0x0001
 # struct-module format characters of each element type, as NumPy and memoryview give them.
 _FORMATS = {("int", 8): "b", ("int", 16): "h", ("int", 32): "i", ("int", 64): "lq",
             ("uint", 8): "B", ("uint", 16): "H", ("uint", 32): "I", ("uint", 64): "LQ",
@@ -51,11 +56,42 @@ def _fast_pointer(t) -> bool:
         and t.pointee != T.BFLOAT16
 
 
+def _view_kind(t) -> str | None:
+    """How an array argument of type t arrives here: "ptr" (its address), "span" (address and
+    length) or "buffer" (address, shape, strides); None for anything else."""
+    if _fast_pointer(t):
+        return "ptr"
+    from ..interop import element_type, is_buffer_of_scalars, is_span_of_scalars
+
+    for kind, test in (("span", is_span_of_scalars), ("buffer", is_buffer_of_scalars)):
+        if test(t):
+            return kind if element_type(t) != T.BFLOAT16 else None
+    return None
+
+
 def eligible(f: ir.Function) -> bool:
     def scalar(t):
         return isinstance(t, T.ScalarType) and not (t.is_float and t.bits == 16)
-    return all((scalar(p.type) or _fast_pointer(p.type)) and not p.by_ref for p in f.params) and (
+    return all((scalar(p.type) or _view_kind(p.type) is not None) and not p.by_ref for p in f.params) and (
         scalar(f.return_type) or f.return_type == T.NONE)
+
+
+def _view_value(b: ll.IRBuilder, view, t, kind: str, data, llvm_type):
+    """The Span or Buffer value of a Py_buffer: its address, then its length (a Span), or its
+    shape and strides in elements, one vector lane per dimension (a Buffer)."""
+    struct = llvm_type(t)
+    value = ll.Constant(struct, None)
+    value = b.insert_value(value, b.bitcast(data, struct.elements[0]), 0)
+    shape = b.bitcast(b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(7)])), I64.as_pointer())
+    if kind == "span":
+        return b.insert_value(value, b.load(shape), 1)
+    rank, itemsize = t.ct_env["rank"], max(1, t.fields[0][1].pointee.bits // 8)
+    strides = b.bitcast(b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(8)])), I64.as_pointer())
+    dims, steps = ll.Constant(struct.elements[1], None), ll.Constant(struct.elements[2], None)
+    for d in range(rank):
+        dims = b.insert_element(dims, b.load(b.gep(shape, [I64(d)])), ll.IntType(32)(d))
+        steps = b.insert_element(steps, b.sdiv(b.load(b.gep(strides, [I64(d)])), I64(itemsize)), ll.IntType(32)(d))
+    return b.insert_value(b.insert_value(value, dims, 1), steps, 2)
 
 
 def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm_type, libc) -> str:
@@ -70,7 +106,7 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
     get_item = api("PyTuple_GetItem", PTR, [PTR, I64])
     views = []
     for p in f.params:
-        if isinstance(p.type, T.PtrType):
+        if _view_kind(p.type) is not None:
             view = b.alloca(PY_BUFFER)
             b.store(ll.Constant(PY_BUFFER, None), view)  # obj == NULL: nothing to release
             views.append(view)
@@ -95,10 +131,13 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
     for i, p in enumerate(f.params):
         obj = b.load(b.gep(args, [I64(i)]))
         t = p.type
-        if isinstance(t, T.PtrType):
+        kind = _view_kind(t)
+        if kind is not None:
             view = next(view_of)
+            pointee = t.pointee if kind == "ptr" else t.fields[0][1].pointee
+            flags = PYBUF_STRIDED_FORMAT if kind == "buffer" else PYBUF_C_CONTIGUOUS_FORMAT
             got = b.call(api("PyObject_GetBuffer", ll.IntType(32), [PTR, PY_BUFFER.as_pointer(), ll.IntType(32)]),
-                         [obj, view, ll.IntType(32)(PYBUF_C_CONTIGUOUS_FORMAT)])
+                         [obj, view, ll.IntType(32)(flags)])
             ok = b.icmp_signed("==", got, ll.IntType(32)(0))
             fmt_bb, cont_bb = entry.append_basic_block(f"format{i}"), entry.append_basic_block(f"checked{i}")
             fail_bb = entry.append_basic_block(f"nobuffer{i}")
@@ -106,7 +145,7 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
             b.position_at_end(fmt_bb)
             fmt = b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(6)]))
             match = ll.Constant(I1, 0)
-            for text in buffer_formats(t.pointee):
+            for text in buffer_formats(pointee):
                 data = bytearray(text.encode()) + b"\0"
                 g = ll.GlobalVariable(module, ll.ArrayType(ll.IntType(8), len(data)),
                                       name=f"{name}.fmt{i}.{len(module.globals)}")
@@ -118,12 +157,33 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
             # A 0-dimensional buffer (a NumPy scalar, a 0-d array) is not an array: the checked path says so.
             ndim = b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(5)]))
             match = b.and_(match, b.icmp_signed(">", ndim, ll.IntType(32)(0)))
+            if kind != "ptr":  # a Span has one dimension, a Buffer its rank
+                rank = 1 if kind == "span" else t.ct_env["rank"]
+                match = b.and_(match, b.icmp_signed("==", ndim, ll.IntType(32)(rank)))
+            if kind == "buffer":
+                # NumPy's strides are in bytes, the Buffer's in elements: a stride that is not
+                # whole elements takes the checked path, which refuses it. Read only once the
+                # buffer is known to have `rank` of them.
+                strides_bb = entry.append_basic_block(f"strides{i}")
+                b.cbranch(match, strides_bb, fail_bb)
+                b.position_at_end(strides_bb)
+                strides = b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(8)]))
+                strides = b.bitcast(strides, I64.as_pointer())
+                match = ll.Constant(I1, 1)
+                for d in range(rank):
+                    stride = b.load(b.gep(strides, [I64(d)]))
+                    whole = b.icmp_signed("==", b.srem(stride, I64(max(1, pointee.bits // 8))), I64(0))
+                    match = b.and_(match, whole)
             b.cbranch(match, cont_bb, fail_bb)
             b.position_at_end(fail_bb)
             b.call(err_clear, [])
             b.branch(fallback_bb)  # not a buffer of T: the Python path says what is wrong
             b.position_at_end(cont_bb)
-            values.append(b.bitcast(b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(0)])), llvm_type(t)))
+            data = b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(0)]))
+            if kind == "ptr":
+                values.append(b.bitcast(data, llvm_type(t)))
+            else:
+                values.append(_view_value(b, view, t, kind, data, llvm_type))
             continue
         if t.is_bool:
             true_obj, false_obj = b.call(get_item, [self_obj, I64(3)]), b.call(get_item, [self_obj, I64(4)])

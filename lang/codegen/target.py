@@ -87,11 +87,31 @@ def host_target() -> Target:
                   llvm.get_host_cpu_features().flatten(), HOST_ADDRESS_SPACES, True)
 
 
+# Each GPU architecture LLVM's NVPTX backend knows (from Pascal on), with the oldest PTX ISA that
+# knows it: LLVM *aborts the process* when asked for an architecture with an older PTX ISA
+# ("PTX version 8.0 does not support target 'sm_120'"), and only warns on a name it does not
+# know, so an architecture outside this table is refused before LLVM sees it. Checked against
+# llvmlite 0.50 (LLVM 22): the lowest `+ptxNN` each accepts.
+PTX_VERSIONS = {"sm_60": "+ptx60", "sm_61": "+ptx60", "sm_62": "+ptx60", "sm_70": "+ptx60", "sm_72": "+ptx61",
+                "sm_75": "+ptx63", "sm_80": "+ptx70", "sm_86": "+ptx71", "sm_87": "+ptx74", "sm_88": "+ptx90",
+                "sm_89": "+ptx78", "sm_90": "+ptx80", "sm_90a": "+ptx80", "sm_100": "+ptx86", "sm_100a": "+ptx86",
+                "sm_101": "+ptx86", "sm_101a": "+ptx86", "sm_103": "+ptx88", "sm_103a": "+ptx88",
+                "sm_110": "+ptx90", "sm_110a": "+ptx90", "sm_120": "+ptx87", "sm_120a": "+ptx87",
+                "sm_121": "+ptx88", "sm_121a": "+ptx88"}
+
+
+class UnknownGpuArch(ValueError):
+    """A GPU architecture pyx cannot generate PTX for (not in PTX_VERSIONS)."""
+
+    def __init__(self, arch: str):
+        super().__init__(f"unknown GPU architecture {arch!r} (one of {', '.join(PTX_VERSIONS)})")
+
+
 def ptx_version_for(arch: str) -> str:
-    sm = int(arch.removeprefix("sm_").rstrip("a"))
-    # The oldest PTX ISA that knows the architecture (PTX ISA release notes).
-    return {90: "+ptx80", 89: "+ptx78", 87: "+ptx74", 86: "+ptx71", 80: "+ptx70", 75: "+ptx63",
-            70: "+ptx60"}.get(sm, "+ptx80" if sm > 90 else "+ptx60")
+    """The PTX ISA version to emit for `arch`; UnknownGpuArch for one LLVM would not take."""
+    if arch not in PTX_VERSIONS:
+        raise UnknownGpuArch(arch)
+    return PTX_VERSIONS[arch]
 
 
 @functools.cache

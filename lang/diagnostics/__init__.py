@@ -26,7 +26,22 @@ def error(code: str | ErrorCode, span: Span | None, notes: tuple[Note, ...] = ()
     """The diagnostic for a registered code (`codes.py`, by its string or its `ErrorCode`); the arguments
     must be exactly the template's fields (a mismatch is a compiler bug: TypeError)."""
     registered = lookup(code)
-    return Diagnostic(registered.code, registered.format(**args), span, registered.severity, notes)
+    return Diagnostic(registered.code, registered.format(**_disambiguated(args)), span, registered.severity, notes)
+
+
+def _disambiguated(args: dict[str, object]) -> dict[str, object]:
+    """Types that read the same but are different (`Point` of two modules, or `List` of them) are
+    named with their modules, as mypy does: "expected `a.Point`, found `b.Point`"."""
+    qualified: dict[str, set[str]] = {}
+    for value in args.values():
+        name = getattr(value, "qualified_name", None)
+        if isinstance(name, str):
+            qualified.setdefault(str(value), set()).add(name)
+    clashing = {shown for shown, names in qualified.items() if len(names) > 1}
+    if not clashing:
+        return args
+    return {k: v.qualified_name if str(v) in clashing and hasattr(v, "qualified_name") else v
+            for k, v in args.items()}
 
 
 class CompileError(Exception):

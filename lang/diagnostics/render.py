@@ -11,7 +11,8 @@ from . import Diagnostic
 def use_color(stream, choice: str = "auto") -> bool:
     if choice == "always":
         return True
-    if choice == "never" or os.environ.get("NO_COLOR"):
+    # A terminal that says it is dumb (Emacs' shell, some CI logs) shows escapes as text.
+    if choice == "never" or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
     return hasattr(stream, "isatty") and stream.isatty()
 

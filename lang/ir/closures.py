@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..semantics import typed as t
+from ..semantics.ownership import owning
 from ..types import PtrType
 from . import nodes as ir
 
@@ -18,7 +19,10 @@ def closure(lw: FunctionLowering, e: t.TClosure) -> ir.Value:
     """The closure's struct: an undefined value with each captured value inserted in turn."""
     value: ir.Value = ir.Undef(e.type)
     for index, captured in enumerate(e.values):
-        value = lw.emit(ir.Insert(e.span, lw.temp(e.type), value, index, lw.expr(captured)))
+        # A heap cell's reference (semantics/function_values.py) is the closure's, not a temporary.
+        result = lw.temp(e.type)
+        part = lw.own.take(captured) if owning(captured.type) else lw.expr(captured)
+        value = lw.emit(ir.Insert(e.span, result, value, index, part))
     return value
 
 

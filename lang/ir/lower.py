@@ -6,6 +6,7 @@ from typing import overload
 from .. import types as T
 from ..diagnostics import note_statement
 from ..gpu_limits import MAX_BLOCK_THREADS, MAX_GRID, MAX_STATIC_SHARED_BYTES
+from ..interop import is_string as is_python_str
 from ..monomorphize import Program
 from ..semantics import typed as t
 from ..semantics.globals import is_script
@@ -13,7 +14,7 @@ from ..semantics.gpu import static_shared_bytes
 from ..semantics.ownership import owning
 from ..source import Span
 from ..types import LiteralType, ScalarType, SIMDType, Type, default_type, elem_type
-from . import closures, ops
+from . import closures, function_values, ops
 from . import nodes as ir
 from .builtins import ipow_function, ipow_symbol
 from .globals import defined_flag, mark_defined, program_entry
@@ -214,7 +215,8 @@ class FunctionLowering:
     def calls_since(self, first_block: int) -> bool:
         """Whether the blocks made since `first_block` call a function (whose running time the
         loop around them cannot bound: a loop-free recursion polls nothing)."""
-        return any(isinstance(i, (ir.Call, ir.Launch)) for b in self.fn.blocks[first_block:] for i in b.instrs)
+        return any(isinstance(i, (ir.Call, ir.Launch, ir.CallFn))
+                   for b in self.fn.blocks[first_block:] for i in b.instrs)
 
     # ---- functions ----
     def lower(self) -> ir.Function:
@@ -566,9 +568,13 @@ class FunctionLowering:
                 self.print_value(item, span)
             self.print_str("]", span)
             return
-        if isinstance(vt, T.StructType) and vt.base == "String":
-            data = self.emit(ir.Extract(span, self.temp(vt.fields[0][1]), v, 0))
-            size = self.emit(ir.Extract(span, self.temp(T.INT), v, 1))
+        if is_python_str(vt):
+            # The stdlib's String, as its `@python_layout("str")` marker declares it (interop.LAYOUTS,
+            # checked against its fields): UTF-8 bytes at `data`, `size` of them.
+            data_at, size_at = vt.field_index("data"), vt.field_index("size")
+            assert data_at is not None and size_at is not None
+            data = self.emit(ir.Extract(span, self.temp(vt.fields[data_at][1]), v, data_at))
+            size = self.emit(ir.Extract(span, self.temp(T.INT), v, size_at))
             self.intrinsic("print_bytes", [data, size], None, span)
             return
         if vt == T.EXCEPTION:
@@ -789,6 +795,16 @@ class FunctionLowering:
     def stmt_TBindRef(self, s: t.TBindRef) -> None:
         closures.bind_ref(self, s)
 
+    # Functions chosen at run time (ir/function_values.py).
+    def expr_TFnAddr(self, e) -> ir.Value:
+        return function_values.address(self, e)
+
+    def expr_TCallPtr(self, e) -> ir.Value:
+        return function_values.call(self, e)
+
+    def expr_TMakeFnValue(self, e) -> ir.Value:
+        return function_values.make(self, e)
+
     def expr_TField(self, e: t.TField) -> ir.Value:
         agg = self.expr(e.base)
         return self.emit(ir.Extract(e.span, self.temp(e.type), agg, e.index))
@@ -960,10 +976,21 @@ class FunctionLowering:
         self.emit(ir.Store(e.span, slot, self.emit(ir.PtrLoad(e.span, self.temp(e.slot.type), ptr, zero))))
         flag = self.own.live_flag(e.slot) if owning(e.slot.type) else None
 
+        # An object's data (syntax/classes.py) begins with its reference count, which the change may
+        # have moved in memory meanwhile (`a.link = a` copies `a`): the count goes back as it is now,
+        # not as it was lent (which lost the copy's count, and freed `a` twice).
+        counted = isinstance(slot.type, T.StructType) and bool(slot.type.fields) \
+            and slot.type.fields[0][0] == "__pyx_rc"
+
         def store_back() -> None:
             if flag is not None:
                 self.own.set_flag(flag, False, e.span)
-            self.emit(ir.PtrStore(e.span, ptr, zero, self.emit(ir.Load(e.span, self.temp(slot.type), slot))))
+            bits = self.emit(ir.Load(e.span, self.temp(slot.type), slot))
+            if counted:
+                count = self.emit(ir.PtrLoad(e.span, self.temp(T.INT),
+                                             self.emit(ir.Cast(e.span, self.temp(T.ptr(T.INT)), "bitcast", ptr)), zero))
+                bits = self.emit(ir.Insert(e.span, self.temp(slot.type), bits, 0, count))
+            self.emit(ir.PtrStore(e.span, ptr, zero, bits))
 
         if flag is not None:
             self.own.set_flag(flag, True, e.span)

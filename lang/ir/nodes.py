@@ -274,6 +274,26 @@ class BindRef(Instr):
     ptr: Value
 
 
+@dataclass(eq=False)
+class FnAddr(Instr):
+    """The address (a Ptr[UInt8]) of the entry through which a function value calls `callee`
+    (a thunk: semantics/function_values.py); codegen adapts it to the one indirect convention."""
+
+    result: Temp
+    callee: str
+
+
+@dataclass(eq=False)
+class CallFn(Instr):
+    """An indirect call through a function value `fn` (its code and environment); it may raise,
+    like any call whose callee is not known."""
+
+    result: Temp | None
+    fn: Value
+    args: list[Value]
+    handler: Block | None = None
+
+
 # ---- terminators ----
 @dataclass(eq=False)
 class Terminator:

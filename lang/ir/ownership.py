@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, cast
 
 from .. import types as T
 from ..semantics import typed as t
+from ..semantics.classes import is_class
 from ..semantics.ownership import owning
 from ..source import Span
 from . import nodes as ir
@@ -39,6 +40,7 @@ class OwnershipLowering:
         self.slots: dict[t.LocalVar | t.TExpr, Slot] = {}
         self.statement_temps: list[Slot] = []  # the temporaries of the statements being lowered
         self.cleanup: ir.Block | None = None
+        self.unwinding: bool = False  # lowering the cleanup handler (`finish`)
         if lw.instance.drops and whole_function:  # (a prange body holds no such values: E0007)
             self.cleanup = lw.new_block("cleanup")
             lw.handlers = [self.cleanup]
@@ -79,12 +81,36 @@ class OwnershipLowering:
     def destroy(self, value: ir.Value, type_: T.Type, span: Span | None) -> None:
         """Run `__del__` on a value, then its fields' destructors."""
         instance = self.lw.instance.drops.get(type_)
-        if instance is not None:
+        if instance is not None and is_class(type_) and not self.unwinding:
+            self.release(value, instance, span)
+        elif instance is not None:
             self.lw.emit(ir.Call(span, None, instance.symbol, [value], self.lw.handler()))
         for index, (_, ftype) in enumerate(cast(T.StructType, type_).fields):
             if owning(ftype):
                 field = self.lw.emit(ir.Extract(span, self.lw.temp(ftype), value, index))
                 self.destroy(field, ftype, span)
+
+    def release(self, value: ir.Value, instance: t.FunctionInstance, span: Span | None) -> None:
+        """A class handle's `__del__` (syntax/classes.py), its common case written here: a null
+        handle holds nothing, and one of several references takes one away from the count; only the
+        last reference calls `__del__`, which destroys the object. (`__del__` is recursive through
+        the objects an object holds, so ir/recursion.py gives its entry a guard, a setjmp and a
+        look-up of the thread's state: that on every reference dropped made richards slower than
+        CPython.)"""
+        lw = self.lw
+        address = lw.emit(ir.Extract(span, lw.temp(T.ptr(T.INT)), value, 0))
+        test, shared, last, done = (lw.new_block(n) for n in ("release", "shared", "last", "released"))
+        lw.block.term = ir.Branch(span, lw.cmp("eq", address, ir.Const(T.ptr(T.INT), None), span), done, test)
+        lw.block = test
+        zero = ir.Const(T.INT, 0)
+        count = lw.emit(ir.PtrLoad(span, lw.temp(T.INT), address, zero))
+        lw.block.term = ir.Branch(span, lw.cmp("sgt", count, ir.Const(T.INT, 1), span), shared, last)
+        lw.block = shared
+        lw.emit(ir.PtrStore(span, address, zero, lw.binop("sub", count, ir.Const(T.INT, 1), span)))
+        lw.goto(done)
+        lw.block = last
+        lw.emit(ir.Call(span, None, instance.symbol, [value], lw.handler()))
+        lw.goto(done)
 
     def destroy_if_live(self, var: ir.Var, flag: ir.Var, type_: T.Type, span: Span | None) -> None:
         def destroy() -> None:
@@ -104,6 +130,7 @@ class OwnershipLowering:
         if self.cleanup is None:
             return
         self.lw.block, self.lw.handlers, self.lw.finally_stack = self.cleanup, [], []
+        self.unwinding = True  # (an exception's path is rare: a plain `__del__` call keeps it small)
         self.destroy_all(None)
         self.lw.terminate(ir.Reraise(None, None))
 

@@ -47,7 +47,7 @@ def infer_raises(module: ir.Module) -> ir.Module:
 
 def _exception_escapes(f: ir.Function, by_symbol: dict[str, ir.Function]) -> bool:
     def may_raise(instr: ir.Instr) -> TypeGuard[ir.Launch | ir.Call | ir.ParallelFor]:
-        if isinstance(instr, ir.Launch):
+        if isinstance(instr, (ir.Launch, ir.CallFn)):  # (an indirect call's callee is not known)
             return True
         if isinstance(instr, (ir.Call, ir.ParallelFor)):
             callee = by_symbol.get(instr.callee)

@@ -82,6 +82,12 @@ def print_instr(i: ir.Instr) -> str:
         return f"{i.result} = addressof {i.var} : {i.result.type}"
     if isinstance(i, ir.BindRef):
         return f"bindref {i.var}, {i.ptr}"
+    if isinstance(i, ir.FnAddr):
+        return f"{i.result} = fnaddr @{i.callee}"
+    if isinstance(i, ir.CallFn):
+        head = f"{i.result} = " if i.result is not None else ""
+        unwind = f" except {i.handler.label}" if i.handler is not None else ""
+        return f"{head}call_indirect {i.fn}({', '.join(map(str, i.args))}){unwind}"
     raise TypeError(i)
 
 

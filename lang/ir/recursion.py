@@ -114,6 +114,15 @@ def guard_recursion(module: ir.Module) -> ir.Module:
     graph = {f.symbol: sorted({i.callee for b in f.blocks for i in b.instrs
                                if isinstance(i, ir.Call) and i.callee in by_symbol and i.callee not in device})
              for f in module.functions if f.symbol not in device}
+    # A call through a function value may reach any thunk whose address the module takes
+    # (semantics/function_values.py): those edges close cycles too. Such a thunk, called through
+    # its adapter, is a cycle's entry (it sets up its own guard).
+    thunks = {i.callee for f in module.functions for b in f.blocks for i in b.instrs
+              if isinstance(i, ir.FnAddr) and i.callee in graph}
+    if thunks:
+        for f in module.functions:
+            if f.symbol in graph and any(isinstance(i, ir.CallFn) for b in f.blocks for i in b.instrs):
+                graph[f.symbol] = sorted(set(graph[f.symbol]) | thunks)
     cycle_of: dict[str, set[str]] = {}
     for component in _cycles(graph):
         for symbol in component:

@@ -34,6 +34,20 @@ MAX_INFERENCE_DEPTH = 48
 MAX_INSTANCES = 8192
 
 
+def _returns_nothing(decl: ast.FnDef) -> bool:
+    """Whether no `return` of `decl` gives a value and it has no `yield` (nested functions and
+    lambdas are their own)."""
+    stack: list = list(decl.body)
+    while stack:
+        node = stack.pop()
+        if (isinstance(node, ast.Return) and node.value is not None) or isinstance(node, ast.Yield):
+            return False
+        if isinstance(node, (ast.FnDef, ast.Lambda, ast.StructDef)):
+            continue
+        stack.extend(ast.children(node))
+    return True
+
+
 @dataclass
 class Program:
     module: str
@@ -96,6 +110,10 @@ class Instantiator:
         for module in self.modules:
             module.lookup_constant = self._constant_lookup(module)
         self.instances: dict[tuple[str, tuple[Type, ...]], FunctionInstance] = {}
+        # Symbols given so far, each with how many instances asked for it: a symbol is made of
+        # names, which two different types can share (`Point` of two modules), so a second
+        # instance reading the same gets `#2` (the order instances are made in is fixed).
+        self.symbols_given: dict[str, int] = {}
         self.per_def: dict[int, int] = {}  # instances made of each declaration (by id)
         self.too_many_instances = False
         self.worklist: deque[FunctionInstance] = deque()
@@ -124,7 +142,9 @@ class Instantiator:
             return owner  # a constructor returns the value it built
         if decl.returns is not None:
             return self.resolve_type(decl.returns, env, home)
-        return T.NONE if decl.kind == "fn" else None
+        # A `def` with no `return value` (nor `yield`) returns None: known before its body is
+        # checked, so a recursive one (`def walk(node): ... walk(node.left)`) needs no annotation.
+        return T.NONE if decl.kind == "fn" or _returns_nothing(decl) else None
 
     def _constant_lookup(self, module: ModuleSymbols):
         def lookup_constant(name: str, span: Span):
@@ -138,7 +158,7 @@ class Instantiator:
     def instantiate(self, decl: ast.FnDef, param_types: tuple[Type, ...], span: Span | None,
                     owner: Type | None = None, ct_args: tuple = ()) -> FunctionInstance | None:
         home = self.home(decl)
-        key = (home.name, owner.name if owner is not None else "", decl.name, param_types, ct_args)
+        key = (home.name, owner if owner is not None else "", decl.name, param_types, ct_args)
         instance = self.instances.get(key)
         if instance is None:
             # Counted per declaration (not per name: every struct's `__init__` is called `__init__`).
@@ -154,18 +174,26 @@ class Instantiator:
                     self.diags.error("E0227", span or decl.name_span, limit=MAX_INSTANCES)
                 return None
             instance = FunctionInstance(decl, home.name, param_types,
-                                        mangle(home.name, decl, param_types, owner, ct_args), owner=owner,
-                                        ct_args=ct_args)
+                                        self.unique_symbol(mangle(home.name, decl, param_types, owner, ct_args)),
+                                        owner=owner, ct_args=ct_args)
             instance.return_type = self.declared_return_type(decl, owner, method_env(decl, owner, ct_args), home)
             self.instances[key] = instance
             self.worklist.append(instance)
-        if instance.return_type is None and not instance.checked and not instance.in_progress:
-            # The caller needs this `def`'s inferred return type now.
+        inferred = decl.kind == "def" and decl.returns is None and decl.self_convention != "out"
+        if (instance.return_type is None or inferred) and not instance.checked and not instance.in_progress:
+            # The caller needs this `def`'s inferred return type now. (One that returns nothing
+            # is known to return None, but is still checked here, at its first call: a script's
+            # names it reads, and the empty literals it types, are judged at that point.)
             if self.depth >= MAX_INFERENCE_DEPTH:
                 self.diags.error("E0221", span or decl.name_span, func=decl.name)
                 return None
             self.check(instance)
         return instance
+
+    def unique_symbol(self, symbol: str) -> str:
+        count = self.symbols_given.get(symbol, 0) + 1
+        self.symbols_given[symbol] = count
+        return symbol if count == 1 else f"{symbol}#{count}"
 
     def check(self, instance: FunctionInstance) -> None:
         if instance.checked or instance.in_progress:

@@ -9,7 +9,7 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
-from . import classes, fold, python_float
+from . import classes, everyday, fold, function_values, python_float
 from .empty_literals import is_empty_literal
 from .generators import is_generator
 from .implicit_mut import aliased_argument
@@ -46,6 +46,7 @@ class CallChecker:
         self.chk: FunctionChecker = chk
         self.exprs: ExpressionChecker = chk.exprs
         self.msg: MessageBuilder = chk.msg
+        self._itertools_raw: dict[int, ast.Call] = {}  # the calls everyday.itertools_call made (kept: ids stay unique)
 
     def parameterized_call(self, func: ast.Subscript, e: ast.Call) -> TExpr:
         """`f[...](...)`: compile-time arguments, then an ordinary call."""
@@ -72,12 +73,14 @@ class CallChecker:
             if base.id in FUTURE_NAMES:
                 self.msg.error("E0007", func.span, construct=f"`{base.id}[...]`")
                 return TConst(e.span, ERROR, None)
-        if isinstance(base, ast.Attribute):
+        if isinstance(base, ast.Attribute) and not function_values.names_element(self.chk, base):
             return self.chk.structs.attribute_call(base, e, ct_items=func.items)
-        if isinstance(base, ast.Name) and isinstance(self.chk.scopes.lookup(base.id), LocalVar):
+        if not isinstance(base, ast.Name) or isinstance(self.chk.scopes.lookup(base.id), LocalVar):
             callee = self.exprs.expr(func)  # `fs[0](x)`: an element that is a function value
             if isinstance(callee.type, T.FunctionType):
                 return self.chk.closures.call(callee, e)
+            if function_values.is_fn_value(callee.type):  # `ops[c](a, b)`: any function (function_values.py)
+                return self.chk.structs.call_value(callee, e)
             if callee.type == ERROR:
                 return callee
         self.msg.error("E0224", func.span, func=getattr(base, "id", "this"))
@@ -149,6 +152,10 @@ class CallChecker:
 
     def user_call(self, decl: ast.FnDef, e: ast.Call, owner: StructType | None = None,
                   receiver: TExpr | None = None, ct_items=None, launching: bool = False) -> TExpr:
+        if everyday.is_itertools_call(decl, e, self._itertools_raw):  # `permutations(xs, 2)`: tuples
+            made = everyday.itertools_call(self.chk, decl, e, self._itertools_raw)
+            return self.exprs.expr(made) if made is not None else TConst(e.span, ERROR, None)
+        e = everyday.itertools_arguments(self.chk, decl, everyday.chain_pairs(decl, e))  # `compress(range(n), flags)`
         if not launching and any(d.name == "kernel" for d in decl.decorators):
             self.msg.error("E0148", e.func.span, func=decl.name)
             for a in e.args:
@@ -242,11 +249,29 @@ class CallChecker:
         pack = TVector(collected[0].span.to(collected[-1].span), T.simd(elem, len(values)), values)
         return args[:at] + [pack] + args[stop:]
 
+    def _pending_arguments(self, decl: ast.FnDef, params, bound: list[TExpr], owner) -> None:
+        """`head = None` (or `xs = []`), then `head = push(head, v)`: a pending variable passed
+        where the parameter's annotation names a type says what it holds (may raise Retry)."""
+        if decl.ct_params:
+            return
+        env = {**getattr(owner, "ct_env", {}), **({"Self": owner} if owner is not None else {})}
+        for p, b in zip(params, bound):
+            if isinstance(b, TLocal) and b.type == ERROR and p.annotation is not None and not p.variadic \
+                    and p.convention != "mut" and b.var in self.chk.empties.pending:
+                t = self.chk.type_resolver(p.annotation, env, decl)
+                if t != ERROR:
+                    self.chk.empties.flows_into(b, t)
+
     def finish_call(self, decl: ast.FnDef, bound: list[TExpr], span: Span, name_span: Span,
                     owner: StructType | None = None, receiver: TExpr | None = None, ct_items=None) -> TExpr:
         """Convert bound arguments to the parameters' types, instantiate, and build the call."""
         params = decl.params[1:] if decl.self_convention is not None else decl.params
         if any(b.type == ERROR for b in bound) or (receiver is not None and receiver.type == ERROR):
+            self._pending_arguments(decl, params, bound, owner)
+            return TConst(span, ERROR, None)
+        from .stored_arguments import check_stored_arguments
+
+        if not check_stored_arguments(self.chk, decl, params, bound, span, owner):  # `C(xs)` storing xs, xs used after
             return TConst(span, ERROR, None)
         if decl.name == "format" and owner is None and len(bound) == 2 and is_stdlib_file(decl.span.file.name):
             from .format_spec import spec_problem
@@ -412,6 +437,9 @@ class CallChecker:
         return v
 
     def conversion(self, name: str, e: ast.Call) -> TExpr:
+        based = everyday.int_of_base(e) if name == "int" else None
+        if based is not None:  # `int(s, 16)`: the String's `_int_base` (semantics/everyday.py)
+            return self.exprs.expr(based)
         self._no_keywords(name, e)
         string = self.exprs.string_type() if name == "str" else None
         if string is not None:  # `str(x)`: Python's text of x, a String

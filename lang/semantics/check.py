@@ -15,7 +15,17 @@ from ..diagnostics import DiagnosticBag, note_statement
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
-from . import classes, context_managers, inheritance, print_file, pycollections, python_float, sets
+from . import (
+    classes,
+    context_managers,
+    everyday,
+    function_values,
+    inheritance,
+    print_file,
+    pycollections,
+    python_float,
+    sets,
+)
 from .calls import CallChecker
 from .closures import ClosureChecker
 from .comprehensions import ComprehensionChecker, CompStep
@@ -83,21 +93,50 @@ from .vectorize import VectorizeChecker, is_vectorize
 def setdefault_then_method(e: ast.Expr) -> tuple[ast.Stmt, ...] | None:
     """`d.setdefault(k, v).append(x)`, Python's idiom for a dict of lists: the method changes the
     dict's own item. Spelled `if k not in d: d[k] = v` then `d[k].append(x)`, which changes the
-    item in place in pyx too (a `setdefault` result is a copy there). `d` a variable, `k` a
-    variable or a literal (read twice: nothing runs twice)."""
+    item in place in pyx too (a `setdefault` result is a copy there). `d` a variable; `k` is read
+    twice, so any other key than a variable or a literal (`"".join(sorted(w))`) is computed once
+    into a hidden variable first (issue 17)."""
     if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and isinstance(e.func.value, ast.Call)):
         return None
-    inner = e.func.value
+    parts = _setdefault_parts(e.func.value)
+    if parts is None:
+        return None
+    first, item = parts
+    call = ast.ExprStmt(e.span, ast.Call(e.span, ast.Attribute(e.func.span, item, e.func.attr), e.args, e.keywords))
+    return (*first, call)
+
+
+def setdefault_then_store(s: ast.Assign) -> tuple[ast.Stmt, ...] | None:
+    """`d.setdefault(k, {})[x] = v` (a dict of dicts): as `setdefault_then_method`, the store
+    goes to the dict's own item, `d[k][x] = v`."""
+    if not (len(s.targets) == 1 and isinstance(s.targets[0], ast.Subscript)
+            and isinstance(s.targets[0].value, ast.Call)):
+        return None
+    target = s.targets[0]
+    assert isinstance(target.value, ast.Call)
+    parts = _setdefault_parts(target.value)
+    if parts is None:
+        return None
+    first, item = parts
+    return (*first, ast.Assign(s.span, (ast.Subscript(target.span, item, target.items),), s.value))
+
+
+def _setdefault_parts(inner: ast.Call) -> tuple[tuple[ast.Stmt, ...], ast.Subscript] | None:
+    """For `d.setdefault(k, v)` (d a variable): the statements that set `d[k] = v` when k is
+    absent (the key computed once into a hidden variable first, unless a variable or a
+    literal), and the item `d[k]` to use in its place."""
     if not (isinstance(inner.func, ast.Attribute) and inner.func.attr == "setdefault" and len(inner.args) == 2
-            and not inner.keywords and isinstance(inner.func.value, ast.Name)
-            and isinstance(inner.args[0], (ast.Name, ast.StrLit, ast.IntLit, ast.BoolLit))):
+            and not inner.keywords and isinstance(inner.func.value, ast.Name)):
         return None
     d, (key, default) = inner.func.value, inner.args
+    first: tuple[ast.Stmt, ...] = ()
+    if not isinstance(key, (ast.Name, ast.StrLit, ast.IntLit, ast.BoolLit)):
+        hidden = ast.Name(key.span, f"$setdefault_key{key.span.start}")  # no source can spell it
+        first, key = (ast.Assign(key.span, (hidden,), key),), hidden
     item = ast.Subscript(inner.span, d, (key,))
     missing = ast.Compare(inner.span, key, ("not in",), (d,))
     store = ast.If(inner.span, missing, (ast.Assign(inner.span, (item,), default),), ())
-    call = ast.ExprStmt(e.span, ast.Call(e.span, ast.Attribute(e.func.span, item, e.func.attr), e.args, e.keywords))
-    return store, call
+    return (*first, store), item
 
 
 class FunctionChecker:
@@ -371,6 +410,9 @@ class FunctionChecker:
         return None
 
     def stmt_Assign(self, s: ast.Assign):
+        spelled = setdefault_then_store(s)
+        if spelled is not None:  # `d.setdefault(k, {})[x] = v`
+            return TBlock(s.span, [x for x in (self.stmt(t) for t in spelled) if x is not None])
         mark = self.sharing.change_mark()
         through_object = classes.assign_statement(self, s)  # `obj.x = v` (semantics/classes.py)
         if through_object is not None:
@@ -412,6 +454,15 @@ class FunctionChecker:
             return assign
         # `a = b = v`: v once, then each target in order.
         value = self.exprs.value(value)
+        if isinstance(value.type, ScalarType) and any(
+                isinstance(t, ast.Subscript) or isinstance(attribute_root(t), ast.Subscript) for t in s.targets):
+            # `sieve[0] = sieve[1] = False`: the number once into a variable, stored into each
+            # target in order (a container or object would be one object under every target in
+            # Python, and a copy in each here: that stays an error)
+            var = self.new_var("$chained", value.type, value.span)
+            first = self.store([var], [value], value.span)
+            rest = self.assign_each(list(s.targets), [TLocal(value.span, var.type, var) for _ in s.targets], s.span)
+            return TBlock(s.span, [first, rest])
         return self._assign_targets(list(s.targets), [value] * len(s.targets), s.span)
 
 
@@ -546,6 +597,7 @@ class FunctionChecker:
         # A name that is also a function's (`round = 3`, a builtin from the prelude or one of the
         # module's own) becomes a local that shadows it, as in Python.
         vtype = self.exprs.string_or(default_type(value.type))  # `s = "text"` holds a String
+        vtype = function_values.variable_type(self, target.id, vtype, target.span)  # `op = add` ... `op = sub`
         if vtype == T.EXCEPTION:
             self.msg.error("E0171", target.span, name=target.id)
             vtype = ERROR
@@ -553,6 +605,7 @@ class FunctionChecker:
             self.msg.error("E0132", target.span, name=target.id)
             vtype = ERROR
         var = self.new_var(target.id, vtype, target.span)
+        function_values.declared(self, var)  # in a heap cell, if a closure leaving the frame shares it
         var.python_float = python_float.is_float(vtype)  # `x = 1.5`: a later `x = 2` keeps an int in CPython
         self.scopes.declare(target.id, var, function_wide=True)
         self.refer_local(target.span, var)
@@ -795,7 +848,7 @@ class FunctionChecker:
             value = self.exprs.expr(s.value)
         expected = self.fn.return_type
         if expected is None and self.infer_return:
-            self.fn.return_type = default_type(value.type) if value is not None else T.NONE
+            self.fn.return_type = everyday.result_type(self, default_type(value.type)) if value is not None else T.NONE
             expected = self.fn.return_type
         if expected is None:
             expected = T.NONE

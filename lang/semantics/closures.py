@@ -14,7 +14,9 @@ Python's rules for the names a nested function reads from the function around it
   Any other variable (assigned again, `nonlocal`, a List, a String, a struct) is shared: the
   closure keeps its address, so each side sees the other's changes, as in Python.
 - A closure that keeps an address cannot outlive its frame: returning one (or a container of
-  them) is an error (E0278); one that captured only values can be returned.
+  them) is an error (E0278); one that captured only values can be returned. Where the shared
+  variables are locals holding numbers, the frame is checked again with them in heap cells
+  (semantics/function_values.py), and the closure holds counted references to those instead.
 
 A type's `symbol` is a `ClosureSymbol`: its captures, and for a named function its declaration
 (`target`), which calls go to directly.
@@ -22,14 +24,17 @@ A type's `symbol` is a `ClosureSymbol`: its captures, and for a named function i
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from .. import types as T
 from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, FunctionType, ScalarType, StructType, Type
+from .classes import is_class
+from .function_values import cell_prologue, cell_value, is_fn_value, try_cells
 from .imports import is_stdlib_file, is_stdlib_struct
+from .ownership import owning
 from .scope import StructSymbol
 from .typed import (
     LocalVar,
@@ -73,6 +78,7 @@ class Capture:
     by_ref: bool
     mutable: bool
     const: TConst | None = None  # a compile-time constant of the frame: no field
+    cell: bool = False  # shared through a heap cell (a `Cell[T]` field): semantics/function_values.py
 
 
 @dataclass(eq=False)
@@ -238,13 +244,13 @@ def _typed_nodes(body: list) -> list:
 
 def holds_address(t: Type) -> bool:
     """Whether values of t keep the address of some frame's variable (directly or inside)."""
-    seen: set[str] = set()
+    seen: set[Type] = set()
     stack = [t]
     while stack:
         u = stack.pop()
-        if not isinstance(u, StructType) or u.name in seen:
+        if not isinstance(u, StructType) or u in seen:
             continue
-        seen.add(u.name)
+        seen.add(u)
         if isinstance(u, FunctionType) and u.frame:
             return True
         stack.extend(ft for _, ft in u.fields)
@@ -253,13 +259,13 @@ def holds_address(t: Type) -> bool:
 
 
 def _frames(t: Type) -> list[FunctionType]:
-    seen: set[str] = set()
+    seen: set[Type] = set()
     stack, found = [t], []
     while stack:
         u = stack.pop()
-        if not isinstance(u, StructType) or u.name in seen:
+        if not isinstance(u, StructType) or u in seen:
             continue
-        seen.add(u.name)
+        seen.add(u)
         if isinstance(u, FunctionType) and u.frame:
             found.append(u)
         stack.extend(ft for _, ft in u.fields)
@@ -320,13 +326,19 @@ class ClosureChecker:
             params = params[:1]
             body = ast.Subscript(e.span, e.value, (ast.Name(e.span, "$0"),))
         name = f"<bound method {var.type}.{e.attr} at {self._where(e.span)} in {self._frame_name()}>"
-        return self.lambda_value(ast.Lambda(e.span, params, body), name)
+        # Python's bound method holds the object, not the variable: an object (a class's, counted)
+        # is held by the method value itself, which may then outlive the frame.
+        by_value = (var.name,) if isinstance(e.value, ast.Name) and is_class(var.type) else ()
+        made = self.lambda_value(ast.Lambda(e.span, params, body), name, by_value)
+        if isinstance(made, TClosure):  # its signature is the method's (function_values.signature_type)
+            cast(Any, made.type).symbol.bound = (decl, var.type)  # (ClosureSymbol has no `bound` field)
+        return made
 
-    def lambda_value(self, e: ast.Lambda, name: str | None = None) -> TExpr:
+    def lambda_value(self, e: ast.Lambda, name: str | None = None, by_value: tuple = ()) -> TExpr:
         decl = ast.FnDef(e.span, "def", "<lambda>", e.span, (), e.params, False, None,
                          (ast.Return(e.body.span, e.body),))
         made = self._closure(decl, name or f"<lambda at {self._where(e.span)} in {self._frame_name()}>", e.span,
-                             own_name="")
+                             own_name="", by_value=by_value)
         return made if made is not None else TConst(e.span, ERROR, None)
 
     def define(self, s: ast.FnDef) -> TStmt | None:
@@ -345,7 +357,8 @@ class ClosureChecker:
                 self.chk.assign_target(ast.Name(s.name_span, s.name), TConst(s.span, ERROR, None))
             return None
         existing = self.chk.scopes.lookup(s.name)
-        if isinstance(existing, LocalVar) and existing.type != made.type and existing.type != ERROR:
+        if isinstance(existing, LocalVar) and existing.type != made.type and existing.type != ERROR \
+                and not is_fn_value(existing.type):  # (a `Callable[...]` variable takes it: function_values.py)
             self.msg.error("E0280", s.name_span, name=s.name)
             return None
         if existing is None and s.name in self.chk.module.functions:
@@ -356,7 +369,7 @@ class ClosureChecker:
             var = self.chk.assign_target(ast.Name(s.name_span, s.name), made)
         if var is None:
             return None
-        return self.chk.store([var], [made], s.span)
+        return self.chk.store([var], [self.exprs.coerce(made, var.type)], s.span)
 
     def _frame_name(self) -> str:
         """The enclosing instance, as its symbol names it without the module (`outer[Int]`): a
@@ -387,7 +400,8 @@ class ClosureChecker:
         object.__setattr__(ftype, "symbol", sym)
         return ftype
 
-    def _closure(self, decl: ast.FnDef, name: str, span: Span, own_name: str) -> TClosure | None:
+    def _closure(self, decl: ast.FnDef, name: str, span: Span, own_name: str,
+                 by_value: tuple = ()) -> TClosure | None:
         """The closure of `decl` made here: its captures and their values, and its type."""
         if any(p.name == "self" for p in decl.params) or any(p.variadic for p in decl.params):
             self.msg.error("E0281", span, construct="a parameter named `self`" if any(
@@ -427,9 +441,21 @@ class ClosureChecker:
                 ok = False
                 continue
             plain = isinstance(found.type, ScalarType) or (isinstance(found.type, FunctionType)
-                                                           and not holds_address(found.type))
+                                                           and not holds_address(found.type)
+                                                           and not owning(found.type))
             bound = binding_count(n, frame_body) + (1 if found.is_param else 0)
             by_ref = found.by_ref or n in nonlocal_names or not plain or bound > 1
+            if n in by_value:  # a bound method's object: a counted copy of the handle, the closure's own
+                captures.append(Capture(n, found.type, False, False))
+                values.append(self.chk.ownership.consume(TLocal(span, found.type, found), "captured"))
+                fields.append((n, found.type))
+                continue
+            holder = getattr(found, "cell", None)
+            if holder is not None:  # the variable lives in a heap cell: the closure holds a reference to it
+                captures.append(Capture(n, found.type, True, found.mutable, cell=True))
+                values.append(self.chk.ownership.consume(TLocal(span, holder.type, holder), "captured"))
+                fields.append((n, holder.type))
+                continue
             captures.append(Capture(n, found.type, by_ref, found.mutable))
             if by_ref:
                 values.append(TAddress(span, T.ptr(found.type), found))
@@ -447,11 +473,13 @@ class ClosureChecker:
         call = ast.FnDef(decl.span, decl.kind, "__call__", decl.name_span, (),
                          (ast.Param(decl.name_span, "self", None, None, None),) + decl.params,
                          decl.raises, decl.returns, decl.body)
-        frame = self.chk.fn.symbol if any(c.by_ref for c in captures) else ""
+        frame = self.chk.fn.symbol if any(c.by_ref and not c.cell for c in captures) else ""
         frame = frame or next((t.frame for _, t in fields if isinstance(t, FunctionType) and t.frame), "")
         consts = [f"{c.name}={c.const.value!r}" for c in captures if c.const is not None]
         if consts:  # (a `comptime for` body makes one per value of its constants)
             name = name[:-1] + f" with {', '.join(consts)}>"
+        if any(c.cell for c in captures):  # (not the type this frame's first check made: function_values.py)
+            name = name[:-1] + " sharing cells>"
         key = f"{name} in {self.chk.fn.symbol}" + (
             f" [{', '.join(str(t) for _, t in fields)}]" if fields else "")
         ftype = self.chk.module.function_types.get(key)
@@ -460,7 +488,7 @@ class ClosureChecker:
                                     own_name=own_name if own_name in free else "")
             self.chk.module.function_types[key] = ftype
         if frame == self.chk.fn.symbol:
-            self.shared.append((ftype, span, next(c.name for c in captures if c.by_ref)))
+            self.shared.append((ftype, span, next(c.name for c in captures if c.by_ref and not c.cell)))
         return TClosure(span, ftype, values)
 
     # ---- calling them ----
@@ -491,7 +519,7 @@ class ClosureChecker:
             if kw.name not in allowed:
                 self.msg.error("E0207", kw.span, func=name, name=kw.name)
                 return TConst(e.span, ERROR, None)
-        key = next(kw.value for kw in e.keywords if kw.name == "key")
+        key = _unbound_str_method(self.chk, next(kw.value for kw in e.keywords if kw.name == "key"))
         rest = tuple(kw for kw in e.keywords if kw.name != "key")
         if isinstance(key, ast.NoneLit):  # `key=None`: no key, as in Python
             return self.chk.exprs.expr(replace(e, keywords=rest))
@@ -513,8 +541,7 @@ class ClosureChecker:
         items = args[0]
         found = self.chk.scopes.lookup(items.id) if isinstance(items, ast.Name) else None
         if not isinstance(items, ast.ListExpr) and not (isinstance(items, ast.Comprehension) and items.kind == "list") \
-                and not (isinstance(found, LocalVar) and isinstance(found.type, StructType)
-                         and found.type.base == "List"):
+                and not (isinstance(found, LocalVar) and is_stdlib_struct(found.type, "List")):
             # Any other iterable (a dict's keys, a generator expression, ...): its items, as a list.
             if isinstance(items, ast.Comprehension) and items.kind == "generator":
                 items = replace(items, kind="list")
@@ -548,9 +575,15 @@ class ClosureChecker:
             var.owned = False
             self.chk.scopes.declare(cap.name, var, function_wide=True)
             assigned.add(var)
-            if cap.by_ref:
+            if cap.cell:
+                var.by_ref = True
+                prologue.append(TBindRef(span, var, cell_value(span, value, cap.type)))
+            elif cap.by_ref:
                 var.by_ref = True
                 prologue.append(TBindRef(span, var, value))
+            elif owning(cap.type):  # a bound method's object: this call's own counted copy
+                var.mutable, var.owned = False, True
+                prologue.append(TAssign(span, [var], [self.chk.ownership.consume(value, "captured")]))
             else:
                 var.mutable = False
                 prologue.append(TAssign(span, [var], [value]))
@@ -585,6 +618,7 @@ class ClosureChecker:
     def finish(self) -> None:
         """After the body: a closure sharing this frame's variables must not be returned, and a
         variable a closure copied must not be changed through a `mut` argument."""
+        self.chk.fn.body[0:0] = cell_prologue(self.chk)  # (semantics/function_values.py)
         if self.copied:
             for node in _typed_nodes(self.chk.fn.body):
                 var = node.var if isinstance(node, TRef) else node.target.var if isinstance(node, TFieldRef) else None
@@ -595,10 +629,21 @@ class ClosureChecker:
         ret = self.chk.fn.return_type
         if ret is None or ret == ERROR or not self.shared:
             return
-        escaping = {t.name for t in _frames(ret) if t.frame == self.chk.fn.symbol}
+        escaping = {t for t in _frames(ret) if t.frame == self.chk.fn.symbol}
         for ftype, span, name in self.shared:
-            if ftype.name in escaping:
+            if ftype in escaping and not try_cells(self.chk, ftype):  # (or checked again, with cells)
                 self.msg.error("E0278", span, (Note("pyx shares a variable that is assigned again, or is not a "
                                                     "number, by keeping its address", span),),
                                name=name, func=self.chk.fn.name)
                 return
+
+
+def _unbound_str_method(chk: FunctionChecker, key: ast.Expr) -> ast.Expr:
+    """`key=str.lower` (any method of str named through the type): `lambda s: s.lower()`, what
+    Python's unbound method does with each item."""
+    if isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name) and key.value.id == "str" \
+            and chk.scopes.lookup("str") is None:
+        item = ast.Name(key.span, "$s")
+        call = ast.Call(key.span, ast.Attribute(key.span, item, key.attr), (), ())
+        return ast.Lambda(key.span, (ast.Param(key.span, "$s", None, None, None),), call)
+    return key

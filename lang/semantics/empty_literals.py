@@ -7,6 +7,7 @@ literal. The first use that says what it holds resolves it:
 
 - `xs.append(v)`, `xs.insert(i, v)`: a List of v's type; `xs.extend(ys)`, `xs += ys`: ys's type;
 - `d[k] = v`: a Dict from k's type to v's; `d.setdefault(k, v)`, `d.get(k, v)`: the same;
+  `d.setdefault(k, []).append(v)` (`d[k].append(v)`): a Dict from k's type to a List of v's;
 - the variable passed where a List or Dict is expected (an argument, `return xs` of a function that
   declares its result, an assignment to a variable that has a type): that type.
 
@@ -182,9 +183,21 @@ class EmptyLiterals:
             self._resolve(var, self._dict_of(args[0].type, args[1].type, literal))
 
     def _element_call(self, func: ast.Attribute, e: ast.Call) -> None:
-        """`d[k].append(v)` (`.add(v)`, `.extend(vs)`) on a pending `defaultdict(list)` (`(set)`)."""
+        """`d[k].append(v)` (`.add(v)`, `.extend(vs)`) on a pending `defaultdict(list)` (`(set)`),
+        and on a pending `{}` (`d.setdefault(k, []).append(v)`, spelled so by check.py's
+        `setdefault_then_method`): a dict of lists (of sets) of v's type."""
         target = func.value
         assert isinstance(target, ast.Subscript)
+        plain = self._pending_key(target, "Dict")
+        if plain is not None:
+            args = [self.chk.exprs.expr(a) for a in e.args]
+            if len(args) == 1 and args[0].type != ERROR and func.attr in ("append", "add", "extend"):
+                element = self._list_of(args[0].type, target) if func.attr == "append" \
+                    else self._set_of(args[0].type, target) if func.attr == "add" else args[0].type
+                var = self._pending_var(target.value)
+                assert var is not None
+                self._resolve(var, self._dict_of(plain, element, self.pending[var]))
+            return
         key = self._pending_key(target, "defaultdict")
         if key is None:
             return
@@ -315,11 +328,20 @@ class EmptyLiterals:
 
         return self._instance(SET_LITERAL, (elem,), literal)
 
+    def _collections_struct(self, name: str, literal: ast.Expr):
+        """The struct `deque()` / `collections.deque()` names: imported by name, or read through
+        the module (`import collections`)."""
+        func = getattr(literal, "func", None)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            home = self.chk.module.px_modules.get(func.value.id)
+            return home.structs.get(name) if home is not None else None
+        return self.chk.module.structs.get(name)
+
     def _collection_of(self, elem: Type, literal: ast.Expr) -> Type:
         """The deque or Counter of `elem` an empty `deque()` / `Counter()` call makes."""
         from .module import struct_instance
 
-        sym = self.chk.module.structs.get(_kind(literal))
+        sym = self._collections_struct(_kind(literal), literal)
         if sym is None or elem == ERROR:
             return ERROR
         return struct_instance(sym, (self.chk.exprs.string_or(default_type(elem)),), literal.span, self.chk.module,
@@ -328,7 +350,7 @@ class EmptyLiterals:
     def _defaultdict_of(self, key: Type, value: Type, literal: ast.Expr) -> Type:
         from .module import struct_instance
 
-        sym = self.chk.module.structs.get("defaultdict")
+        sym = self._collections_struct("defaultdict", literal)
         if sym is None or ERROR in (key, value):
             return ERROR
         items = tuple(self.chk.exprs.string_or(default_type(t)) for t in (key, value))

@@ -16,7 +16,7 @@ from ..diagnostics.codes import NOT_IN_PYX
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, FunctionType, LiteralType, ScalarType, StructType, Type, default_type
-from . import classes, float_sums, fold, inheritance, python_float, sets
+from . import classes, everyday, float_sums, fold, function_values, inheritance, python_float, sets
 from .closures import BUILTIN_VALUES, KEYED
 from .comprehensions import CONSUMERS
 from .gpu import GPU_NAMES
@@ -125,6 +125,11 @@ class ExpressionChecker:
         """A string literal's type where a value is kept (in a list, a dict): String, as Python's str."""
         return (self.string_type() or t) if t == T.STRING_LITERAL else t
 
+    def expr_Starred(self, e: ast.Starred) -> TExpr:
+        # (a starred target is taken apart by semantics/sequence_unpack.py before this)
+        self.msg.error("E0007", e.span, construct="`*` unpacking inside a tuple display")
+        return TConst(e.span, ERROR, None)
+
     def expr_TupleExpr(self, e):
         return self.chk.tuples.literal(e)
 
@@ -138,7 +143,7 @@ class ExpressionChecker:
         """`[a, b, c]`: a List of the elements' one type (untyped constants adapt, as in `var`)."""
         from .module import LIST_LITERAL, struct_instance
 
-        elts = [self.expr(x) for x in e.elts]
+        elts = self._items(e.elts)
         if any(x.type == ERROR for x in elts):
             return TConst(e.span, ERROR, None)
         if not elts:
@@ -147,7 +152,10 @@ class ExpressionChecker:
             return TConst(e.span, ERROR, None)
         if duplicated_shared_item(self.chk, e.elts, elts):
             return TConst(e.span, ERROR, None)
-        elem = inheritance.common_base(self.chk, elts) or self.string_or(_element_type(elts))
+        elem = inheritance.common_base(self.chk, elts) or function_values.common_type(self.chk, elts, e.span) \
+            or self.string_or(_element_type(elts))
+        if elem == ERROR:
+            return TConst(e.span, ERROR, None)
         if python_float.refuse_mixed_items(self.chk, elts, elem, "as an item of a list of floats"):
             return TConst(e.span, ERROR, None)
         elts = [self.chk.ownership.consume(self.coerce(x, elem), "put in a list") for x in elts]
@@ -161,19 +169,60 @@ class ExpressionChecker:
         self.chk.ownership.need_drop(list_type, e.span)
         return TListLit(e.span, list_type, elts)
 
+    def _reversed_range(self, e: ast.Call) -> bool:
+        """The builtin `reversed` of a range (`reversed(range(n))`, `reversed(r)`)."""
+        from .module import RANGE_VALUE
+
+        sym = self.chk.module.structs.get(RANGE_VALUE)
+        return sym is not None and len(e.args) == 1 and not e.keywords and self.chk.closures.builtin("reversed") \
+            and self._is_range(e.args[0], sym.type)
+
+    def _is_range(self, e: ast.Expr, range_type: Type) -> bool:
+        """`range(...)`, or a variable holding a Range (known without checking e)."""
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "range" \
+                and self.chk.scopes.lookup("range") is None:
+            return True
+        found = self.chk.scopes.lookup(e.id) if isinstance(e, ast.Name) else None
+        return isinstance(found, LocalVar) and found.type == range_type
+
+    def _items(self, items: tuple[ast.Expr, ...]) -> list[TExpr]:
+        """The items of a list display (or a dict display's values): an empty `[]`, `{}` or `set()`
+        among items that say their type is an empty one of that type (`[[1, 2], [], [3]]`,
+        `{"a": [1], "b": []}`), as it would be if declared."""
+        from .empty_literals import is_empty_literal
+
+        empties = [is_empty_literal(x) for x in items]
+        if not any(empties) or all(empties):
+            return [self.expr(x) for x in items]
+        checked = {i: self.expr(x) for i, x in enumerate(items) if not empties[i]}
+        known = list(checked.values())
+        if any(x.type == ERROR for x in known):
+            return known
+        elem = self.string_or(_element_type(known))
+        for i, x in enumerate(items):
+            if empties[i]:
+                made = self.chk.empty_container(x, elem) if isinstance(elem, StructType) else None
+                if made is None:  # not a container of that kind: say so as an empty literal alone would
+                    made = self.expr(x)
+                checked[i] = made
+        return [checked[i] for i in range(len(items))]
+
     def expr_DictExpr(self, e: ast.DictExpr) -> TExpr:
         """`{k: v, ...}`: a Dict built by inserting the pairs in order (a repeated key keeps its
         first place and its last value, as in Python)."""
         from .module import DICT_LITERAL, struct_instance
 
-        keys, values = [self.expr(k) for k in e.keys], [self.expr(v) for v in e.values]
+        keys, values = [self.expr(k) for k in e.keys], self._items(e.values)
         if any(x.type == ERROR for x in keys + values):
             return TConst(e.span, ERROR, None)
         if not keys:
             self.msg.error("E0007", e.span, construct="an empty dict literal (write `Dict[Int, Int]()`, with the "
                                                         "key and value types)")
             return TConst(e.span, ERROR, None)
-        key_type, value_type = self.string_or(_element_type(keys)), self.string_or(_element_type(values))
+        key_type = self.string_or(_element_type(keys))
+        value_type = function_values.common_type(self.chk, values, e.span) or self.string_or(_element_type(values))
+        if value_type == ERROR:
+            return TConst(e.span, ERROR, None)
         keys = [self.chk.ownership.consume(self.coerce(k, key_type), "put in a dict") for k in keys]
         values = [self.chk.ownership.consume(self.coerce(v, value_type), "put in a dict") for v in values]
         sym = self.chk.module.structs.get(DICT_LITERAL)
@@ -439,6 +488,7 @@ class ExpressionChecker:
             return TConst(span, T.STRING_LITERAL, left.value + right.value)
         if op in BIT_OPS and left.type == right.type == T.BOOL and op in ("&", "|", "^"):
             return self._fold_or_build(op, left, right, T.BOOL, T.BOOL, span)
+        left = everyday.negative_power(self.chk, op, left, right)  # `2 ** -1` is 0.5
         operand_type = self.arith_type(op, left, right, span)
         if operand_type is None:
             return TConst(span, ERROR, None)
@@ -578,6 +628,11 @@ class ExpressionChecker:
             orelse = self.expr(e.orelse)
         if ERROR in (body.type, orelse.type):
             return TConst(e.span, ERROR, None)
+        general = function_values.common_type(self.chk, [body, orelse], e.span)  # `f if c else g`
+        if general is not None:
+            body, orelse = self.coerce(body, general), self.coerce(orelse, general)
+            if ERROR in (general, body.type, orelse.type):
+                return TConst(e.span, ERROR, None)
         if body.type == T.NONE and orelse.type == T.NONE:  # `xs.append(x) if c else None`
             self.msg.error("E0007", e.span, construct="a conditional expression with no value on either side "
                                                         "(write an `if` statement)")
@@ -658,10 +713,14 @@ class ExpressionChecker:
             callee = self.expr(func)
             if isinstance(callee.type, FunctionType):  # `make_adder(2)(3)`: a function value
                 return self.chk.closures.call(callee, e)
+            if function_values.is_fn_value(callee.type):  # `pick(flag)(3)`: any function (function_values.py)
+                return self.chk.structs.call_value(callee, e)
             if callee.type != ERROR:
                 self.msg.error("E0007", func.span, construct="calling anything but a function name")
             return TConst(e.span, ERROR, None)
         name = func.id
+        if function_values.is_primitive_call(e):  # the indirect call in `Callable.__call__`
+            return function_values.call_primitive(self.chk, e)
         shadow = self.chk.scopes.lookup(name)
         if isinstance(shadow, LocalVar) and self.chk.structs.struct_of(shadow.type) is not None:
             return self.chk.structs.call_value(self.expr(func), e)  # a struct value with `__call__`
@@ -686,6 +745,10 @@ class ExpressionChecker:
             consumed = self.chk.comprehensions.builtin_call(name, e)
             if consumed is not None:
                 return consumed
+        if name == "reversed" and self._reversed_range(e):
+            # `reversed(range(n))`: the range's ints from the last (an iterator, as Python's)
+            found = self.chk.structs.method_call(self.expr(e.args[0]), "__reversed__", [], e.span)
+            return found if found is not None else TConst(e.span, ERROR, None)
         if name in self.chk.module.functions:
             return self.chk.calls.user_call(*self.chk.tuples.callee(name, e))
         if name in self.chk.module.structs:
@@ -712,6 +775,15 @@ class ExpressionChecker:
         if name == "print":
             self.msg.error("E0007", e.span, construct="`print(...)` inside an expression")
             return TConst(e.span, ERROR, None)
+        from .module import RANGE_VALUE
+
+        if name == "range" and RANGE_VALUE in self.chk.module.structs and not e.keywords and 1 <= len(e.args) <= 3:
+            # `r = range(2, 10)`: the stdlib's Range (stdlib/ranges.px), bounds as Python fills them in
+            span = e.span
+            bounds = (ast.IntLit(span, 0), e.args[0], ast.IntLit(span, 1)) if len(e.args) == 1 \
+                else (*e.args, ast.IntLit(span, 1)) if len(e.args) == 2 else e.args
+            return self.chk.structs.struct_call(self.chk.module.structs[RANGE_VALUE],
+                                                ast.Call(span, e.func, bounds, ()))
         if name in ("range", "prange"):
             self.msg.error("E0007", e.span, construct=f"`{name}` outside a `for` loop")
             return TConst(e.span, ERROR, None)
@@ -743,14 +815,19 @@ class ExpressionChecker:
         """Implicit conversion: only an untyped constant changes type, and only where it fits."""
         if target is None or e.type == target or ERROR in (e.type, target):
             return e
+        converted = function_values.coerce(self.chk, e, target)  # a function where `Callable[...]` is wanted
+        if converted is not None:
+            return converted
         if e.type == T.NONE and classes.is_class(target):  # `None` where an object is wanted
             return classes.none_value(self.chk, target, e.span)
         up = inheritance.upcast(self.chk, e, target)  # an object where its base class is wanted
         if up is not None:
             return up
         if e.type == T.STRING_LITERAL and is_string(target):  # Python's str: a String of its text
-            init = self.chk.structs.struct_of(target).methods["__init__"]
-            return self.chk.calls.finish_call(init, [e], e.span, e.span, target)
+            methods = self.chk.structs.struct_of(target).methods
+            if isinstance(e, TConst) and "_literal" in methods:  # a constant's bytes are shared, not copied
+                return self.chk.calls.finish_call(methods["_literal"], [e], e.span, e.span, target)
+            return self.chk.calls.finish_call(methods["__init__"], [e], e.span, e.span, target)
         if is_stdlib_struct(target, "PythonObject") and (isinstance(e.type, (ScalarType, LiteralType))
                                                          or is_string(e.type) or e.type == T.STRING_LITERAL):
             # a pyx value where Python's is wanted (an argument of a call, an index, an operand)

@@ -17,11 +17,13 @@ its own scope (the consumer's names are not visible in it, nor its names in the 
 - `yield from it` is `for x in it: yield x`.
 
 `next(g[, default])` is a consumer too: the loop up to the first `yield`; `enumerate(gen)` and
-`zip(gen, lists or strings...)` become a count and indexes beside the generator's loop. What this
-cannot do (each rejected when compiling, never run differently from CPython): anything that needs
-the generator suspended as an object of its own: `g.send(...)`, `zip` with a generator after the
-first argument, a generator
-variable used again after it was iterated, passed, given to `next` or rebound (E0274); a generator that iterates itself
+`zip(gen, lists or strings...)` become a count and indexes beside the generator's loop. The uses
+that need the generator suspended as an object of its own (`next(g)` then more, `zip` with a
+generator after the first argument, recursion, ...) get a generator object instead, made before
+checking (syntax/generator_objects.py: a class; `object_next` here gives it `next`). What neither
+can do is rejected when compiling, never run differently from CPython: a generator
+variable used again after it was iterated, passed, given to `next` or rebound where no object
+could be made (E0274); a generator that iterates itself
 (recursion), `yield` inside a `try` body that has `except` clauses (the consumer's exceptions would
 reach the generator's handlers), `return value` in a generator, a nested function or lambda in
 one (E0275); `yield` in a `fn` or kernel (E0273) or outside any function (E0016).
@@ -69,10 +71,22 @@ if TYPE_CHECKING:
     from .messages import MessageBuilder
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GeneratorType(StructType):
     """A generator value: the arguments of one call of a generator function, one field each. Its
     symbol (a `GeneratorSymbol`) names the function; iterating the value runs its body."""
+
+    def declaration(self) -> object:
+        """One type per generator function, owner and argument types (not per name: `gen(Point)`
+        of two modules' Points reads the same); the struct behind it is made again at each call."""
+        sym = self.symbol
+        return ("generator", id(getattr(sym, "function", None)), getattr(sym, "owner", None),
+                tuple(t for _, t in self.fields))
+
+    @property
+    def qualified_name(self) -> str:
+        plain = ", ".join(t.name for _, t in self.fields)
+        return self.name.replace(f"({plain})", f"({', '.join(T.qualified_name(t) for _, t in self.fields)})", 1)
 
 
 @dataclass(eq=False)
@@ -316,7 +330,7 @@ class GeneratorChecker:
             return None
         arg = e.args[0]
         if not (self.names_generator(arg) or (isinstance(arg, ast.Comprehension) and arg.kind == "generator")):
-            return None
+            return self.object_next(e)
         comps = self.chk.comprehensions
         span = e.span
         elt, clauses = comps.source(arg)
@@ -351,6 +365,25 @@ class GeneratorChecker:
             after = TIf(span, missing, [self.chk.store([acc], [default], span)], [])
         start = self.chk.store([found], [TConst(span, T.BOOL, False)], span)
         return TStmtExpr(span, acc.type, [start, *body, after], TMove(span, acc.type, acc))
+
+    def object_next(self, e: ast.Call) -> TExpr | None:
+        """`next(g[, default])` of a generator object (a class made by syntax/generator_objects.py):
+        its `__next__()` (StopIteration when exhausted) or `_pyx_next_or(default)`, the default
+        evaluated before the generator runs, as Python evaluates arguments. None for anything else."""
+        from ..syntax.generator_objects import PREFIX
+
+        arg = e.args[0]
+        if any(isinstance(n, (ast.Call, ast.Lambda, ast.Comprehension)) for n in _walk_stmts([arg])):
+            return None  # (its type is looked at first: nothing that runs code is checked twice)
+        if isinstance(arg, ast.Name):
+            found = self.chk.scopes.lookup(arg.id)
+            t = found.type if isinstance(found, LocalVar) else None
+        else:
+            t = self.chk.exprs.expr(arg).type
+        if not (isinstance(t, StructType) and t.name.startswith(PREFIX)):
+            return None
+        method = ast.Attribute(e.func.span, arg, "__next__" if len(e.args) == 1 else "_pyx_next_or")
+        return self.chk.exprs.expr(ast.Call(e.span, method, tuple(e.args[1:]), ()))
 
     # ---- generator expressions as values ----
     def genexpr_value(self, e: ast.Comprehension) -> TExpr:

@@ -26,6 +26,7 @@ so is every `fn` (pyx's own functions say `mut`). Methods are not covered yet.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from ..syntax import ast
 
@@ -41,7 +42,9 @@ _DICT_NAMES = {"dict", "Dict", "Counter", "defaultdict"}
 def infer(functions: dict[str, ast.FnDef], structs: dict[str, ast.StructDef]) -> dict[str, ast.FnDef]:
     """The module's functions, each `def` with the implicit `mut` on the parameters it changes in place."""
     facts = {name: _Facts(decl) for name, decl in functions.items() if decl.kind == "def"}
-    marked = {name: set(f.changed) for name, f in facts.items()}
+    marked = {name: set(f.changed) | {p for p, how in f.element_changes.items()
+                                      if _items_changed(functions[name], p, how, structs)}
+              for name, f in facts.items()}
     changed = True
     while changed:  # a parameter passed on to a `mut` one is changed too: to a fixed point
         changed = False
@@ -80,6 +83,7 @@ class _Facts:
         self.changed: set[str] = set()
         self.rebound: set[str] = set()
         self.passed: list[tuple[str, int, str | None, str]] = []  # (callee, position, keyword, parameter)
+        self.element_changes: dict[str, set[str]] = {}  # a list parameter -> how a loop changes its items
         stack: list = list(decl.body)
         while stack:
             node = stack.pop()
@@ -126,6 +130,15 @@ class _Facts:
                 self.rebound.add(node.name)
         elif isinstance(node, ast.For):
             self._store(node.target)
+            it, target = node.iter, node.target
+            if isinstance(it, ast.Name) and self.kinds.get(it.id) == "list" and isinstance(target, ast.Name):
+                from .element_loops import element_changes, rebinds
+
+                # `for row in rows: row.append(v)` may change the items in place (semantics/element_loops.py):
+                # whether it does depends on the items' type (`infer`).
+                changes = element_changes(node.body, target.id)
+                if changes and not rebinds(node.body, target.id):
+                    self.element_changes.setdefault(it.id, set()).update(changes)
         elif isinstance(node, ast.AugAssign):
             if isinstance(node.target, ast.Name):
                 name = node.target.id
@@ -157,6 +170,24 @@ class _Facts:
         if isinstance(receiver, ast.Name):
             return {"list": LIST_CHANGES, "dict": DICT_CHANGES}.get(self.kinds[root] or "", LIST_CHANGES | DICT_CHANGES)
         return LIST_CHANGES | DICT_CHANGES  # an item: a list's or dict's changes
+
+
+def _items_changed(decl: ast.FnDef, param: str, how: set[str], structs: dict[str, ast.StructDef]) -> bool:
+    """Whether `for p in param:` changing its items as `how` says (element_loops.element_changes)
+    changes the list's items: lists' or dicts' by a store or a changing method, a struct's by a
+    store or a `mut` method. (A class's objects are shared already; other items are left alone.)"""
+    from ..syntax.classes import is_class_decl
+
+    annotation = next((p.annotation for p in decl.params if p.name == param), None)
+    if not isinstance(annotation, ast.Subscript) or len(annotation.items) != 1:
+        return False
+    item = annotation.items[0]
+    if _kind(cast(ast.Expr, item)) in ("list", "dict"):
+        return bool(how & ({"="} | LIST_CHANGES | DICT_CHANGES))
+    if isinstance(item, ast.Name) and item.id in structs and not is_class_decl(structs[item.id]):
+        methods = {m.name: m for m in structs[item.id].methods}
+        return "=" in how or any(m in methods and methods[m].self_convention == "mut" for m in how)
+    return False
 
 
 def _names_class(decl: ast.FnDef, param: str, structs: dict[str, ast.StructDef]) -> bool:

@@ -76,7 +76,8 @@ class ModuleLoader:
             self.imports.setdefault(id(importer), []).append(found)
             return found
         if path is None:
-            self.diags.error("E0129", span, module=name, available=", ".join(f"`{m}`" for m in sorted(MODULES)),
+            self.diags.error("E0129", span, _python_beside(self._directory[id(importer)], name, stdlib),
+                             module=name, available=", ".join(f"`{m}`" for m in sorted(MODULES)),
                              looked=f"{name.replace('.', '/')}.px")
             return None
         try:
@@ -172,6 +173,21 @@ def _resolved(path: str) -> Path:
 @functools.lru_cache(maxsize=4096)
 def _resolved_absolute(path: str) -> Path:
     return Path(path).resolve()
+
+
+def _python_beside(directory: Path, name: str, stdlib: bool) -> tuple:
+    """A note for E0129 when a Python module of that name is beside the file: pyx imports only
+    `.px` modules, and Python ones through `Python.import_module`."""
+    from ..diagnostics import Note
+
+    python = directory.joinpath(*name.split(".")).with_suffix(".py")
+    try:
+        if stdlib or not python.is_file():
+            return ()
+    except OSError:
+        return ()
+    return (Note(f"`{python.name}` beside it is a Python module: pyx imports `.px` modules; call Python's "
+                 f"through `Python.import_module(\"{name}\")`, or run this program with Python"),)
 
 
 def _locate(directory: Path, name: str) -> Path | None:

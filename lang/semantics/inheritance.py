@@ -46,9 +46,12 @@ _BUILTIN_TYPES = {
 
 
 def _struct_named(t: Type, *names: str) -> bool:
+    """Whether t is one of the standard library's structs `names` (a user's `class Set` is not a set)."""
+    from .imports import is_stdlib_struct
+
     if t == T.STRING_LITERAL:
         return "String" in names
-    return isinstance(t, StructType) and (t.base or t.name) in names
+    return any(is_stdlib_struct(t, name) for name in names)
 
 
 _BUILTIN_STRUCTS = {"str": ("String",), "list": ("List",), "dict": ("Dict",), "set": ("Set",)}

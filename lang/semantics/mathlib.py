@@ -30,9 +30,9 @@ BINARY = {"pow", "atan2", "copysign", "fmod", "hypot"}
 CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
 PREDICATES = {"isnan", "isinf", "isfinite"}
 TO_INT = {"floor", "ceil", "trunc"}
-# math's integer functions are pyx code (stdlib/_mathint.px), bound by `import math` under the names
-# `math.gcd`, ... (semantics/module.py `_bind_math_integers`), which no source can spell.
-INTEGER_FUNCTIONS = frozenset({"gcd", "lcm", "factorial", "comb", "perm", "isqrt"})
+# math's integer functions (and `isclose`) are pyx code (stdlib/_mathint.px), bound by `import math` under
+# the names `math.gcd`, ... (semantics/module.py `_bind_math_integers`), which no source can spell.
+INTEGER_FUNCTIONS = frozenset({"gcd", "lcm", "factorial", "comb", "perm", "isqrt", "isclose"})
 MODULES = {"math": UNARY | BINARY | set(CONSTANTS) | INTEGER_FUNCTIONS}
 
 

@@ -12,6 +12,7 @@ from ..syntax import ast
 from ..types import ERROR, Type
 from . import implicit_mut
 from .closures import callable_params, is_callable_annotation
+from .everyday import ITERTOOLS_REWRITTEN, STR_REWRITTEN, TUPLE_ITERTOOLS
 from .generators import iterable_params
 from .optional_types import OPTIONAL_NAMES, OPTIONAL_TYPE, filter_typing_import, typing_type, uses_optional_spelling
 from .rules import FUTURE_NAMES
@@ -151,6 +152,10 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
         # `int | None`, `Union[int, None]`, `typing.Optional[int]` name the stdlib's Optional.
         _bind_import(ast.Import(module.span, "optional", None, (("Optional", OPTIONAL_TYPE),), True), symbols,
                      seen, diags, loader, stdlib=True)
+    if getattr(uses, "range_values", False) and not loader.is_stdlib(module, "ranges"):
+        # `r = range(n)`, `zip(range(3), xs)`: the stdlib's Range (a `for` over range(...) needs none)
+        _bind_import(ast.Import(module.span, "ranges", None, (("Range", RANGE_VALUE),), True), symbols, seen,
+                     diags, loader, stdlib=True)
     if uses.text and not loader.is_stdlib(module, "string"):
         _bind_import(ast.Import(module.span, "string", None, (("String", STRING_LITERAL),), True), symbols, seen,
                      diags, loader, stdlib=True)
@@ -179,6 +184,11 @@ def _unpacking_sides(node: ast.Assign | ast.For) -> list[ast.Expr]:
     return sides
 
 
+def _called_name(func: ast.Expr) -> str:
+    """`f` of `f(...)` or of `m.f(...)` ("" for any other callee)."""
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
 class _Uses:
     """What a module's code uses, in one walk: the names it mentions, the kinds of literal it
     writes, and whether it treats string literals as Python's str (a method called on one,
@@ -192,6 +202,8 @@ class _Uses:
         self.formatting = False  # `%` on a string literal, or its `.format(...)`
         self.optional = False  # `X | None`, `x if c else None` (optional_types.py)
         self.tuples = False  # a tuple built (not only `a, b = b, a`, nor a target unpacking one)
+        self.range_values = False  # `range(...)` anywhere but as a `for` loop's (or clause's) iterable
+        loop_ranges: set[int] = set()
         unpacking: set[int] = set()
         untyped_defs = {d.name for d in module.body if isinstance(d, ast.FnDef) and d.kind == "def"
                         and any(p.annotation is None and p.name != "self" for p in d.params)}
@@ -206,6 +218,23 @@ class _Uses:
                 unpacking.update(id(t) for t in _unpacking_sides(node))
                 # `prev = None`, later a value: an Optional of it (semantics/empty_literals.py)
                 self.optional = self.optional or (kind is ast.Assign and isinstance(node.value, ast.NoneLit))
+            if (kind is ast.For or kind is ast.CompFor) and isinstance(node.iter, ast.StrLit):
+                self.text = True  # `for ch in "abc"` walks a str
+            if kind is ast.For or kind is ast.CompFor:
+                loop_ranges.add(id(node.iter))  # (a parent is walked before its children)
+            if kind is ast.Assign and any(isinstance(t, ast.TupleExpr) for t in node.targets) \
+                    and not isinstance(node.value, ast.TupleExpr):
+                # `a, b = line.split()` may unpack a list: its length error's message is built
+                # with str(); `first, *rest = xs` slices it, or lists a tuple's items
+                # (semantics/sequence_unpack.py)
+                self.text = True
+                self.kinds.update((ast.Slice, ast.ListExpr))
+            if kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id == "range" \
+                    and id(node) not in loop_ranges:
+                self.range_values = True
+            if kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id == "int" \
+                    and (len(node.args) == 2 or node.keywords):
+                self.text = True  # `int("ff", 16)`: String's `_int_base` (semantics/everyday.py)
             if kind is ast.Name:
                 self.names.add(node.id)
                 self.text = self.text or node.id == "str"
@@ -245,6 +274,13 @@ class _Uses:
                 self.kinds.add(ast.ListExpr)
                 if node.func.id in ("Counter", "deque"):  # `Counter("abc")` walks a str
                     self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.args)
+            elif kind is ast.Call and (_called_name(node.func) in ITERTOOLS_REWRITTEN or (
+                    isinstance(node.func, ast.Attribute) and node.func.attr in STR_REWRITTEN)):
+                # `permutations("abc", 2)`: tuples of a list's items; `"".join(reversed(s))`, `s.endswith((a, b))`:
+                # a list of the items (semantics/everyday.py)
+                self.tuples = self.tuples or _called_name(node.func) in TUPLE_ITERTOOLS
+                self.kinds.add(ast.ListExpr)
+                self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.args)
             elif kind is ast.Comprehension:  # it builds a List (sorted and join of a generator too) or a Dict
                 self.kinds.add(ast.DictExpr if node.kind == "dict" else ast.ListExpr)
                 self.text = self.text or isinstance(node.elt, ast.StrLit) or isinstance(node.value, ast.StrLit)
@@ -275,6 +311,7 @@ def uses_summary(module: ast.Module) -> dict:
 LIST_LITERAL, DICT_LITERAL, STRING_LITERAL = "List literal", "Dict literal", "String literal"
 MAX_OF_STRUCTS, MIN_OF_STRUCTS = "max of structs", "min of structs"
 SLICE_LITERAL = "Slice literal"
+RANGE_VALUE = "Range value"
 KEY_ARGUMENT = "key="  # (in _Uses.names: a call passes `key=...`; no name is spelled so)
 # stdlib/functional.px's functions behind `key=`, by their names there -> the names a module sees them by.
 KEY_FUNCTIONS = {"sorted_by_key": "sorted by key", "sort_by_key": "sort by key", "min_by_key": "min by key",
@@ -550,9 +587,7 @@ def struct_instance(sym: StructSymbol, args: tuple, span, symbols, diags, lookup
             return ERROR
         return found
     env = {p.name: v for p, v in zip(params, args)}
-    # `List[T]` of two generics' stand-ins for T reads the same but is not the same type.
-    owners = set().union(*(T.type_param_owners(a) for a in args))
-    module = sym.type.module + "".join(sorted(f"|{o}" for o in owners))
+    module = sym.type.module  # (`List[T]` of two generics' stand-ins for T: two types, by their ct_env)
     t: T.StructType
     if is_tuple_struct(sym):  # named as its items' types, whatever length its struct has
         t = T.TupleType(f"Tuple[{', '.join(show(a) for a in args)}]", module, base=sym.decl.name, symbol=sym,
@@ -730,8 +765,9 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSym
     if expr is None:
         return T.NONE
     if is_callable_annotation(expr):  # (a parameter's is a type parameter: closures.callable_params)
-        diags.error("E0279", expr.span)
-        return ERROR
+        from .function_values import callable_type
+
+        return callable_type(expr, diags, lambda x: resolve_type(x, diags, symbols, env, lookup))
     if isinstance(expr, ast.Name) and expr.id in env:
         value = env[expr.id]
         if isinstance(value, T.Type):

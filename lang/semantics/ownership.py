@@ -40,11 +40,11 @@ def owning(t: Type) -> bool:
     if not isinstance(t, StructType) or t.symbol is None:
         return False
     memo = t.symbol.owning
-    found = memo.get(t.name)
+    found = memo.get(t)  # (by the type, not its name: `Box[Point]` of two modules' Points are two)
     if found is None:
-        memo[t.name] = False  # a struct cannot contain itself by value; this also stops any cycle
+        memo[t] = False  # a struct cannot contain itself by value; this also stops any cycle
         found = "__del__" in t.symbol.methods or any(owning(ft) for _, ft in t.fields)
-        memo[t.name] = found
+        memo[t] = found
     return found
 
 

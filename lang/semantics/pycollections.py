@@ -40,11 +40,19 @@ SCALAR_FACTORIES = {"int": T.INT, "float": T.FLOAT64, "bool": T.BOOL}  # (str: t
 def empty_call(value: ast.Expr) -> str | None:
     """"deque", "Counter" or "defaultdict" for `deque()`, `Counter()`, `defaultdict(int)` (one of
     FACTORIES): containers typed later, as `[]` is (semantics/empty_literals.py); None otherwise."""
-    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)) or value.keywords:
+    if not isinstance(value, ast.Call) or value.keywords:
         return None
-    if value.func.id in ADDS and not value.args:
-        return value.func.id
-    if value.func.id == "defaultdict" and len(value.args) == 1 and isinstance(value.args[0], ast.Name) \
+    # `deque()` after `from collections import deque`, or `collections.deque()` after `import collections`
+    if isinstance(value.func, ast.Name):
+        called = value.func.id
+    elif isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name) \
+            and value.func.value.id == "collections":
+        called = value.func.attr
+    else:
+        return None
+    if called in ADDS and not value.args:
+        return called
+    if called == "defaultdict" and len(value.args) == 1 and isinstance(value.args[0], ast.Name) \
             and value.args[0].id in FACTORIES:
         return "defaultdict"
     return None
@@ -62,6 +70,11 @@ def empty_value(chk: FunctionChecker, value: ast.Call, declared: Type | None) ->
     """`deque()`, `Counter()` or `defaultdict(f)` as a value of the declared (or inferred) type; None
     where that type is not the container the call makes."""
     kind = empty_call(value)
+    if kind == "defaultdict" and isinstance(declared, StructType) and is_stdlib_struct(declared, "Dict"):
+        factory_name = value.args[0].id  # type: ignore[attr-defined]  # (empty_call checked it is a Name)
+        chk.msg.error("E0200", value.span, call=value.span.file.text[value.span.start:value.span.end],
+                      declared=declared, factory=factory_name)
+        return TConst(value.span, ERROR, None)
     if kind is None or not isinstance(declared, StructType) or not is_stdlib_struct(declared, kind):
         return None
     sym: Any = declared.symbol

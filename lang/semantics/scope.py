@@ -26,7 +26,7 @@ class StructSymbol:
     instances: dict = field(default_factory=dict)  # compile-time arguments -> StructType (generic structs)
     states: dict = field(default_factory=dict)  # the same resolution state, per instance
     home: object = field(default=None, repr=False)  # the ModuleSymbols it was declared in
-    owning: dict = field(default_factory=dict, repr=False)  # instance name -> has a destructor (ownership.py)
+    owning: dict = field(default_factory=dict, repr=False)  # instance type -> has a destructor (ownership.py)
 
     @property
     def generic(self) -> bool:

@@ -9,10 +9,10 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, StructType, Type, default_type
-from . import classes, pycollections
+from . import classes, everyday, function_values, pycollections
 from .dict_views import is_iterator
 from .generators import GeneratorType
-from .imports import is_stdlib_file, is_string
+from .imports import is_stdlib_file, is_stdlib_struct, is_string
 from .module import dotted_name
 from .optional_types import none_test
 from .rules import COMPARE_METHODS, field_span, unify_annotation
@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
 # Operands that read the same value every time they are evaluated (a chained comparison's middle).
 PURE_OPERANDS = (ast.Name, ast.StrLit, ast.IntLit, ast.FloatLit, ast.BoolLit)
+# Python's dict methods whose other arity is another method of the stdlib's Dict (no overloads).
+DICT_FORMS = {("pop", 2): "_pop_or", ("get", 1): "_get_or_none"}
 
 
 class StructChecker:
@@ -143,6 +145,9 @@ class StructChecker:
         base = func.value
         if func.attr == "join":  # `", ".join(x for x in xs)`: join builds a list, the generator fills it
             e = self.chk.comprehensions.joined(e)
+        flattened = everyday.from_iterable(self.chk, func, e)  # `chain.from_iterable(xss)` (semantics/everyday.py)
+        if flattened is not None:
+            return self.exprs.expr(flattened)
         other = self.px_module_of(base)
         if other is not None:
             return self.qualified_call(other, func, e, ct_items)
@@ -205,8 +210,24 @@ class StructChecker:
         if sym is None:
             self.msg.error("E0223", func.span, name=receiver.type, attr=func.attr)
             return TConst(e.span, ERROR, None)
+        if is_string(receiver.type):  # `s.endswith((a, b))`, `sep.join("abc")` (semantics/everyday.py)
+            e = everyday.method_call(self.chk, func, e)
+            func = e.func
+        elif is_stdlib_struct(receiver.type, "Dict") and not e.keywords and (func.attr, len(e.args)) in DICT_FORMS:
+            # `d.pop(k, default)`, `d.get(k)`: the stdlib's methods for those arities
+            func = ast.Attribute(func.span, func.value, DICT_FORMS[(func.attr, len(e.args))])
+            e = ast.Call(e.span, func, e.args, e.keywords)
         decl = sym.methods.get(func.attr)
+        if not self.chk.tuples.searchable(receiver, func.attr, func.span):
+            return TConst(e.span, ERROR, None)
+        if decl is None and classes.is_class(receiver.type):  # `self.callback(x)`: any function (function_values.py)
+            data = classes.data_type(self.chk, receiver.type)
+            index = data.field_index(func.attr) if data is not None else None
+            if index and function_values.is_fn_value(data.fields[index][1]):
+                return self.call_value(classes.read_attribute(self.chk, receiver, func.attr, func.span), e)
         at = receiver.type.field_index(func.attr) if decl is None else None
+        if at is not None and function_values.is_fn_value(receiver.type.fields[at][1]):  # `hs[i].cb(x)`
+            return self.call_value(TField(func.span, receiver.type.fields[at][1], receiver, at), e)
         if at is not None and isinstance(receiver.type.fields[at][1], T.FunctionType):  # `self.f(x)`: a field
             return self.chk.closures.call(TField(func.span, receiver.type.fields[at][1], receiver, at), e)
         if decl is None and "__getattr__" in sym.methods and receiver.type.field_index(func.attr) is None:
@@ -355,14 +376,31 @@ class StructChecker:
         with `ch` evaluated once. A middle operand that is a name or a literal reads the same
         twice, so each link is checked as its own comparison; any other middle operand could
         run code twice, and is an error that says to name it first."""
-        middles = e.comparators[:-1]
-        impure = next((m for m in middles if not isinstance(m, PURE_OPERANDS)), None)
-        if impure is not None:
-            self.msg.error("E0007", impure.span, construct="a chained comparison of structs whose middle operand "
-                           "is not a variable (assign it to a variable first)")
-            return TConst(e.span, ERROR, None)
+        from .strformat import Checked
+        from .typed import TStmtExpr
+
         operands = (e.left, *e.comparators)
-        links = [self.exprs.expr(ast.Compare(e.span, operands[i], (op,), (operands[i + 1],)))
+        # Each link's operands: a middle operand that could run code (`board[a] == board[b] ==
+        # board[c]`) is evaluated once, into a variable, as the right operand of its first link
+        # (so in Python's order, and only when the chain gets that far); its second link reads it.
+        lefts: list[ast.Expr] = list(operands[:-1])
+        rights: list[ast.Expr] = list(operands[1:])
+        for k in range(1, len(operands) - 1):
+            middle = operands[k]
+            if isinstance(middle, PURE_OPERANDS):
+                continue
+            value = self.exprs.value(self.exprs.expr(middle))
+            if value.type == ERROR:
+                return TConst(e.span, ERROR, None)
+            if value.type == T.STRING_LITERAL and self.exprs.string_type() is not None:
+                value = self.exprs.coerce(value, self.exprs.string_type())
+            var = self.chk.new_var(f"$middle{self.chk.next_id}", value.type, middle.span)
+            self.chk.next_id += 1
+            held = TLocal(middle.span, var.type, var)
+            rights[k - 1] = Checked(middle.span, TStmtExpr(middle.span, var.type,
+                                                           [self.chk.store([var], [value], middle.span)], held))
+            lefts[k] = Checked(middle.span, held)
+        links = [self.exprs.expr(ast.Compare(e.span, lefts[i], (op,), (rights[i],)))
                  for i, op in enumerate(e.ops)]
         if any(link.type == ERROR for link in links):
             return TConst(e.span, ERROR, None)
@@ -376,6 +414,8 @@ class StructChecker:
             found = classes.identity(self.chk, op, left, right, e.span)
             if found is not None:
                 return found
+        if op in ("in", "not in") and right.type == T.STRING_LITERAL and self.exprs.string_type() is not None:
+            right = self.exprs.coerce(right, self.exprs.string_type())  # `c in "aeiou"`: a str
         if op in ("in", "not in") and isinstance(right.type, StructType):
             found = self.chk.tuples.contains(left, right, e.span) if isinstance(right.type, T.TupleType) \
                 else self.method_call(right, "__contains__", [left], e.span)
@@ -518,8 +558,12 @@ class StructChecker:
 
     def for_iterable(self, s: ast.For):
         """`for x in v`: v.__iter__() (or v itself) gives an iterator with __has_next__ and __next__."""
+        from .element_loops import walk_in_place
         from .shared_iteration import walk_shared
 
+        in_place = walk_in_place(self.chk, s)  # `for p in xs: p.change()`: p is the element itself
+        if in_place is not False:
+            return in_place
         shared = walk_shared(self.chk, s)  # a module-level variable's or an object's container
         if shared is not False:
             return shared

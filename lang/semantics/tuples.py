@@ -291,9 +291,16 @@ class TupleChecker:
         if not isinstance(right.type, TupleType):
             return None
         if same_items(right.type) is None:
-            self.msg.error("E0241", span, type=right.type)
+            self.msg.error("E0241", span, what="in", type=right.type)
             return TConst(span, ERROR, None)
         return self.chk.structs.method_call(right, "__contains__", [left], span)
+
+    def searchable(self, receiver: TExpr, method: str, span: Span) -> bool:
+        """`t.index(x)`, `t.count(x)`: like `in`, only through a tuple whose items have one type."""
+        if isinstance(receiver.type, TupleType) and method in ("index", "count") and same_items(receiver.type) is None:
+            self.msg.error("E0241", span, what=method, type=receiver.type)
+            return False
+        return True
 
     def compared(self, left: TExpr, right: TExpr, op: str, span: Span) -> tuple[TExpr, TExpr]:
         """The operands of `left op right` of tuples: a literal rebuilt for the other's tuple type
@@ -349,6 +356,8 @@ class TupleChecker:
                 self._bind_error(target)
             return None
         value = self.exprs.value(value)
+        if value.type == T.STRING_LITERAL and self.exprs.string_type() is not None:  # `a, b = "xy"`
+            value = self.exprs.coerce(value, self.exprs.string_type())
         stmts: list[TStmt] = []
         if isinstance(value, TLocal):
             hold = value
@@ -356,6 +365,16 @@ class TupleChecker:
             var = self.chk.new_var(f"$tuple{self.chk.next_id}", value.type, value_ast.span)
             stmts.append(self.chk.store([var], [value], value_ast.span))
             hold = TLocal(value_ast.span, var.type, var)
+        if not isinstance(hold.type, TupleType) or any(isinstance(x, ast.Starred) for x in targets.elts):
+            # `a, b = line.split()`, `first, *rest = xs`: checked when the program runs
+            from .sequence_unpack import unpack_sequence
+
+            done = unpack_sequence(self.chk, targets, hold, span)
+            if done is None:
+                for target in targets.elts:
+                    self._bind_error(target.value if isinstance(target, ast.Starred) else target)
+                return TBlock(span, stmts) if stmts else None
+            return TBlock(span, stmts + [done])
         pairs: list[tuple[ast.Expr, TField]] = []
         if not self.flatten(targets, hold, pairs):
             for target in targets.elts:

@@ -64,6 +64,13 @@ class TupleExpr(Expr):
 
 
 @dataclass(frozen=True)
+class Starred(Expr):
+    """`*rest` among a tuple's items: a starred assignment target (`first, *rest = xs`)."""
+
+    value: Expr
+
+
+@dataclass(frozen=True)
 class SetExpr(Expr):
     """`{a, b}` (elts), or `{x for x in xs}` (comprehension, a list comprehension of its items): a
     Python set, the stdlib's `Set` (semantics/sets.py)."""

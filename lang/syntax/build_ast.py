@@ -15,6 +15,7 @@ from ..semantics.fold import MAX_FOLD_BITS
 from ..source import SourceFile, Span
 from . import ast, loop_else, with_stmt
 from .classes import ClassDef, expand_classes
+from .generator_objects import expand_generator_objects
 
 CONVENTIONS = {"mut", "owned", "out", "ref", "var"}
 _MAX_DECIMAL_DIGITS = len(str(1 << MAX_FOLD_BITS))  # the digits of the largest literal that can fold
@@ -70,7 +71,8 @@ class BuildAst(Transformer_NonRecursive):
 
     # ---- module and blocks ----
     def file_input(self, meta, children):
-        return expand_classes(self._flatten(children), self.diags)
+        # generators some use needs as objects become classes first (syntax/generator_objects.py)
+        return expand_classes(expand_generator_objects(self._flatten(children), self.diags), self.diags)
 
     def suite(self, meta, children):
         cancel.check()  # once per block: building a large file's tree takes a while (see cancel.py)
@@ -350,6 +352,9 @@ class BuildAst(Transformer_NonRecursive):
     # ---- expressions ----
     def tuple(self, meta, c):
         return ast.TupleExpr(self._span(meta), tuple(x for x in c if x is not None))
+
+    def star_expr(self, meta, c):
+        return ast.Starred(self._span(meta), c[0])
 
     def empty_tuple(self, meta, c):
         return ast.TupleExpr(self._span(meta), ())

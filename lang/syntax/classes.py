@@ -37,6 +37,7 @@ from .inheritance import (
     narrow_ifs,
     rewrite_super,
 )
+from .reflected_eq import reflect_comparisons
 
 OBJECT_FIELD = "__pyx_obj"  # the handle's one field: Ptr[Int] to the block (element 0: the count)
 COUNT_FIELD = "__pyx_rc"
@@ -65,8 +66,10 @@ class ClassDef(ast.Stmt):
     attr_annotations: tuple = ()  # ((Assign node, annotation), ...)
 
 
-def attribute_assigns(stmts, out: list) -> list:
-    """Every `self.NAME = v` assignment among stmts and the blocks nested in them, in order."""
+def attribute_assigns(stmts, out: list, origin: dict | None = None) -> list:
+    """Every `self.NAME = v` assignment among stmts and the blocks nested in them, in order. Each
+    `self.a, self.b = x, y` gives one `self.a = x` per attribute, made here (origin: their ids ->
+    the statement written)."""
     stack = list(reversed(stmts))
     while stack:
         s = stack.pop()
@@ -75,6 +78,14 @@ def attribute_assigns(stmts, out: list) -> list:
                 if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                         and target.value.id == "self":
                     out.append((target, s))
+                elif isinstance(target, ast.TupleExpr) and isinstance(s.value, ast.TupleExpr) \
+                        and len(target.elts) == len(s.value.elts):
+                    for t, v in zip(target.elts, s.value.elts, strict=True):
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                            one = ast.Assign(s.span, (t,), v)
+                            if origin is not None:
+                                origin[id(one)] = s
+                            out.append((t, one))
         for name in ("body", "orelse", "finalbody"):
             inner = getattr(s, name, None)
             if isinstance(inner, tuple):
@@ -92,6 +103,9 @@ def _is_class_annotation(annotation: ast.Expr, classes: set[str]) -> bool:
 
 def _literal_annotation(value: ast.Expr) -> str | None:
     kinds = {"BoolLit": "bool", "IntLit": "int", "FloatLit": "float", "StrLit": "str"}
+    if isinstance(value, ast.Unary) and value.op in ("-", "+") \
+            and type(value.operand).__name__ in ("IntLit", "FloatLit"):
+        value = value.operand  # `self.index = -1`
     return kinds.get(type(value).__name__)
 
 
@@ -107,6 +121,7 @@ def expand_classes(items: tuple, diags: DiagnosticBag) -> tuple:
     hierarchy = Hierarchy(defs, diags)
     hierarchy.constants = _module_constants(items)
     items = _identity_eq_roots(items, hierarchy, diags)
+    items = reflect_comparisons(items, hierarchy, lambda text: _parse_generated("<classes>", text, diags), diags)
     classes = {c.name for c in defs if c.name not in hierarchy.exceptions}
     out: list = []
     zero_needed = False
@@ -152,12 +167,17 @@ def _identity_eq_roots(items: tuple, h: Hierarchy, diags: DiagnosticBag) -> tupl
 
 
 def _module_constants(items: tuple) -> dict[str, str]:
-    """Module-level names bound once, to a literal: name -> its type's name (`LIMIT = 10`: int)."""
+    """Module-level names bound once, to a literal or to a new object: name -> its type's name
+    (`LIMIT = 10`: int; `ORIGIN = Vector(0.0, 0.0)`: Vector, Vector a class)."""
+    classes = {c.name for c in items if isinstance(c, ClassDef)}
     seen: dict[str, str | None] = {}
     for item in items:
         if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
             name = item.targets[0].id
-            seen[name] = None if name in seen else _literal_annotation(item.value)
+            value = item.value
+            made = value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+                and value.func.id in classes else None
+            seen[name] = None if name in seen else made or _literal_annotation(value)
     return {name: kind for name, kind in seen.items() if kind is not None}
 
 
@@ -247,6 +267,22 @@ def _returns_of_own_method(value: ast.Expr, methods: list[ast.FnDef]) -> ast.Exp
     return found.returns if found is not None else None
 
 
+def _returns_of_parameter_method(value: ast.Expr, params: dict, h: Hierarchy) -> ast.Expr | None:
+    """The declared return type of `p.m(...)`, p a parameter annotated with a class whose m (its own
+    or inherited) declares one."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name) and value.func.value.id in params):
+        return None
+    annotation = params[value.func.value.id].annotation
+    cls = annotation.id if isinstance(annotation, ast.Name) else \
+        annotation.value if isinstance(annotation, ast.StrLit) else None
+    if cls is None or cls not in h.own:
+        return None
+    owner = h.resolve(cls, value.func.attr)
+    found = h.own[owner][value.func.attr] if owner is not None else None
+    return found.returns if found is not None and found.returns is not None else None
+
+
 def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: DiagnosticBag, h: Hierarchy,
             fields: dict, attributes: dict):
     """cls's two structs; its attributes (fields: its base's, in order, to begin with) are
@@ -284,7 +320,8 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
     setters = ([init] if init is not None else []) + [m for m in methods if id(m) in own_ids and m is not init]
     for method in setters:
         params = {p.name: p for p in method.params[1:]}
-        for target, assign in attribute_assigns(method.body, []):
+        origin: dict = {}
+        for target, assign in attribute_assigns(method.body, [], origin):
             name = target.attr
             annotation = annotations.get(id(assign))
             if name in fields:
@@ -298,13 +335,15 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
                     annotation = value.func  # `self.pos = Vec(0, 0)`: a `Vec`
                 elif _returns_of_own_method(value, methods) is not None:
                     annotation = _returns_of_own_method(value, methods)  # `self.t = self.tokenize(s)`
+                elif _returns_of_parameter_method(value, params, h) is not None:
+                    annotation = _returns_of_parameter_method(value, params, h)  # `self.v = v.normalized()`
                 elif isinstance(value, ast.Name) and value.id in h.constants and value.id not in params:
                     annotation = ast.Name(value.span, h.constants[value.id])  # `self.k = LIMIT`, `LIMIT = 10`
                 else:
                     literal = _literal_annotation(value)
                     if literal is None:
                         diags.error("E0256", target.span, name=name, cls=cls.name)
-                        untyped.add(id(assign))
+                        untyped.add(id(origin.get(id(assign), assign)))
                         continue
                     annotation = ast.Name(value.span, literal)
             fields[name] = annotation
@@ -375,6 +414,11 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
     if hierarchy:
         lines += cast_methods(h, cls.name)
     names = {m.name for m in methods}
+    # The default `__ne__` takes what the class's `__eq__` takes (a base class's objects, in a hierarchy).
+    eq = next((m for m in methods if m.name == "__eq__" and len(m.params) == 2), None)
+    annotation = eq.params[1].annotation if eq is not None else None
+    other_type = annotation.value if isinstance(annotation, ast.StrLit) else \
+        _annotation_text(annotation) if annotation is not None else handle
     if "__eq__" not in names:  # Python's default: an object equals only itself
         lines += ["", f"    fn __eq__(self, other: {handle}) -> Bool:",
                   f"        return self.{OBJECT_FIELD} == other.{OBJECT_FIELD}"]
@@ -387,7 +431,7 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
                       '            return String("None")', f"        return self.{_TEXT_PREFIX}{written}()"]
     methods = [replace(m, name=f"{_TEXT_PREFIX}{m.name}") if m.name in texts else m for m in methods]
     if "__ne__" not in names:  # Python's default: the opposite of `__eq__`
-        lines += ["", f"    fn __ne__(self, other: {handle}) -> Bool:", "        return not (self == other)"]
+        lines += ["", f"    fn __ne__(self, other: {other_type}) -> Bool:", "        return not (self == other)"]
     generated = _parse_generated(f"<class {cls.name}>", "\n".join(lines) + "\n", diags)
     if len(generated) != 2:
         return None
@@ -412,6 +456,7 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
 
 
 _INIT_VAR = "__pyx_init_"
+INIT_VAR = _INIT_VAR  # (semantics/stored_arguments.py reads `__init__`'s stores by it)
 _TEXT_PREFIX = "__pyx_user"  # `__str__` -> `__pyx_user__str__`
 
 

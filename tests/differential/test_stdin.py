@@ -38,3 +38,39 @@ def test_input_reads_what_cpython_reads(tmp_path, stdin):
                          text=True)
     assert pyx.returncode == python.returncode == 0, pyx.stderr
     assert pyx.stdout == python.stdout
+
+
+STREAM_PROGRAM = textwrap.dedent("""
+    import sys
+
+
+    def main():
+        first = input()
+        second = sys.stdin.readline()
+        print(repr(first), repr(second))
+        count = 0
+        for line in sys.stdin:
+            count += 1
+            if line.strip() == "stop":
+                break
+            print(count, line.rstrip("\\n").upper())
+        rest = sys.stdin.read()
+        print(repr(rest), sys.stdin.readlines(), repr(sys.stdin.readline()))
+
+
+    if __name__ == "__main__":
+        main()
+    """)
+
+
+@pytest.mark.parametrize("stdin", ["a\nb\nc\nd\nstop\ne\nf\n", "a\nb\n", "one\ntwo\r\nthree\nstop\nlast", ""])
+def test_sys_stdin_reads_what_cpython_reads(tmp_path, stdin):
+    # `input()` and `sys.stdin` take lines from one stream, in order, as in CPython
+    source = tmp_path / "streams.py"
+    source.write_text(STREAM_PROGRAM)
+    python = subprocess.run([sys.executable, str(source)], input=stdin, capture_output=True, text=True)
+    pyx = subprocess.run([sys.executable, "-m", "pyx", "run", str(source)], input=stdin, capture_output=True,
+                         text=True)
+    assert (pyx.returncode, pyx.stdout) == (python.returncode, python.stdout)
+    # (an EOFError's traceback shows fewer lines than CPython's: its last line is the same)
+    assert pyx.stderr.splitlines()[-1:] == python.stderr.splitlines()[-1:]

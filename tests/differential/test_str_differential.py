@@ -97,7 +97,8 @@ METHODS = ["isalpha()", "isdigit()", "isalnum()", "isspace()", "isupper()", "isl
            "isdecimal()", "isnumeric()", "isprintable()", "upper()", "lower()", "swapcase()", "title()",
            "capitalize()", "zfill(6)", "center(9, '*')", "ljust(7)", "rjust(7, 'é')", "splitlines()",
            "splitlines(True)", "count('a')", "find('ß')", "rfind('x')", "strip()", "lstrip()", "rstrip()", "split()",
-           "partition('a')", "rpartition('a')"]
+           "partition('a')", "rpartition('a')", "split(None, 1)", "rsplit()", "rsplit(None, 1)", "split('a', 1)",
+           "rsplit('a', 1)", "rsplit('.', 2)", "split(maxsplit=0)", "rsplit(maxsplit=0)"]
 
 
 def _method_lines(strings) -> list[str]:

@@ -53,6 +53,15 @@ def test_tiled_matmul_with_barriers_in_its_loop(examples):
     assert np.allclose(c, a @ b, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("n", [1, 1000, 1024, 5000])
+def test_prefix_sum_with_barriers_in_its_loop(examples, n):
+    m = examples("gpu_scan")
+    x = (np.arange(n) % 10).astype(np.float32)
+    y = np.zeros(n, np.float32)
+    m.prefix_sum(x, y, n)
+    assert (y == np.cumsum(x)).all()  # small integers: exact in any order
+
+
 def test_softmax_with_warp_shuffles(examples):
     m = examples("gpu_softmax")
     rng = np.random.default_rng(4)

@@ -93,7 +93,7 @@ def test_int_and_float_of_text_follow_python_within_int64(m):
     for text in ["9223372036854775807", "-9223372036854775808", " 1_2 ", "-0"]:
         assert m.to_int(text) == int(text)
     for text in ["9223372036854775808", "-9223372036854775809", "1" * 30]:
-        with pytest.raises(OverflowError, match="int too large to convert to Int"):
+        with pytest.raises(OverflowError, match="int too large for pyx's 64-bit int"):
             m.to_int(text)  # Python's int has no limit; pyx's Int has 64 bits
     for text in ["1e308", "-1e-320", "NaN", " 2.5 ", "1_0.0_1"]:
         value = m.to_float(text)

@@ -57,3 +57,10 @@ def test_wheel_from_clean_checkout_imports_every_module(tmp_path: Path):
     run = subprocess.run([sys.executable, "-m", "pyx", "run", str(ROOT / "examples" / "hello.px")], cwd=tmp_path,
                          env=env, capture_output=True, text=True)
     assert run.stdout == "Hello, pyx!\n", run.stderr
+    # Installed, the pytest plugin is found by its entry point: plain `pytest` runs .px tests.
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "test_sample_suite.px").write_bytes((ROOT / "tests" / "cli" / "test_sample_suite.px").read_bytes())
+    tested = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+                             "-k", "gcd", str(suite)], cwd=suite, env=env, capture_output=True, text=True)
+    assert tested.returncode == 0 and "1 passed, 2 deselected" in tested.stdout, tested.stdout + tested.stderr

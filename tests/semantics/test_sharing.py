@@ -13,11 +13,13 @@ MAIN = "\n\nif __name__ == '__main__':\n    main()\n"
 
 # (name, Python program, the code pyx reports and its line, (old, new): the advice applied)
 CASES = [
-    ("loop_variable", """
+    ("loop_variable_rebound", """
 def main():
     grid = [[1], [2], [3]]
     for row in grid:
         row.append(0)
+        row = [7]
+        print(row)
     print(grid)
 """, ("E0229", 5), ("    for row in grid:\n        row.append(0)",
                       "    for i in range(len(grid)):\n        grid[i].append(0)")),
@@ -52,6 +54,18 @@ def main():
 # takes such a parameter by reference by itself (docs/semantics.md, "The `def` rule"), so they run
 # as written and print what CPython prints.
 AS_WRITTEN = [
+    ("loop_variable", """
+def pad(rows: list[list[int]]):
+    for row in rows:
+        row.append(len(row))
+
+def main():
+    grid = [[1], [2], [3]]
+    for row in grid:  # (the element itself: semantics/element_loops.py; E0229 before)
+        row.append(0)
+    pad(grid)
+    print(grid)
+"""),
     ("append_to_argument", """
 def app(xs: list[int]):
     xs.append(9)

@@ -54,7 +54,12 @@ const context = () => ({ subscriptions: [] });
     assert.strictEqual(await ext.activate(context()), undefined, 'pyx without lsp: nothing starts');
     assert.strictEqual(started.length, 0);
 
-    fs.writeFileSync(fake, '#!/bin/sh\n[ "$1 $2" = "lsp --help" ] && exit 0\nexit 3\n');
+    // A pyx whose server cannot start (pygls missing): `lsp --help` answers, `lsp --check` fails.
+    fs.writeFileSync(fake, '#!/bin/sh\n[ "$1 $2" = "lsp --help" ] && exit 0\nexit 1\n');
+    assert.strictEqual(await ext.activate(context()), undefined, 'pyx lsp without pygls: nothing starts');
+    assert.strictEqual(started.length, 0);
+
+    fs.writeFileSync(fake, '#!/bin/sh\n[ "$1 $2" = "lsp --check" ] && exit 0\nexit 3\n');
     const ctx = context();
     const client = await ext.activate(ctx);
     assert.strictEqual(started.length, 1, 'pyx lsp available: one client');

@@ -1,0 +1,153 @@
+"""A list, dict or set passed to a program's function that stores it (issue 16):
+`self.items = items` in `__init__`, `self.children.append(child)`, `registry[k] = xs`.
+
+Python stores the object itself, so the caller's variable and the stored one are one object: a
+change through either shows through the other. pyx passes the argument by borrowing and the
+store copies it. The two print the same only if the caller never uses its variable again, so
+a call that hands such a variable to a function storing it, followed by any use of the
+variable (or inside a loop, which hands the same object over again), is E0298: pass
+`xs.copy()` (a copy in both languages) or stop using `xs` after the call. A variable bound
+afresh before its next use (`xs = []`) holds another object, so that use does not count.
+
+Which parameters a function stores is read from its syntax, so it is known at every call,
+before or after the function is checked. The stdlib's containers (`rows.append(row)`) are
+judged by semantics/sharing.py instead, which follows their copies through the function.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..source import Span
+from ..syntax import ast
+from ..syntax.classes import INIT_VAR
+from .imports import is_stdlib_file
+from .sharing import python_shared
+from .typed import LocalVar, TExpr, TLocal
+
+if TYPE_CHECKING:
+    from .check import FunctionChecker
+
+# Methods of Python's containers that keep their argument itself (not its items)
+_KEEPING_METHODS = {"append": 0, "add": 0, "insert": 1, "appendleft": 0, "setdefault": 1}
+
+_STORED: dict[int, frozenset[str]] = {}
+
+
+def stored_params(decl: ast.FnDef) -> frozenset[str]:
+    """The parameters `decl` may store as they are: assigned to an attribute or an item, or kept
+    by a container's `append`/`add`/`insert`/`setdefault` (by the syntax; nested functions are
+    their own)."""
+    found = _STORED.get(id(decl))
+    if found is not None:
+        return found
+    params = {p.name for p in decl.params if p.name != "self"}
+    names: set[str] = set()
+    stack: list[ast.Node] = list(decl.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FnDef, ast.Lambda)):
+            continue
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id in params \
+                and any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in n.targets):
+            names.add(n.value.id)
+        if isinstance(n, ast.VarDecl) and n.name.startswith(INIT_VAR) and isinstance(n.value, ast.Name) \
+                and n.value.id in params:
+            names.add(n.value.id)  # a class's `self.xs = xs`, as syntax/classes.py spells it in `__init__`
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _KEEPING_METHODS:
+            at = _KEEPING_METHODS[n.func.attr]
+            kept = n.args[at] if at < len(n.args) else None
+            if isinstance(kept, ast.Name) and kept.id in params:
+                names.add(kept.id)
+        stack.extend(ast.children(n))
+    found = _STORED[id(decl)] = frozenset(names)
+    return found
+
+
+def check_stored_arguments(chk: FunctionChecker, decl: ast.FnDef, params, bound: list[TExpr], span: Span,
+                           owner=None) -> bool:
+    """E0298 for a variable passed to a parameter `decl` stores and used again after the call.
+    False if reported."""
+    if is_stdlib_file(decl.span.file.name):
+        return True
+    stored = stored_params(decl)
+    if not stored:
+        return True
+    for p, b in zip(params, bound, strict=False):
+        if p.name not in stored or not isinstance(b, TLocal) or not python_shared(b.type):
+            continue
+        var = b.var
+        if not isinstance(var, LocalVar) or var.name.startswith("$"):
+            continue
+        used = _used_after(chk, var.name, span)
+        if used is not None:
+            shown = str(owner) if decl.name == "__init__" and owner is not None else decl.name  # `C(xs)`: C
+            chk.msg.error("E0298", used, name=var.name, func=shown, param=p.name, notes=(_note(span),))
+            return False
+    return True
+
+
+def _note(span: Span):
+    from ..diagnostics import Note
+
+    return Note("passed here, where Python hands over the object itself", span)
+
+
+def _used_after(chk: FunctionChecker, name: str, call: Span) -> Span | None:
+    """Where `name` is used after the call at `call` (or anywhere in a loop around the call, which
+    runs again), unless it is bound afresh first."""
+    body = list(chk.fn.decl.body)
+    loop_body = chk.loops[0].body if chk.loops else None
+    mentions = sorted(_mentions(body, name), key=lambda m: m[0].start)
+    if loop_body and not _bound_first(loop_body, name, call):
+        # The next iteration runs the loop again on the same variable: it uses it before the
+        # call, or hands the same object over a second time (two stores of one list, in Python).
+        inside = [m for stmt in loop_body for m in _mentions([stmt], name)]
+        for where, _ in sorted(inside, key=lambda m: m[0].start):
+            if not (call.start <= where.start < call.end):
+                return where
+        return call
+    for where, rebinding in mentions:
+        if where.start < call.end:
+            continue
+        return None if rebinding else where
+    return None
+
+
+def _bound_first(stmts: list, name: str, call: Span) -> bool:
+    """Whether a statement at the top of a loop body binds `name` afresh (`parts = line.split()`)
+    before the statement holding the call: each iteration then passes a new object."""
+    for stmt in stmts:
+        if stmt.span.start <= call.start < stmt.span.end:
+            return False
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and stmt.targets[0].id == name and not _names(stmt.value, name):
+            return True
+    return False
+
+
+def _mentions(stmts: list, name: str) -> list[tuple[Span, bool]]:
+    """Each place `name` appears in `stmts` (nested functions included: they may read it), with
+    whether it is the target of a plain `name = value` whose value does not mention it."""
+    out: list[tuple[Span, bool]] = []
+    stack: list[ast.Node] = list(stmts)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and n.targets[0].id == name and not _names(n.value, name):
+            out.append((n.targets[0].span, True))
+            stack.append(n.value)
+            continue
+        if isinstance(n, ast.Name) and n.id == name:
+            out.append((n.span, False))
+        stack.extend(ast.children(n))
+    return out
+
+
+def _names(e: ast.Node, name: str) -> bool:
+    stack: list[ast.Node] = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name) and n.id == name:
+            return True
+        stack.extend(ast.children(n))
+    return False
