@@ -78,3 +78,12 @@ def test_bfloat16_arithmetic_is_rewritten_to_float32():
     casts = [i for i in instrs if isinstance(i, ir.Cast) and (is_bfloat16(i.a.type) or is_bfloat16(i.result.type))]
     assert casts and all((i.kind, T.elem_type(i.a.type if i.kind == "fptrunc" else i.result.type))
                          in (("fpext", T.FLOAT32), ("fptrunc", T.FLOAT32), ("fptrunc", T.FLOAT64)) for i in casts)
+
+
+def test_a_constant_lane_past_the_vector_lowers_to_valid_ir():
+    """`v[40]` of a 4-lane vector raises IndexError when it runs; the lane read after the check
+    is never reached, and must still be one the verifier accepts (a mutation found it)."""
+    from helpers import ROOT
+
+    pipeline.lower(SourceFile.read(ROOT / "tests" / "golden" / "simd_constant_lane_out_of_range.px"),
+                   CompileOptions(verify_ir=True))
