@@ -35,6 +35,7 @@ from .classes import is_class
 from .function_values import cell_prologue, cell_value, is_fn_value, try_cells
 from .imports import is_stdlib_file, is_stdlib_struct
 from .ownership import owning
+from .rules import typed_by_argument
 from .scope import StructSymbol
 from .typed import (
     LocalVar,
@@ -102,16 +103,7 @@ def callable_params(decl: ast.FnDef) -> ast.FnDef:
     parameter of its own, bound to the type of the function passed, so the function is compiled
     once per function passed and calls through the parameter are direct (Python checks nothing
     at run time either; a call with the wrong arguments is an error in that instance)."""
-    if not any(is_callable_annotation(p.annotation) for p in decl.params):
-        return decl
-    params, extra = [], []
-    for p in decl.params:
-        if p.annotation is not None and is_callable_annotation(p.annotation):
-            hidden = f"type of {p.name}"  # no source can spell it
-            extra.append(ast.CtParam(p.annotation.span, hidden, None, None))
-            p = replace(p, annotation=ast.Name(p.annotation.span, hidden))
-        params.append(p)
-    return replace(decl, ct_params=decl.ct_params + tuple(extra), params=tuple(params))
+    return typed_by_argument(decl, is_callable_annotation)
 
 
 # ---- which names a function body binds and reads (Python's scoping rules) ----

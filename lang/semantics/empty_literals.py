@@ -299,7 +299,7 @@ class EmptyLiterals:
                     or any(p.annotation is None for p in decl.params):
                 continue
             local, declared = bound_names(decl.body)
-            if not any(_mentions(decl.body, n) and (n not in local or n in declared) for n in names):
+            if not any(ast.mentions(decl.body, n) and (n not in local or n in declared) for n in names):
                 continue
             params = tuple(self.chk.type_resolver(p.annotation, {}, decl) for p in decl.params if p.annotation)
             if ERROR not in params:
@@ -361,16 +361,6 @@ class EmptyLiterals:
         from .module import DICT_LITERAL
 
         return self._instance(DICT_LITERAL, (key, value), literal)
-
-
-def _mentions(body: tuple[ast.Stmt, ...], name: str) -> bool:
-    stack: list[ast.Node] = list(body)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Name) and n.id == name:
-            return True
-        stack.extend(ast.children(n))
-    return False
 
 
 __all__ = ["EmptyLiterals", "Retry", "T", "is_empty_literal"]

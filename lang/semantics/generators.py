@@ -42,7 +42,7 @@ from ..types import ERROR, StructType, Type
 from .comprehensions import CompStep
 from .globals import bound_names
 from .imports import is_stdlib_file, is_stdlib_struct
-from .rules import Loop
+from .rules import Loop, typed_by_argument
 from .scope import StructSymbol
 from .typed import (
     LocalVar,
@@ -149,16 +149,7 @@ def iterable_params(decl: ast.FnDef) -> ast.FnDef:
     bound to the type of what is passed (as `Callable[...]` parameters do: closures.py), so the
     function is compiled once per kind of iterable passed; a generator's result annotation
     (`-> Iterator[int]`) is not needed: its yields give the items' type."""
-    if not any(_is_iterable_annotation(p.annotation) for p in decl.params):
-        return decl
-    params, extra = [], []
-    for p in decl.params:
-        if p.annotation is not None and _is_iterable_annotation(p.annotation):
-            hidden = f"type of {p.name}"  # no source can spell it
-            extra.append(ast.CtParam(p.annotation.span, hidden, None, None))
-            p = _replace(p, annotation=ast.Name(p.annotation.span, hidden))
-        params.append(p)
-    return _replace(decl, ct_params=decl.ct_params + tuple(extra), params=tuple(params))
+    return typed_by_argument(decl, _is_iterable_annotation)
 
 
 class _Context:

@@ -174,3 +174,23 @@ def merge_assigned(a: set | None, b: set | None) -> set | None:
     if b is None:
         return a
     return a & b
+
+
+def typed_by_argument(decl, matches):
+    """`decl` with each parameter whose annotation `matches` (`Callable[...]`, `Iterable[...]`)
+    given a compile-time type parameter of its own, bound to the type of what is passed: the
+    function is compiled once per kind of argument (semantics/closures.py, generators.py)."""
+    from dataclasses import replace
+
+    from ..syntax import ast
+
+    if not any(matches(p.annotation) for p in decl.params):
+        return decl
+    params, extra = [], []
+    for p in decl.params:
+        if p.annotation is not None and matches(p.annotation):
+            hidden = f"type of {p.name}"  # no source can spell it
+            extra.append(ast.CtParam(p.annotation.span, hidden, None, None))
+            p = replace(p, annotation=ast.Name(p.annotation.span, hidden))
+        params.append(p)
+    return replace(decl, ct_params=decl.ct_params + tuple(extra), params=tuple(params))

@@ -120,7 +120,7 @@ def _bound_first(stmts: list, name: str, call: Span) -> bool:
         if stmt.span.start <= call.start < stmt.span.end:
             return False
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
-                and stmt.targets[0].id == name and not _names(stmt.value, name):
+                and stmt.targets[0].id == name and not ast.mentions([stmt.value], name):
             return True
     return False
 
@@ -133,7 +133,7 @@ def _mentions(stmts: list, name: str) -> list[tuple[Span, bool]]:
     while stack:
         n = stack.pop()
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
-                and n.targets[0].id == name and not _names(n.value, name):
+                and n.targets[0].id == name and not ast.mentions([n.value], name):
             out.append((n.targets[0].span, True))
             stack.append(n.value)
             continue
@@ -141,13 +141,3 @@ def _mentions(stmts: list, name: str) -> list[tuple[Span, bool]]:
             out.append((n.span, False))
         stack.extend(ast.children(n))
     return out
-
-
-def _names(e: ast.Node, name: str) -> bool:
-    stack: list[ast.Node] = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Name) and n.id == name:
-            return True
-        stack.extend(ast.children(n))
-    return False

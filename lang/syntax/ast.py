@@ -511,3 +511,14 @@ def children(node: Node) -> Iterator[Node]:
             for item in value:
                 if isinstance(item, Node):
                     yield item
+
+
+def mentions(nodes, name: str) -> bool:
+    """Whether the name `name` appears anywhere in `nodes` (nested functions included)."""
+    stack: list[Node] = list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Name) and n.id == name:
+            return True
+        stack.extend(children(n))
+    return False
