@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""pyx against NumPy, Numba, C (gcc -O3 -march=native), Mojo, Warp and Taichi, printed as one table.
+"""pyx against NumPy, Numba, C (gcc -O3 -march=native), Mojo, Warp, Taichi and CPython, printed as one table.
 
     python benchmarks/run.py [--quick] [--json] [--smoke] [--only TEXT]
 
@@ -78,6 +78,25 @@ def median_time(fn, repeat: int, warmup: int = 1) -> float:
 
 
 # ---- peers ----
+# The functions-as-values rows in Python: the same text as benchmarks/kernels.px's `def`s of these
+# names, less the annotations; CPython runs them, and Numba compiles what it can.
+def sort_pairs_by_key(n, seed):
+    pairs = []
+    x = seed
+    for i in range(n):
+        x = (x * 1103515245 + 12345) % 2147483648
+        pairs.append((i, x))
+    ordered = sorted(pairs, key=lambda t: t[1])
+    check = 0
+    for k in range(0, n, 7):
+        check = (check * 31 + ordered[k][0]) % 1000000007
+    return check
+
+
+def generator_sum(n):
+    return sum(x * x % 7 for x in range(n))
+
+
 def build_c(tmp: Path):
     cc = shutil.which(os.environ.get("CC", "gcc")) or shutil.which("cc")
     if cc is None:
@@ -382,7 +401,18 @@ def numba_kernels():
             total += len(word) * counts[word]
         return total
 
-    return {"mandelbrot": mandelbrot, "triad": triad, "total": total, "softmax_rows": softmax_rows,
+    def compiled(fn, *sample):
+        """Numba's compile of a Python function, or None where Numba cannot compile it (the row
+        shows `-`): a generator expression in a jitted function is its UnsupportedError."""
+        jitted = njit(fn)
+        try:
+            jitted(*sample)
+        except Exception:  # noqa: BLE001 - Numba's compile errors differ between its versions
+            return None
+        return jitted
+
+    return {"sort_pairs_by_key": compiled(sort_pairs_by_key, 10, 1), "generator_sum": compiled(generator_sum, 10),
+            "mandelbrot": mandelbrot, "triad": triad, "total": total, "softmax_rows": softmax_rows,
             "total_fastmath": total_fastmath, "dot_bf16": dot_bf16, "collatz_longest": collatz_longest,
             "word_count": word_count,
             "nbody": nbody, "add3": add3, "fib": fib, "matmul": matmul, "mandelbrot_parallel": mandelbrot_parallel,
@@ -434,7 +464,7 @@ def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None, wp=None, ti=No
     threads = int(THREADS)
 
     def row(name, parallel, pyx_fn, numpy_fn=None, numba_fn=None, c_fn=None, check=None, mojo_kernel=None,
-            warp_fn=None, taichi_fn=None, work=None):
+            warp_fn=None, taichi_fn=None, work=None, python_fn=None):
         """One line of the table: a serial row (1 thread) or a parallel one (`threads` threads).
         `mojo_kernel` is (kernel name, size[, inputs, output shape]) in benchmarks/mojo/kernels.mojo,
         when it has a twin (see MojoKernels.run). Warp and Taichi: see peers.py. `work` is
@@ -444,7 +474,8 @@ def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None, wp=None, ti=No
             return
         mojo_result, mojo_seconds = (mojo.run(*mojo_kernel, repeat=repeat) if mojo is not None and mojo_kernel
                                      else (None, None))
-        peers = {"pyx": pyx_fn, "numpy": numpy_fn, "numba": numba_fn, "c": c_fn, "warp": warp_fn, "taichi": taichi_fn}
+        peers = {"pyx": pyx_fn, "numpy": numpy_fn, "numba": numba_fn, "c": c_fn, "warp": warp_fn, "taichi": taichi_fn,
+                 "python": python_fn}
         results = {key: fn() if fn else None for key, fn in peers.items()} | {"mojo": mojo_result}
         agree = all(check(results["pyx"], v) for v in results.values() if v is not None) if check else True
         entry = {"benchmark": name, "threads": threads if parallel else 1, "agree": agree, "mojo": mojo_seconds,
@@ -479,6 +510,10 @@ def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None, wp=None, ti=No
         nb and (lambda: nb["mandelbrot_parallel"](size, size, iters)),
         c and (lambda: c.mandelbrot_omp(size, size, iters)), check=same,
         taichi_fn=ti and (lambda: ti["mandelbrot_parallel"](size, size, iters)))
+    # The same prange loop in Mojo's spelling (a nested `@parameter fn` given to `parallelize`).
+    row(f"{mandel} (scalar, parallelize[row])", True, lambda: px.mandelbrot_parallelize(size, size, iters),
+        numpy_m, nb and (lambda: nb["mandelbrot_parallel"](size, size, iters)),
+        c and (lambda: c.mandelbrot_omp(size, size, iters)), check=same)
     # C: AVX-512 intrinsics where the compiler targets AVX-512 (the header says which).
     row(f"{mandel} (SIMD, 8 lanes)", False, lambda: px.mandelbrot_simd(size, size, iters), None,
         nb and (lambda: nb["mandelbrot"](size, size, iters)), c and (lambda: c.mandelbrot_simd(size, size, iters)),
@@ -615,6 +650,16 @@ def run_kernels(args, px, c, nb, mojo: MojoKernels | None = None, wp=None, ti=No
     words = 1000 if args.smoke else (20_000 if args.quick else 200_000)
     row(f"word count of {words} words (String + Dict)", False, lambda: px.word_count(words), None,
         nb and (lambda: nb["word_count"](words)), None, check=same, mojo_kernel=("word_count", words))
+
+    # Functions as values, against CPython (the same Python text) and Numba where it compiles it.
+    pairs = 1000 if args.smoke else (100_000 if args.quick else 1_000_000)
+    row(f"sorted(key=lambda) of {pairs} tuples", False, lambda: px.sort_pairs_by_key(pairs, 1), None,
+        nb and nb["sort_pairs_by_key"] and (lambda: nb["sort_pairs_by_key"](pairs, 1)), None, check=same,
+        python_fn=lambda: sort_pairs_by_key(pairs, 1))
+    count = 10_000 if args.smoke else (1_000_000 if args.quick else 10_000_000)
+    row(f"sum(generator expression) of {count} items", False, lambda: px.generator_sum(count), None,
+        nb and nb["generator_sum"] and (lambda: nb["generator_sum"](count)), None, check=same,
+        python_fn=lambda: generator_sum(count))
     return rows
 
 
@@ -827,7 +872,8 @@ def main() -> int:
         print("pyx % of peak: FLOP/s against FMA peak (matmul), bytes moved (counting the output's copy) "
               "against copy bandwidth (triad, sum, dot, softmax)")
     print("ratios are peer time / pyx time: above 1 means pyx is faster")
-    peer_cols = {"numpy": "NumPy", "numba": "Numba", "c": "C", "mojo": "Mojo", "warp": "Warp", "taichi": "Taichi"}
+    peer_cols = {"numpy": "NumPy", "numba": "Numba", "c": "C", "mojo": "Mojo", "warp": "Warp", "taichi": "Taichi",
+                 "python": "CPython"}
     cols = ["benchmark", "threads", "pyx", "% peak", *peer_cols.values(), *(f"vs {v}" for v in peer_cols.values()),
             "ok"]
     table = [[k["benchmark"], k["threads"], fmt_time(k["pyx"]), k["pyx_peak"], *(fmt_time(k.get(p)) for p in peer_cols),

@@ -15,7 +15,7 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
     """Returns (metadata, object code) for the host: the cache stores exactly this pair."""
     from .codegen.exports import EXPORT_PREFIX
 
-    comp = pipeline.optimize(source, options, entry=False, exports=True)
+    comp = compile_for_python(source, options)
     from .ir.passes import launching_functions
 
     launching = launching_functions(comp.ir)
@@ -57,11 +57,14 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
     from .dispatch_build import python_callables
 
     dispatch, unexported = python_callables(comp.program, comp.ast, interop.exported_functions(comp.program))
+    from .class_exports import describe
+
+    classes = describe(comp.program, comp.ast, interop.exported_functions(comp.program))  # objects Python can hold
     prints = "print_" in comp.llvm_ir
     tm = pipeline.target_of(options).target_machine(opt=options.opt_level)
     obj = tm.emit_object(comp.llvm_module)
     meta = {"format": FORMAT, "module": comp.ast.name, "source": source.name, "functions": functions,
-            "kernels": kernels, "dispatch": dispatch, "unexported": unexported,
+            "kernels": kernels, "dispatch": dispatch, "unexported": unexported, "classes": classes,
             "kernel_families": kernel_instances.families(comp.ast),  # kernels with compile-time parameters
             "prints": prints, "timings": comp.timings, "dependencies": comp.program.dependencies,
             "memcheck": options.memcheck,
@@ -70,6 +73,22 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
             "python_api": sorted({f.name for f in comp.llvm_module.functions
                                   if f.is_declaration and f.name.startswith(("Py", "_Py"))})}
     return meta, obj
+
+
+def compile_for_python(source: SourceFile, options: CompileOptions, stage=None):
+    """The module compiled with its classes' accessors (class_exports.py); compiled again
+    without them if they are what fails to check (its classes then stay in pyx)."""
+    from . import class_exports
+    from .diagnostics import CompileError
+
+    stage = stage or (lambda src, opts, passes: pipeline.optimize(src, opts, entry=False, exports=True,
+                                                                   passes=passes))
+    try:
+        return stage(source, options, class_exports.passes())
+    except CompileError as exc:
+        if not class_exports.failed_in_accessors(exc):
+            raise
+    return stage(source, options, None)
 
 
 def _constant(node):

@@ -48,6 +48,13 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--memcheck", action="store_true",
                         help="check every memory access of GPU code run on the CPU (IndexError with the block "
                              "and thread); slow, for debugging")
+        sp.add_argument("--racecheck", action="store_true",
+                        help="report shared-memory races of GPU code run on the CPU (RuntimeError naming the "
+                             "kernel, the array, both threads and both lines); slow, for debugging")
+        sp.add_argument("--debug-leaks", dest="debug_leaks", action="store_true",
+                        default=os.environ.get("PYX_DEBUG_LEAKS", "") not in ("", "0"),
+                        help="at the program's end, report on stderr the objects only reference cycles keep "
+                             "alive, with the line that made them (also PYX_DEBUG_LEAKS=1); for debugging")
 
     run = sub.add_parser("run", help="compile a .px file and run its `fn main()`",
                          description="Compile FILE and run its `fn main()` in this process.")
@@ -317,11 +324,16 @@ def cmd_passes(args) -> int:
 def cmd_check(args) -> int:
     from . import pipeline
 
-    comp = pipeline.check(_read(args.file))
     if getattr(args, "exports", False):
+        from .build import compile_for_python
         from .dispatch_build import exports_report
 
+        # As `pyx.import_module` compiles it: with its classes' accessors (class_exports.py).
+        comp = compile_for_python(_read(args.file), None,
+                                  lambda src, _, passes: pipeline.check(src, passes=passes))
         sys.stdout.write(exports_report(comp))
+        return EXIT_OK
+    pipeline.check(_read(args.file))
     return EXIT_OK
 
 
@@ -335,8 +347,13 @@ def cmd_run(args) -> int:
     from .runtime import cache, native
     from .version import __version__
 
+    if args.racecheck and args.target != "cpu":  # a GPU would run the kernels unchecked: no silent "no race"
+        print(f"pyx: error: --racecheck checks kernels run on the CPU; it cannot be used with --target={args.target}",
+              file=sys.stderr)
+        return EXIT_USAGE
     source = _read(args.file)
-    options = CompileOptions(opt_level=args.opt, memcheck=args.memcheck, bounds_check=args.bounds_check)
+    options = CompileOptions(opt_level=args.opt, memcheck=args.memcheck, bounds_check=args.bounds_check,
+                             racecheck=args.racecheck, debug_leaks=args.debug_leaks)
     start = time.perf_counter()
     host = None
     host_key = native.remembered_host(llvmlite.__version__)
@@ -424,20 +441,10 @@ def cmd_run(args) -> int:
 
 
 def _pass_arguments(program, words: list[str]):
-    """Give a program that reads sys.argv its arguments (the file first, as CPython's argv), in
-    the globals an executable's C `main` fills (codegen/runtime_lib.py `argument_globals`).
-    Returns the C array, which must outlive the run."""
-    import ctypes
+    """sys.argv for the program (quick_run.pass_arguments: the quick start path shares it)."""
+    from .quick_run import pass_arguments
 
-    from .codegen.abi import ARGC_GLOBAL, ARGV_GLOBAL
-
-    count_at, vector_at = program.global_address(ARGC_GLOBAL), program.global_address(ARGV_GLOBAL)
-    if not count_at or not vector_at:
-        return None
-    vector = (ctypes.c_char_p * (len(words) + 1))(*[os.fsencode(w) for w in words], None)
-    ctypes.c_int64.from_address(count_at).value = len(words)
-    ctypes.c_void_p.from_address(vector_at).value = ctypes.addressof(vector)
-    return vector
+    return pass_arguments(program, words)
 
 
 def _on_device(args, source, entry: Path, program, key: str):
@@ -490,8 +497,12 @@ def cmd_build(args) -> int:
         return EXIT_USAGE
     source = _read(args.file)
     target = args.target or {"ptx": "cuda", "spirv": "opencl"}.get(args.emit, "cpu")
+    if args.racecheck and target != "cpu":  # device code is never instrumented: no silent "no race"
+        print(f"pyx: error: --racecheck checks kernels run on the CPU; it cannot be used with --target={target}",
+              file=sys.stderr)
+        return EXIT_USAGE
     options = CompileOptions(opt_level=args.opt, target=target, gpu_arch=args.gpu_arch, memcheck=args.memcheck,
-                             bounds_check=args.bounds_check)
+                             bounds_check=args.bounds_check, racecheck=args.racecheck, debug_leaks=args.debug_leaks)
     emit = args.emit
     if emit == "ast":
         from .syntax.printer import format_ast

@@ -37,16 +37,19 @@ def _why_not_type(t: T.Type, what: str, way: str) -> str:
     from .semantics.classes import class_name, is_class
 
     if is_class(t):
-        return (f"{what} is a {class_name(t)} object: instances of a class are shared by reference and live in "
-                "pyx's memory, which no Python object can hold yet (pass or return its fields, or declare it a "
-                "`struct`, which crosses as a value)")
+        # (A function compiled per call from Python is an object code of its own, with its own copy
+        # of the module: the objects it made would not be the module's.)
+        return (f"{what} is a {class_name(t)} object: objects of a class cross only to and from the functions "
+                "of the module declaring the class that Python calls directly (every parameter annotated with a "
+                "type that crosses as it is: no List, Dict, Set or Tuple conversion, not generic); pass or "
+                "return its fields, or declare it a `struct`, which crosses as a value")
     return f"{what} has type {t.name}, which cannot cross {way} Python (what can: {_ALLOWED})"
 
 
 def tree_of(t: T.Type):
     """The type tree (runtime/dispatch.py) of a pyx type that crosses by conversion; None if it cannot."""
     from . import interop
-    from .semantics.imports import is_stdlib_struct
+    from .semantics.builtin_types import is_builtin
 
     if isinstance(t, T.ScalarType):
         return t.name
@@ -59,13 +62,13 @@ def tree_of(t: T.Type):
         if interop.python_layout(t) == "list":
             e = tree_of(interop.element_type(t))
             return None if e is None else ("List", e)
-        if is_stdlib_struct(t, "Dict"):  # (the stdlib's, not a user module's that is called the same)
+        if is_builtin(t, "Dict"):  # (the stdlib's, not a user module's that is called the same)
             key, value = t.ct_env.get("K"), t.ct_env.get("V")
             if not isinstance(key, T.Type) or not isinstance(value, T.Type):
                 return None
             k, v = tree_of(key), tree_of(value)
             return None if k is None or v is None else ("Dict", k, v)
-        if is_stdlib_struct(t, "Set"):
+        if is_builtin(t, "Set"):
             item = t.ct_env.get("T")
             e = tree_of(item) if isinstance(item, T.Type) else None
             return None if e is None else ("Set", e)
@@ -398,16 +401,20 @@ def python_callables(program, module_ast, exported: list) -> tuple[list, list]:
 def exports_report(comp) -> str:
     """`pyx check --exports`: one line per top-level function saying how Python calls it."""
     from . import interop
+    from .class_exports import is_accessor
 
     exported = interop.exported_functions(comp.program)
     dispatch, unexported = python_callables(comp.program, comp.ast, exported)
     file = comp.source.name if hasattr(comp, "source") else ""
     rows = [(i.decl.span.line, f"{i.decl.name}: exported ({', '.join(t.name for t in i.param_types)})")
-            for i in exported if i.decl.name != "<module>"]
+            for i in exported if i.decl.name != "<module>" and not is_accessor(i.decl.name)]
     rows += [(d["line"], f"{d['name']}: " + ("compiled for each new combination of argument types on call"
                                              if d["fixed"] is None else
                                              f"exported through a conversion wrapper ({', '.join(d['fixed'])})"))
              for d in dispatch]
     lines = {d.name: d.span.line for d in comp.ast.body if hasattr(d, "params")}
     rows += [(lines.get(u["name"], 0), f"{u['name']}: not callable from Python: {u['reason']}") for u in unexported]
+    from .class_exports import report_rows
+
+    rows += report_rows(comp, exported)
     return "".join(f"{file}:{line}: {text}\n" for line, text in sorted(rows))

@@ -117,16 +117,39 @@ def crosses_as_value(t, inside_struct: bool = False) -> bool:
 def exported_functions(program) -> list:
     """The instances Python can call: every top-level, non-generic function (not methods) of the module
     itself (not of the modules it imports), except
-    those with `mut` parameters, which need a variable to write to that Python cannot lend."""
+    those with `mut` parameters, which need a variable to write to that Python cannot lend.
+    An object of one of the module's classes crosses by reference when the class's accessors were
+    compiled with the module (`class_exports.py`); only its release function takes one as `var`
+    (Python's reference, given back)."""
+    from .class_exports import RELEASE, crossing_classes
+
+    classes = crossing_classes(program)
+
+    def shared(t) -> bool:
+        return bool(classes) and isinstance(t, T.StructType) and t.module == program.module and _class_of(t) in classes
+
     return [i for i in program.instances if i.owner is None and not i.decl.is_generic
             and i.module == program.module
             and not any(p.convention == "mut" for p in i.decl.params) and not i.is_kernel and i.gpu_use is None
             and all(crosses_as_value(t) or is_buffer_of_scalars(t)
                     or ((is_string(t) or is_python_object(t)) and p.convention is None)
+                    or (shared(t) and (p.convention is None or i.decl.name.startswith(RELEASE)))
                     for p, t in zip(i.decl.params, i.param_types, strict=False))
             and ((crosses_as_value(i.return_type) and not is_span_of_scalars(i.return_type))
-                 or is_list_of_scalars(i.return_type) or is_string(i.return_type)
+                 or is_list_of_scalars(i.return_type) or is_string(i.return_type) or shared(i.return_type)
                  or is_python_object(i.return_type) or is_buffer_of_scalars(i.return_type))]
+
+
+def _class_of(t) -> str | None:
+    """The class whose handle t is, if it is one."""
+    from .semantics.classes import class_name, is_class
+
+    return class_name(t) if is_class(t) else None
+
+
+def is_object(t) -> bool:
+    """A class's handle: Python holds its object through a wrapper (runtime/objects.py)."""
+    return _class_of(t) is not None
 # A Span result is not exported: it would outlive the memory it shows. A Buffer result is, as a
 # view of the array argument it shows (the bridge checks that it does).
 
@@ -171,6 +194,8 @@ def describe_type(t: T.Type) -> dict:
     if is_buffer_of_scalars(t):  # an array of `rank` dimensions, by address
         return {"kind": "buffer", "name": t.name, "pointee": describe_type(element_type(t)),
                 "rank": t.ct_env["rank"], "lanes": t.fields[1][1].width}
+    if is_object(t):  # by reference: a wrapper holding one count of the object (runtime/objects.py)
+        return {"kind": "class", "name": _class_of(t)}
     if isinstance(t, T.StructType):
         return {"kind": "struct", "name": t.name, "fields": [[n, describe_type(ft)] for n, ft in t.fields]}
     if t == T.NONE:

@@ -12,3 +12,5 @@ class CompileOptions:
     verify_ir: bool = False  # run the IR verifier after every pass (tests turn it on)
     bounds_check: bool = True  # normalize_index (List and other containers) checks; --no-bounds-check
     memcheck: bool = False  # check every memory access of GPU code on the CPU target (ir/memcheck.py)
+    debug_leaks: bool = False  # report the objects only reference cycles keep alive (syntax/leak_report.py)
+    racecheck: bool = False  # report shared-memory races of GPU code on the CPU target (ir/racecheck.py)

@@ -67,6 +67,10 @@ def _memcheck(options) -> bool:
     return options.memcheck and options.target not in DEVICE_TARGETS
 
 
+def _racecheck(options) -> bool:
+    return options.racecheck and options.target not in DEVICE_TARGETS
+
+
 # The stages before and after the IR passes, in the order pipeline.py runs them.
 FRONT = (
     Pass("parse", "source text -> AST (Lark LALR parser, indentation, syntax checks)",
@@ -86,6 +90,9 @@ IR_PASSES = (
     # Before infer_raises: a checked access may raise.
     Pass("insert_memory_checks", "--memcheck: check every memory access of GPU code run on the CPU",
          ".ir.memcheck:insert_memory_checks", "ir", "ir", _memcheck),
+    # Before infer_raises (a checked access may raise) and before gpu_regions (which copies kernels).
+    Pass("insert_race_checks", "--racecheck: report shared-memory races of GPU code run on the CPU",
+         ".ir.racecheck:insert_race_checks", "ir", "ir", _racecheck),
     Pass("remove_unreachable_blocks", "drop the blocks no path from the entry reaches",
          ".ir.passes:remove_unreachable_blocks", "ir", "ir"),
     # Before infer_raises: a recursive function's entry may raise RecursionError.

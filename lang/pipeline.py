@@ -38,8 +38,11 @@ class Compilation:
 
 def parse(source: SourceFile, options: CompileOptions = CompileOptions(),
           diags: DiagnosticBag | None = None, passes: PassManager | None = None) -> Compilation:
+    from .syntax.leak_report import debug_leaks
+
     comp = Compilation(source, options, passes or PassManager())
-    comp.ast = comp.passes.run(comp, "parse", source, diags)
+    with debug_leaks(options.debug_leaks):  # (the main module only: syntax/leak_report.py)
+        comp.ast = comp.passes.run(comp, "parse", source, diags)
     return comp
 
 

@@ -19,7 +19,7 @@ import weakref
 from typing import Any
 
 from ..gpu_limits import MAX_BLOCK_THREADS, MAX_GRID, MAX_STATIC_SHARED_BYTES
-from . import interrupt, stdout_route
+from . import interrupt, objects, stdout_route
 
 _SCALARS = {
     ("int", 8): ctypes.c_int8, ("int", 16): ctypes.c_int16, ("int", 32): ctypes.c_int32, ("int", 64): ctypes.c_int64,
@@ -102,6 +102,10 @@ class Converter:
             self.dtype = _NUMPY_DTYPES.get(desc["elem"]["name"])
             self.ctype = _ListValue
             self.release = None  # set by the function: gives the memory back to the module
+        elif self.kind == "class":  # an object of a pyx class: its handle, held by a wrapper (objects.py)
+            if self.name not in structs:
+                raise TypeError(f"pyx class {self.name} cannot cross here")
+            self.ctype, self.pyclass = structs[self.name]
         elif self.kind == "struct":
             self.fields = [(n, Converter(d, structs)) for n, d in desc["fields"]]
             if self.name not in structs:
@@ -115,7 +119,7 @@ class Converter:
 
     @property
     def by_pointer(self) -> bool:
-        return self.kind in ("simd", "struct", "list", "span", "buffer", "string", "pyobject")
+        return self.kind in ("simd", "struct", "list", "span", "buffer", "string", "pyobject", "class")
 
     def to_c(self, value, func: str, param: str, keep: list):
         kind = self.kind
@@ -148,6 +152,8 @@ class Converter:
             view = self._buffer(value, func, param, keep)
             keep.append(view)
             return ctypes.pointer(view)
+        if kind == "class":
+            return objects.to_c(self.pyclass, value, func, param, keep)
         if kind in ("simd", "struct"):
             value = self.to_value(value, func, param, keep)
             keep.append(value)
@@ -318,6 +324,8 @@ class Converter:
             return tuple(self.elem.from_c(v) for v in raw)
         if kind == "struct":
             return self.pyclass(*[c.from_c(getattr(raw, n)) for n, c in self.fields])
+        if kind == "class":
+            return objects.from_c(self.pyclass, raw)
         if kind == "ptr":
             return raw  # an address: unsafe by nature
         if kind == "list":
@@ -487,7 +495,10 @@ class PyxFunction:
         argtypes = [ctypes.POINTER(c.ctype) if c.by_pointer else c.ctype for _, c in self._params]
         if self._result.kind != "none":
             argtypes.append(ctypes.POINTER(self._result.ctype))
-        self._cfunc = ctypes.CFUNCTYPE(ctypes.c_int32, *argtypes)(address)
+        # A call that passes or returns an object of a class keeps the GIL: the object's count is
+        # not atomic, and another Python thread may be copying or releasing the same object.
+        shares = any(c.kind == "class" for _, c in self._params) or self._result.kind == "class"
+        self._cfunc = (ctypes.PYFUNCTYPE if shares else ctypes.CFUNCTYPE)(ctypes.c_int32, *argtypes)(address)
         parameters = [inspect.Parameter(p["name"], inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                         **({"default": p["default"]} if "default" in p else {}))
                       for p in meta["params"]]
@@ -783,6 +794,9 @@ def check_python_api(name: str, symbols) -> None:
                               name=name) from None
 
 
+_ACCESSOR = "__pyx_"  # (lang/class_exports.py's accessors: what the module's classes call)
+
+
 def make_module(name: str, meta: dict, jit, file: str) -> types.ModuleType:
     check_python_api(name, meta.get("python_api", ()))  # before any of its code can run
     module = types.ModuleType(name, f"pyx module compiled from {file}")
@@ -791,6 +805,8 @@ def make_module(name: str, meta: dict, jit, file: str) -> types.ModuleType:
     structs: dict = {}
     keep: list = []  # method definitions must outlive the function objects that point into them
     live = LiveArrays(jit) if meta.get("memcheck") else None
+    classes = objects.declare(meta.get("classes", ()), structs, library)  # before the functions that take them
+    accessors: dict = {}  # their accessors: exported functions the module does not show
     origin = {"name": name, "file": file, "target": "auto", "memcheck": bool(meta.get("memcheck")),
               "scripted": any(f["name"] == "<module>" for f in meta["functions"])}
     for fmeta in meta["functions"]:
@@ -798,7 +814,12 @@ def make_module(name: str, meta: dict, jit, file: str) -> types.ModuleType:
         fn._origin = origin
         if fmeta.get("pyentry"):
             fn = _fast_function(fn, jit.address(fmeta["pyentry"]), library, keep)
+        if fmeta["name"].startswith(_ACCESSOR):
+            accessors[fmeta["name"]] = fn
+            continue
         setattr(module, fmeta["name"], fn)
+    objects.attach(meta.get("classes", ()), structs, accessors)
+    module.__dict__["__pyx_objects__"] = classes
     module.__dict__["__pyx_keep__"] = keep
     for kmeta in meta.get("kernels", []):
         setattr(module, kmeta["name"], PyxKernel(kmeta, jit.address(kmeta["symbol"]), library, structs, live))

@@ -19,8 +19,6 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
-import shutil
-import subprocess
 import threading
 import time
 from pathlib import Path
@@ -77,6 +75,9 @@ def remember_host(llvmlite_version: str, host_key: str) -> None:
 
 def link_shared(obj: bytes, dest: Path) -> str | None:
     """Link object code into the shared library `dest` (atomically); its SHA-256, or None."""
+    import shutil
+    import subprocess  # here, not above: a warm start (lang/quick_run.py) links nothing
+
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if cc is None or shutil.which(cc) is None:
         return None

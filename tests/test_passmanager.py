@@ -33,6 +33,10 @@ def test_which_ir_passes_run_depends_on_the_target_and_options():
                    "legalize_bfloat16", "gpu_regions"]
     memcheck = [p.name for p in pm.ir_passes(CompileOptions(memcheck=True))]
     assert memcheck == ["insert_memory_checks"] + cpu  # before infer_raises: a checked access may raise
+    racecheck = [p.name for p in pm.ir_passes(CompileOptions(racecheck=True))]
+    assert racecheck == ["insert_race_checks"] + cpu  # before infer_raises and gpu_regions, which copies kernels
+    assert [p.name for p in pm.ir_passes(CompileOptions(target="cuda", racecheck=True))] == \
+        [p.name for p in pm.ir_passes(CompileOptions(target="cuda"))]  # device code is never instrumented
     cuda = [p.name for p in pm.ir_passes(CompileOptions(target="cuda"))]
     assert cuda == ["device_functions", "strip_interrupt_polls", "remove_unreachable_blocks", "infer_raises",
                     "drop_dead_handlers", "legalize_bfloat16"]

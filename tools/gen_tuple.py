@@ -13,6 +13,7 @@ def struct(n):
     out = []
     params = ", ".join(f"{p}: AnyType" for p in ps)
     out.append("@fieldwise_init")
+    out.append('@builtin_type("Tuple")  # one of the compiler\'s tuples (lang/semantics/builtin_types.py)')
     out.append(f"struct Tuple{n}[{params}](KeyElement, Comparable, Stringable, Sized):")
     shown = ", ".join(ps) + ("," if n == 1 else "")
     out.append(f'    """A tuple of {n} item{"s" if n > 1 else ""}, `tuple[{shown}]`."""')
@@ -142,6 +143,7 @@ def enumerate(xs, start: Int = 0):
 
 
 @fieldwise_init
+@builtin_type("Enumerate")  # the compiler's Enumerate (lang/semantics/builtin_types.py)
 struct Enumerate[I: AnyType]:
     """What `enumerate` gives: an iterator's items, each beside its count."""
 
@@ -190,6 +192,7 @@ def zip3(a, b, c):
 
 
 @fieldwise_init
+@builtin_type("Zip2")  # the compiler's Zip2 (lang/semantics/builtin_types.py)
 struct Zip2[I: AnyType, J: AnyType]:
     var a: I
     var b: J
@@ -205,6 +208,7 @@ struct Zip2[I: AnyType, J: AnyType]:
 
 
 @fieldwise_init
+@builtin_type("Zip3")  # the compiler's Zip3 (lang/semantics/builtin_types.py)
 struct Zip3[I: AnyType, J: AnyType, K: AnyType]:
     var a: I
     var b: J

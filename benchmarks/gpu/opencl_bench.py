@@ -108,6 +108,22 @@ def rows(scale: int) -> list[tuple]:
         times.append(timed(lambda m=m, o=o: m.softmax_rows[r, 32](xs, o, r, k), 3))
         err = max(err, float(np.abs(o - numpy_softmax()).max()))
     out.append((f"softmax rows {r}x{k} (warp shuffles)", *times, timed(numpy_softmax, 5), err))
+
+    # A 64-lane SIMD row per thread: four 16-lane vectors on SPIR-V (codegen/spirv_vectors.py).
+    seq, d = 512 * scale, 64
+    q, kk, v = (rng.standard_normal((seq, d), dtype=np.float32) for _ in range(3))
+
+    def numpy_attention():
+        scores = q @ kk.T / np.float32(np.sqrt(d))
+        e = np.exp(scores - scores.max(axis=1, keepdims=True))
+        return (e / e.sum(axis=1, keepdims=True)) @ v
+    times, err = [], 0.0
+    for t in targets:
+        m, o = load("flash_attn", t), np.zeros_like(q)
+        times.append(timed(lambda m=m, o=o: m.flash_forward[(seq + 31) // 32, 32](q, kk, v, o, seq,
+                                                                                  np.float32(1 / np.sqrt(d))), 3))
+        err = max(err, float(np.abs(o - numpy_attention()).max()))
+    out.append((f"flash attention {seq}x{d} (SIMD rows)", *times, timed(numpy_attention, 5), err))
     return out
 
 

@@ -117,6 +117,15 @@ class CpuGpuRuntime:
         ctx = ctx if ctx is not None else b.call(self.ctx_fn, [])
         return b.gep(ctx, [I32(0), I32(FIELDS.index(name))], inbounds=True)
 
+    def block_started(self, b: ll.IRBuilder, ctx) -> None:
+        """A block begins, its shared memory just zeroed: `--racecheck` forgets the accesses of the
+        block before (codegen/racecheck.py declares its hook before this runtime is made)."""
+        from .racecheck import BLOCK_HOOK
+
+        hook = self.rt.module.globals.get(BLOCK_HOOK)
+        if hook is not None:
+            b.call(hook, [b.bitcast(ctx, CHARP)])
+
     def index(self, b: ll.IRBuilder, slot: int) -> ll.Value:
         return b.load(b.gep(self.field(b, "idx"), [I32(0), I32(slot)], inbounds=True))
 
@@ -354,11 +363,12 @@ class CpuGpuRuntime:
         """`bool __pyx_gpu_direct_blocks(launch, lo, hi, piece)`: blocks [lo, hi) of a kernel that
         never synchronizes, each thread a call in turn (the order a GPU may also choose)."""
         fn, b, (lo, hi), launch, (ctx, ctx_raw, previous) = self._piece_function("__pyx_gpu_direct_blocks")
-        thunk, args, gx, gy, gz, bx, by, bz, shared_bytes, _ = launch
+        thunk, args, gx, gy, gz, bx, by, bz, shared_bytes, kernel_name = launch
         rt = self.rt
         malloc, free = rt.libc("malloc"), rt.libc("free")
         memset = rt.libc("memset")
         setspecific = rt.libc("pthread_setspecific")
+        b.store(kernel_name, self.field(b, "kernel", ctx))
         failed = self.field(b, "failed", ctx)
         b.store(I32(0), failed)
         n = b.mul(b.mul(bx, by), bz)
@@ -387,6 +397,7 @@ class CpuGpuRuntime:
         b.store(b.urem(b.udiv(linear, gx), gy), slot(4))
         b.store(b.udiv(linear, b.mul(gx, gy)), slot(5))
         b.call(memset, [shared, I32(0), b.add(shared_bytes, I64(16))])
+        self.block_started(b, ctx)
         b.store(I64(0), counter_thread)
         b.branch(thread_head)
         b.position_at_end(thread_head)
@@ -455,6 +466,7 @@ class CpuGpuRuntime:
             b.store(b.urem(b.udiv(block_linear, gx), gy), b.gep(field("idx"), [I32(0), I32(4)], inbounds=True))
             b.store(b.udiv(block_linear, b.mul(gx, gy)), b.gep(field("idx"), [I32(0), I32(5)], inbounds=True))
             b.call(memset, [shared, I32(0), b.add(shared_bytes, I64(16))])
+            self.block_started(b, ctx)
             b.call(memset, [state, I32(RUNNABLE), n])
             b.call(memset, [resume, I32(0), b.mul(n, I64(8))])  # every thread starts at the entry
             b.store(ll.Constant(CHARP, None), field("round_site"))
@@ -654,6 +666,7 @@ class CpuGpuRuntime:
             b.store(b.urem(b.udiv(block_linear, gx), gy), b.gep(field("idx"), [I32(0), I32(4)], inbounds=True))
             b.store(b.udiv(block_linear, b.mul(gx, gy)), b.gep(field("idx"), [I32(0), I32(5)], inbounds=True))
             b.call(memset, [shared, I32(0), b.add(shared_bytes, I64(16))])
+            self.block_started(b, ctx)
             b.call(memset, [state, I32(RUNNABLE), n])
             b.call(memset, [started, I32(0), n])
 

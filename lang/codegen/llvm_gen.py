@@ -133,6 +133,13 @@ class ModuleCodegen:
         self.shared_globals: dict[str, ll.GlobalVariable] = {}
         self.recursion_sites: dict[tuple[str, str, int], int] = {}
         self._recursion_overflow: ll.Function | None = None
+        self.racecheck = None
+        if target.host and any(isinstance(i, ir.Intrinsic) and i.name in ("racecheck", "racecheck.barrier")
+                               for f in module.functions for b in f.blocks for i in b.instrs):
+            from .racecheck import RacecheckRuntime
+
+            # Compiled with --racecheck; made before the GPU runtime, whose block loops call its hook.
+            self.racecheck = RacecheckRuntime(self)
         self.memcheck = None
         if target.host and any(isinstance(i, ir.Intrinsic) and i.name == "memcheck"
                                for f in module.functions for b in f.blocks for i in b.instrs):
@@ -247,10 +254,6 @@ class ModuleCodegen:
 
     def generate(self, entry: bool = False, c_main: bool = False, exports: list[str] = (),
                  python_entries: list[str] = (), kernels: list[str] = ()) -> ll.Module:
-        if self.target.name == "opencl":
-            from .spirv import check_types
-
-            check_types(self)  # before LLVM sees a vector its SPIR-V backend would abort on
         for f in self.ir_module.functions:
             self.declare(f)
         for f in self.ir_module.functions:
@@ -694,6 +697,9 @@ class FunctionCodegen:
 
     def op_gpu_region(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         return self.mg.gpu_cpu.region_op(self, i, spec.variant, args)  # a kernel's thread loops (gpu_cpu.py)
+
+    def op_racecheck(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return self.mg.racecheck.op(self, i, spec.variant, args)  # --racecheck (codegen/racecheck.py)
 
     def op_memcheck(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         ptr = i.args[0]

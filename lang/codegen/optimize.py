@@ -32,6 +32,10 @@ def parse_and_optimize(llvm_ir: str, target: Target, opt: int, tm=None):
         pb = llvm.create_pass_builder(tm, pto)
         pm = pb.getModulePassManager()
         pm.run(module, pb)
+    if target.name == "opencl":  # after LLVM's passes, which would merge the chunks again
+        from .spirv_vectors import legalized_module
+
+        module = legalized_module(module, tm)  # LLVM's SPIR-V backend aborts on vectors wider than 16 lanes
     return module, tm
 
 

@@ -4,7 +4,11 @@
   traceback of (function, file, line) frames pushed while it propagates;
 - Python-compatible printing (host only): ints, bools, strings, and floats in
   Python's shortest round-trip `repr` (whose algorithm is pyx code, stdlib/float_repr.px,
-  linked in by runtime_source.py: here only its "C"-locale wrapper).
+  linked in by runtime_source.py: here only its "C"-locale wrapper; ints, bools and text are
+  pyx code too, stdlib/runtime_print.px, only declared here);
+- the program's entry, whose ending (the uncaught exception's report, SystemExit's status, the
+  flush at exit) is pyx code, stdlib/runtime_exit.px, called with what pyx cannot name: the
+  exception state's fields, C's `stdout` and EPIPE.
 
 The C library's layouts and numbers come from the target's PlatformFacts (platform_facts.py),
 and the C functions called are declared from c_library.PROTOTYPES (`libc(name)`).
@@ -286,29 +290,26 @@ class RuntimeLib:
         printf = self.libc("printf")
         b.call(printf, [self.cstr(b, fmt), *args])
 
+    # `print` of an int, a Bool and text: pyx code (stdlib/runtime_print.px), linked in by the
+    # pass `llvm` (runtime_source.py); a module only declares what it prints with.
     def _define_print_str(self):
-        fn, b = self._function("__pyx_print_str", VOID, [CHARP])
-        self._printf(b, "%s", fn.args[0])
-        b.ret_void()
-        return fn
+        return self._pyx_written("print_str")
 
     def _define_print_i64(self):
-        fn, b = self._function("__pyx_print_i64", VOID, [I64])
-        self._printf(b, "%lld", fn.args[0])
-        b.ret_void()
-        return fn
+        return self._pyx_written("print_i64")
 
     def _define_print_u64(self):
-        fn, b = self._function("__pyx_print_u64", VOID, [I64])
-        self._printf(b, "%llu", fn.args[0])
-        b.ret_void()
-        return fn
+        return self._pyx_written("print_u64")
 
     def _define_print_bool(self):
-        fn, b = self._function("__pyx_print_bool", VOID, [I1])
-        text = b.select(fn.args[0], self.cstr(b, "True"), self.cstr(b, "False"))
-        self._printf(b, "%s", text)
-        b.ret_void()
+        return self._pyx_written("print_bool")
+
+    def _pyx_written(self, name: str) -> ll.Function:
+        """The runtime helper `name` whose body is pyx source (runtime_source.SOURCE_HELPERS),
+        declared in this module."""
+        from .runtime_source import declare
+
+        fn = self._functions["__pyx_" + name] = declare(self.module, name)
         return fn
 
     def helper(self, symbol: str) -> ll.Function | None:
@@ -708,15 +709,9 @@ class RuntimeLib:
 
     def _flush_at_exit(self, b: ll.IRBuilder, status) -> ll.Value:
         """Flush stdout as Python does when it exits: if that fails (a pipe closed early), say
-        what CPython says and make the status 120, CPython's."""
-        b.call(self.libc("fflush"), [ll.Constant(CHARP, None)])
-        failed = b.icmp_signed("!=", b.call(self.libc("ferror"), [self._stdout(b)]), I32(0))
-        with b.if_then(failed, likely=False):
-            text = ("Exception ignored in: <_io.TextIOWrapper name='<stdout>' mode='w' encoding='utf-8'>\n"
-                    f"BrokenPipeError: [Errno {self.facts.epipe}] Broken pipe\n")
-            b.call(self.libc("dprintf"), [I32(2), self.cstr(b, "%s"),
-                                                                          self.cstr(b, text)])
-        return b.select(failed, I32(120), status)
+        what CPython says and make the status 120, CPython's. Pyx code (stdlib/runtime_exit.px),
+        given what it cannot name itself: C's `stdout` and EPIPE, the target's platform facts."""
+        return b.call(self._pyx_written("flush_at_exit"), [status, self._stdout(b), I32(self.facts.epipe)])
 
     # ---- the program's entry (host) ----
     def define_entry(self, name: str, main: ll.Function, main_raises: bool) -> ll.Function:
@@ -739,72 +734,15 @@ class RuntimeLib:
         b.ret(self._flush_at_exit(b, I32(0)))
         b.position_at_end(err_bb)
         b.call(fflush, [ll.Constant(CHARP, None)])
-        self._system_exit(b)
-        self._report(b)
-        kind = b.load(self.exc_field(b, TYPE))
-        interrupted = b.icmp_signed("==", b.call(self.libc("strcmp"),
-                                                 [kind, self.cstr(b, "KeyboardInterrupt")]), I32(0))
-        b.ret(self._flush_at_exit(b, b.select(interrupted, I32(130), I32(1))))
-        return fn
-
-    def _system_exit(self, b: ll.IRBuilder) -> None:
-        """An uncaught SystemExit (stdlib/sys.px `exit`) ends the program as CPython's does, with
-        no traceback: `_SystemExitCode` (an int code) is the exit status, its low 8 bits as C's
-        exit() keeps them; SystemExit with a message (any other code) writes it to stderr,
-        status 1, and without one (no code) is status 0. 130 becomes 386 (the same status once
-        the process exits), so neither `main` nor the `pyx` command takes it for an uncaught
-        KeyboardInterrupt."""
-        fn = b.function
-        strcmp = self.libc("strcmp")
-        kind = b.load(self.exc_field(b, TYPE))
-        msg = b.load(self.field(b, self.state(b), MSG))
-        code_bb, text_bb, other_bb = (fn.append_basic_block(n) for n in ("exit_code", "exit_text", "not_exit"))
-        is_code = b.icmp_signed("==", b.call(strcmp, [kind, self.cstr(b, "_SystemExitCode")]), I32(0))
-        is_text = b.icmp_signed("==", b.call(strcmp, [kind, self.cstr(b, "SystemExit")]), I32(0))
-        after = fn.append_basic_block("exit_kind")
-        b.cbranch(is_code, code_bb, after)
-        b.position_at_end(after)
-        b.cbranch(is_text, text_bb, other_bb)
-        t = ll.IRBuilder(text_bb)
-        empty = t.icmp_unsigned("==", t.load(msg), I8(0))
-        with t.if_then(t.not_(empty)):
-            t.call(self.libc("dprintf"), [I32(2), self.cstr(t, "%s\n"), msg])
-        t.ret(self._flush_at_exit(t, t.select(empty, I32(0), I32(1))))
-        c = ll.IRBuilder(code_bb)
-        strtoll = self.libc("strtoll", I64, [CHARP, CHARP.as_pointer(), I32])
-        code = c.trunc(c.call(strtoll, [msg, ll.Constant(CHARP.as_pointer(), None), I32(10)]), I32)
-        code = c.and_(code, I32(0xFF))
-        code = c.select(c.icmp_signed("==", code, I32(130)), I32(130 + 256), code)
-        c.ret(self._flush_at_exit(c, code))
-        b.position_at_end(other_bb)
-
-    def _report(self, b: ll.IRBuilder) -> None:
-        fn = b.function
-        dprintf = self.libc("dprintf")
-        b.call(dprintf, [I32(2), self.cstr(b, "Traceback (most recent call last):\n")])
+        # What CPython writes for it and the exit status: pyx code (stdlib/runtime_exit.px),
+        # given the fields of this thread's exception state (whose layout is EXC_STATE's).
         st = self.state(b)
-        depth = b.load(self.field(b, st, DEPTH))
-        depth = b.select(b.icmp_unsigned(">", depth, I32(MAX_FRAMES)), I32(MAX_FRAMES), depth)
-        i = b.alloca(I32)
-        b.store(depth, i)
-        loop, body, done = (fn.append_basic_block(n) for n in ("frames", "frame", "message"))
-        b.branch(loop)
-        b.position_at_end(loop)
-        cur = b.load(i)
-        b.cbranch(b.icmp_signed(">", cur, I32(0)), body, done)
-        b.position_at_end(body)
-        k = b.sub(cur, I32(1))
-        b.store(k, i)
-        func = b.load(self.frame_field(b, st, FUNCS, k))
-        file = b.load(self.frame_field(b, st, FILES, k))
-        line = b.load(self.frame_field(b, st, LINES, k))
-        b.call(dprintf, [I32(2), self.cstr(b, '  File "%s", line %d, in %s\n'), file, line, func])
-        b.branch(loop)
-        b.position_at_end(done)
-        msg = b.load(self.field(b, st, MSG))
-        empty = b.icmp_unsigned("==", b.load(msg), I8(0))
-        sep = b.select(empty, self.cstr(b, ""), self.cstr(b, ": "))
-        b.call(dprintf, [I32(2), self.cstr(b, "%s%s%s\n"), b.load(self.field(b, st, TYPE)), sep, msg])
+        frames = [b.gep(st, [I32(0), I32(field), I32(0)], inbounds=True) for field in (FUNCS, FILES, LINES)]
+        status = b.call(self._pyx_written("uncaught"),
+                        [b.load(self.field(b, st, TYPE)), b.load(self.field(b, st, MSG)),
+                         b.load(self.field(b, st, DEPTH)), I32(MAX_FRAMES), *frames])
+        b.ret(self._flush_at_exit(b, status))
+        return fn
 
     def define_c_main(self, entry: ll.Function) -> None:
         """An executable's `main`, set up as CPython sets up a script: SIGPIPE ignored (a write to a

@@ -2,22 +2,27 @@
 each module that uses it.
 
 Runtime helpers the language can express live in the standard library as ordinary pyx code
-(`stdlib/float_repr.px`: Python's float repr; the C functions it calls are declared once in
-`stdlib/libc.px`). `SOURCE_HELPERS` maps each helper to its pyx function and to the C signature
-the generated runtime calls it with. A module that needs one only declares it
-(`__pyx_rt.float_repr.repr_f64`, `declare`); the pass `llvm` links the runtime's LLVM IR in
-(`link_runtime`, as libdevice is linked into PTX) and makes what it brought internal, so LLVM
-inlines it or drops it like the module's own code.
+(`stdlib/float_repr.px`: Python's float repr; `stdlib/runtime_print.px`: `print` of ints, Bools and
+text; `stdlib/runtime_exit.px`: the report of an uncaught exception, SystemExit's status and the
+flush at exit; the C functions float repr calls are declared once in `stdlib/libc.px`).
+`SOURCE_HELPERS` maps each helper to its pyx function and to the C signature the generated
+runtime calls it with. A module that needs one only declares it (`__pyx_rt.float_repr.repr_f64`,
+`declare`); the pass `llvm` links the runtime's LLVM IR in (`link_runtime`, as libdevice is
+linked into PTX) and makes what it brought internal, so LLVM inlines it (`INLINED`) or drops it
+like the module's own code.
 
-The runtime's LLVM IR is made by compiling a small program that calls each helper (`ROOTS`)
-through the ordinary pipeline and generating code for its functions (`runtime_functions`,
+The runtime's LLVM IR is made, unit by unit, by compiling a small program that calls each of the
+unit's helpers (`UNITS`) through the ordinary pipeline and generating code for its functions (`runtime_functions`,
 `runtime_llvm_ir`); it is kept in memory and on disk, sealed like every cache entry and keyed by
 the compiler's fingerprint and the target, so a process pays for it only when the compiler or
 the stdlib changed.
 
 What stays generated (runtime_lib.py, parallel.py, gpu_cpu.py, ...) is what pyx cannot say:
-the exception state behind a pthread key, setjmp/longjmp, ucontext switching, signal handlers,
-the locale switch (whose constants are platform facts), and the thread pool.
+the exception state behind a pthread key (one per module, so not in this one shared copy),
+setjmp/longjmp, ucontext switching, signal handlers and thread start routines (C function
+pointers), the locale switch (whose constants are platform facts), C's globals (`stdout`,
+`errno`), and the thread pool (host code has no atomics). docs/compiler.md "Where the runtime
+lives" has the table.
 """
 from __future__ import annotations
 
@@ -29,7 +34,7 @@ from pathlib import Path
 from llvmlite import ir as ll
 
 from ..ir import nodes as ir
-from .runtime_lib import CHARP, F16, F32, F64, I64
+from .runtime_lib import CHARP, F16, F32, F64, I1, I32, I64, VOID
 
 PREFIX = "__pyx_rt."  # the runtime's functions in a module: `__pyx_rt.float_repr.repr_f64`
 KIND = "pyxrt 1"  # what the cache entry's keyed checksum binds: LLVM IR text of the pyx runtime
@@ -41,11 +46,23 @@ SOURCE_HELPERS: dict[str, tuple[str, ll.Type, tuple[ll.Type, ...]]] = {
     "format_f32": ("float_repr.repr_f32", I64, (F32, CHARP)),
     "format_f16": ("float_repr.repr_f16", I64, (F16, CHARP)),
     "format_bf16": ("float_repr.repr_bf16", I64, (ll.IntType(16), CHARP)),  # a BFloat16 as its bits
+    "print_i64": ("runtime_print.print_i64", VOID, (I64,)),
+    "print_u64": ("runtime_print.print_u64", VOID, (I64,)),
+    "print_bool": ("runtime_print.print_bool", VOID, (I1,)),
+    "print_str": ("runtime_print.print_str", VOID, (CHARP,)),
+    # kind, message, depth, the frames kept, and the frames' functions, files and lines -> exit status
+    "uncaught": ("runtime_exit.uncaught", I32, (CHARP, CHARP, I32, I32, CHARP.as_pointer(), CHARP.as_pointer(),
+                                               I32.as_pointer())),
+    "flush_at_exit": ("runtime_exit.flush_at_exit", I32, (I32, CHARP, I32)),  # status, C's stdout, EPIPE -> status
 }
 
-# The runtime program: a call of each helper, so the ordinary instantiation compiles them (and
-# what they call) and nothing else of the standard library.
-ROOTS = """\
+# The runtime's units, each a program that calls its helpers, so the ordinary instantiation
+# compiles them (and what they call) and nothing else of the standard library. Each unit is
+# compiled and cached on its own, and a module links only the units whose helpers it declares: a
+# program that prints an int pays for `core` alone (about 60 ms with an empty cache), not for
+# float repr, whose `_FLOAT_TEXT` loads the stdlib's String (about 0.9 s of parsing).
+UNITS: dict[str, str] = {
+    "float_repr": """\
 from float_repr import repr_f64, repr_f32, repr_f16, repr_bf16
 
 
@@ -54,8 +71,27 @@ fn __pyx_runtime_roots(x: Float64, out: Ptr[UInt8]):
     _ = repr_f32(Float32(x), out)
     _ = repr_f16(Float16(x), out)
     _ = repr_bf16(BFloat16(x), out)
-"""
+""",
+    "core": """\
+from runtime_print import print_i64, print_u64, print_bool, print_str
+from runtime_exit import uncaught, flush_at_exit
+
+
+fn __pyx_runtime_roots(x: Int, out: Ptr[UInt8], texts: Ptr[Ptr[UInt8]], lines: Ptr[Int32]):
+    print_i64(x)
+    print_u64(UInt64(x))
+    print_bool(x > 0)
+    print_str(out)
+    _ = uncaught(out, out, Int32(x), Int32(x), texts, texts, lines)
+    _ = flush_at_exit(Int32(x), out, Int32(x))
+""",
+}
+UNIT_OF_MODULE = {"float_repr": "float_repr", "runtime_print": "core", "runtime_exit": "core"}
 ROOTS_FILE = "<pyx runtime>.px"
+# Helpers the module's optimizer may inline and fold like its own code: a line or two each, so
+# inlining costs nothing, and a print of a constant then becomes what C's printf of a literal
+# becomes (`print("a")`'s separator is `putchar(' ')`, as it was when they were generated here).
+INLINED = frozenset(PREFIX + SOURCE_HELPERS[name][0] for name in ("print_i64", "print_u64", "print_bool", "print_str"))
 
 _lock = threading.Lock()
 
@@ -65,6 +101,12 @@ def declare(module: ll.Module, name: str) -> ll.Function:
     symbol, result, params = SOURCE_HELPERS[name]
     found = module.globals.get(PREFIX + symbol)
     return found if found is not None else ll.Function(module, ll.FunctionType(result, params), PREFIX + symbol)
+
+
+def unit_of(symbol: str) -> str:
+    """The unit whose program compiles the runtime function `symbol` (`float_repr.repr_f64`, with
+    or without PREFIX): the one of its pyx module."""
+    return UNIT_OF_MODULE[symbol.removeprefix(PREFIX).split(".", 1)[0]]
 
 
 def uses_runtime(module) -> bool:
@@ -79,14 +121,17 @@ def link_runtime(module, target, tm) -> None:
 
     wanted = {f.name for f in module.functions if f.is_declaration and f.name.startswith(PREFIX)}
     ours = {f.name for f in module.functions if not f.is_declaration}
-    lib = llvm.parse_assembly(runtime_llvm_ir(target))
-    lib.triple = module.triple
-    lib.data_layout = module.data_layout
-    _keep_only(lib, wanted, tm)
-    module.link_in(lib)
+    for unit in sorted({unit_of(name) for name in wanted}):
+        lib = llvm.parse_assembly(runtime_llvm_ir(target, unit))
+        lib.triple = module.triple
+        lib.data_layout = module.data_layout
+        _keep_only(lib, wanted, tm)
+        module.link_in(lib)
     for f in module.functions:
         if not f.is_declaration and f.name not in ours:
             f.linkage = "internal"
+            if f.name in INLINED:
+                continue
             # Optimized when it was made (runtime_llvm_ir): the module's optimizer leaves it as it is.
             f.add_function_attribute("noinline")
             f.add_function_attribute("optnone")
@@ -107,16 +152,17 @@ def _keep_only(lib, names: set[str], tm) -> None:
 
 
 @functools.cache
-def runtime_llvm_ir(target) -> str:
-    """The pyx runtime's LLVM IR for `target`, from the cache on disk when an entry matches."""
-    path, key = _entry(target)
+def runtime_llvm_ir(target, unit: str) -> str:
+    """The LLVM IR of the pyx runtime's `unit` for `target`, from the cache on disk when an entry
+    matches."""
+    path, key = _entry(target, unit)
     if path is not None:
         from ..runtime import cache
 
         payload = cache.unseal(cache.read_trusted(path), KIND, key, path)
         if payload is not None:
             return payload.decode()
-    text = _generate(target)
+    text = _generate(target, unit)
     if path is not None:
         from ..runtime import cache
 
@@ -127,32 +173,33 @@ def runtime_llvm_ir(target) -> str:
     return text
 
 
-def _entry(target) -> tuple[Path | None, str]:
+def _entry(target, unit: str) -> tuple[Path | None, str]:
     from ..runtime.cache import cache_dir_for, compiler_fingerprint
     from ..semantics.imports import STDLIB
 
-    key = hashlib.sha256(f"{compiler_fingerprint()}\0{target.cache_key}\0{KIND}".encode()).hexdigest()
+    key = hashlib.sha256(f"{compiler_fingerprint()}\0{target.cache_key}\0{KIND}\0{unit}".encode()).hexdigest()
     try:
-        return cache_dir_for(STDLIB / "float_repr.px") / f"pyx_runtime.{key[:20]}.pyxrt", key
+        return cache_dir_for(STDLIB / "float_repr.px") / f"pyx_runtime.{unit}.{key[:20]}.pyxrt", key
     except OSError:
         return None, key
 
 
-def _generate(target) -> str:
-    """The runtime's functions as LLVM IR for `target`: external, under their PREFIX names."""
+def _generate(target, unit: str) -> str:
+    """The functions of the runtime's `unit` as LLVM IR for `target`: external, under their PREFIX
+    names."""
     import llvmlite.binding as llvm
 
     from .llvm_gen import ModuleCodegen
     from .target import init_llvm
 
     module = ir.Module("__pyx_runtime", ROOTS_FILE)
-    module.functions = list(runtime_functions().values())
+    module.functions = list(runtime_functions(unit).values())
     init_llvm()
     lib = llvm.parse_assembly(str(ModuleCodegen(module, target).generate()))
     # Without the support code a ModuleCodegen gives every module (each module has its own), and
     # optimized once here, so a module that links it in optimizes little more than its own code.
     tm = target.target_machine(opt=3)
-    _keep_only(lib, {PREFIX + symbol for symbol, _, _ in SOURCE_HELPERS.values()}, tm)
+    _keep_only(lib, {PREFIX + symbol for symbol, _, _ in SOURCE_HELPERS.values() if unit_of(symbol) == unit}, tm)
     pto = llvm.create_pipeline_tuning_options(speed_level=3)
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(lib, pb)
@@ -160,10 +207,13 @@ def _generate(target) -> str:
 
 
 @functools.cache
-def runtime_functions() -> dict[str, ir.Function]:
-    """The runtime program's functions by symbol (without the roots function), compiled once per
-    process. Its loops poll no Ctrl-C flag (each runs a few dozen iterations at most), so no
-    helper can raise: a helper keeps the plain C signature the generated runtime calls it with."""
+def runtime_functions(unit: str | None = None) -> dict[str, ir.Function]:
+    """The functions of the runtime's `unit` (of every unit when None) by symbol, without the roots
+    function, compiled once per process. Its loops poll no Ctrl-C flag (each runs a few dozen
+    iterations at most), so no helper can raise: a helper keeps the plain C signature the
+    generated runtime calls it with."""
+    if unit is None:
+        return {symbol: f for name in UNITS for symbol, f in runtime_functions(name).items()}
     from ..ir.interrupts import strip_interrupt_polls
     from ..options import CompileOptions
     from ..passmanager import Pass, PassManager
@@ -174,7 +224,7 @@ def runtime_functions() -> dict[str, ir.Function]:
         passes = PassManager().with_pass(
             Pass("strip_runtime_polls", "the pyx runtime only: remove the Ctrl-C polls of its short loops",
                  strip_interrupt_polls, "ir", "ir"), after="remove_unreachable_blocks")
-        comp = lower(SourceFile(ROOTS_FILE, ROOTS), CompileOptions(), passes)
+        comp = lower(SourceFile(ROOTS_FILE, UNITS[unit]), CompileOptions(), passes)
     assert isinstance(comp.ir, ir.Module)
     functions = {f.symbol: f for f in comp.ir.functions if not f.symbol.endswith("__pyx_runtime_roots")}
     # Renamed into the runtime's own namespace: a program's own module called `float_repr` (or its
@@ -188,6 +238,8 @@ def runtime_functions() -> dict[str, ir.Function]:
                     instr.callee = PREFIX + instr.callee
     renamed = {f.symbol: f for f in functions.values()}
     for name, (symbol, _result, _params) in SOURCE_HELPERS.items():
+        if unit_of(symbol) != unit:
+            continue
         f = renamed[PREFIX + symbol]
         if f.raises:  # the generated callers have no exception path for it
             raise RuntimeError(f"the runtime helper {name} ({symbol}) may raise")

@@ -15,8 +15,9 @@ OpenCL"):
 - warp operations as SPIR-V 1.3 sub-group instructions (`__spirv_GroupNonUniformShuffle`,
   `__spirv_GroupNonUniformBallot`), in kernels that ask for sub-groups of 32 lanes (a warp:
   `intel_reqd_sub_group_size`, SPIR-V's `SubgroupSize` execution mode);
-- no vector wider than 16 lanes (LLVM aborts the process on one), and no `extern __local`
-  array (OpenCL has none: dynamic shared memory is a kernel argument there).
+- no vector wider than 16 lanes (LLVM aborts the process on one: spirv_vectors.py splits them
+  after optimization), and no `extern __local` array (OpenCL has none: dynamic shared memory is a
+  kernel argument there).
 
 A warp operation has pyx's semantics, the same as the CPU target's: a shuffle whose source lane
 does not exist (outside 0..31, or past the last thread of the block) gives the lane its own
@@ -228,25 +229,6 @@ def uses_warp(mg, symbol: str) -> bool:
                 if isinstance(i, ir.Call):
                     stack.append(i.callee)
     return False
-
-
-def check_types(mg) -> None:
-    """A vector wider than 16 lanes anywhere in device code is E0226 (LLVM's SPIR-V backend
-    aborts the whole process on one)."""
-    from .llvm_gen import UnsupportedOnTarget
-
-    def too_wide(t) -> bool:
-        return isinstance(t, T.SIMDType) and t.width > 16
-
-    for f in mg.ir_module.functions:
-        for v in list(f.params) + list(f.vars):
-            if too_wide(v.type):
-                raise UnsupportedOnTarget(f"a {v.type} (more than 16 lanes)", f.span)
-        for block in f.blocks:
-            for i in block.instrs:
-                result = getattr(i, "result", None)
-                if result is not None and too_wide(result.type):
-                    raise UnsupportedOnTarget(f"a {result.type} (more than 16 lanes)", i.span)
 
 
 def define_kernel_entries(mg) -> None:

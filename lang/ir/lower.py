@@ -458,8 +458,11 @@ class FunctionLowering:
             self.terminate(ir.Reraise(s.span, self.handler()))
         elif s.text is not None:  # the message's bytes are copied before its String is dropped
             text = self.expr(s.text)
-            data = self.emit(ir.Extract(s.span, self.temp(s.text.type.fields[0][1]), text, 0))
-            size = self.emit(ir.Extract(s.span, self.temp(T.INT), text, 1))
+            # (its bytes by the field names the String's `@python_layout("str")` promises, as print_value)
+            data_at, size_at = s.text.type.field_index("data"), s.text.type.field_index("size")
+            assert data_at is not None and size_at is not None
+            data = self.emit(ir.Extract(s.span, self.temp(s.text.type.fields[data_at][1]), text, data_at))
+            size = self.emit(ir.Extract(s.span, self.temp(T.INT), text, size_at))
             self.intrinsic("raise_text", [ir.Const(T.STRING_LITERAL, s.exc), data, size], None, s.span)
             self.terminate(ir.Reraise(s.span, self.handler()))
         else:

@@ -43,7 +43,12 @@ def access(instr: ir.Instr) -> tuple[ir.Value, ir.Value, int, bool] | None:
     return None
 
 
-def insert_memory_checks(module: ir.Module) -> ir.Module:
+def insert_checks(module: ir.Module, accessed, op: str, labels: tuple[str, str], before=None) -> ir.Module:
+    """Before each access of device code that `accessed` finds (pointer, index, count, store), the
+    check operation `op` (true: the access fails, the runtime has raised) and a branch to a block
+    re-raising it; `labels` name the failing and the continuing blocks. `before(instr)` gives
+    operations to put ahead of an instruction (the race check's barrier count). Used by
+    `--memcheck` here and `--racecheck` (ir/racecheck.py)."""
     for f in device_code(module):
         next_id = 1 + max((v.id for b in f.blocks for i in b.instrs for v in vars(i).values()
                            if isinstance(v, ir.Temp)), default=0)
@@ -53,15 +58,17 @@ def insert_memory_checks(module: ir.Module) -> ir.Module:
             instrs, current.instrs = current.instrs, []
             term = current.term
             for instr in instrs:
-                found = access(instr)
+                if before is not None:
+                    current.instrs.extend(before(instr))
+                found = accessed(instr)
                 if found is not None:
                     ptr, index, count, store = found
                     failed = ir.Temp(T.BOOL, next_id)
                     next_id += 1
-                    current.instrs.append(ops.make(instr.span, failed, "memcheck", [
+                    current.instrs.append(ops.make(instr.span, failed, op, [
                         ptr, index, ir.Const(T.INT, count), ir.Const(T.BOOL, store)]))
-                    fail = ir.Block(f"{block.label}.oob{next_id}", term=ir.Reraise(instr.span))
-                    ok = ir.Block(f"{block.label}.ok{next_id}")
+                    fail = ir.Block(f"{block.label}.{labels[0]}{next_id}", term=ir.Reraise(instr.span))
+                    ok = ir.Block(f"{block.label}.{labels[1]}{next_id}")
                     current.term = ir.Branch(instr.span, failed, fail, ok)
                     blocks += [current, fail]
                     current = ok
@@ -70,3 +77,7 @@ def insert_memory_checks(module: ir.Module) -> ir.Module:
             blocks.append(current)
         f.blocks = blocks
     return module
+
+
+def insert_memory_checks(module: ir.Module) -> ir.Module:
+    return insert_checks(module, access, "memcheck", ("oob", "ok"))

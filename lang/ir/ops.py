@@ -174,6 +174,13 @@ _add("gpu.region_spill", result=PTR, attrs=(Attr("slot", int),), lowering="gpu_r
 _add("memcheck", operands=(PTR, INT, INT, BOOL), result=BOOL, side_effects=True, targets=HOST_ONLY,
      feature="--memcheck")
 
+# ---- --racecheck (ir/racecheck.py): a shared-memory access (pointer, index, element count, is a
+# store) -> it raced with another thread's; this thread passes a barrier ----
+_add("racecheck", operands=(PTR, INT, INT, BOOL), result=BOOL, side_effects=True, targets=HOST_ONLY,
+     variant="access", feature="--racecheck")
+_add("racecheck.barrier", side_effects=True, targets=HOST_ONLY, lowering="racecheck", variant="barrier",
+     feature="--racecheck")
+
 # ---- the exception state and run-time messages ----
 _add("exc_matches", variadic=STR, result=BOOL)
 _add("exc_value", result=EXC)

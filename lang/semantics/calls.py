@@ -9,11 +9,12 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
-from . import classes, everyday, fold, function_values, python_float
+from . import classes, everyday, fold, function_values, iterable_arguments, python_float
+from .builtin_types import is_builtin
 from .empty_literals import is_empty_literal
 from .generators import is_generator
 from .implicit_mut import aliased_argument
-from .imports import is_stdlib_file, is_stdlib_struct, is_string
+from .imports import is_stdlib_file, is_string
 from .rules import FUTURE_NAMES, TypeParam, is_float, is_num, signature, unify_annotation
 from .sharing import place_root
 from .typed import (
@@ -83,6 +84,11 @@ class CallChecker:
                 return self.chk.structs.call_value(callee, e)
             if callee.type == ERROR:
                 return callee
+        if isinstance(base, ast.Name):  # Mojo's closure loops and their bodies (closure_loops.py)
+            from .closure_loops import misused_form
+
+            if misused_form(self.chk, base):
+                return TConst(e.span, ERROR, None)
         self.msg.error("E0224", func.span, func=getattr(base, "id", "this"))
         return TConst(e.span, ERROR, None)
 
@@ -165,7 +171,18 @@ class CallChecker:
         bound: list[TExpr | None] = [None] * len(params)
         name = decl.name if owner is None else (owner.name if decl.name == "__init__" else f"{owner}.{decl.name}")
         typed_params = {id(a): params[i] for i, a in enumerate(e.args[:len(params)])
-                        if is_empty_literal(a) and params[i].annotation is not None and not decl.ct_params}
+                        if is_empty_literal(a, self.chk.module) and params[i].annotation is not None
+                        and not decl.ct_params}
+        if iterable_arguments.marked(decl):  # `s.update(gen)`, `xs.extend((1, 2))`: any iterable, as in Python
+            for i, a in enumerate(e.args[:len(params)]):
+                if iterable_arguments.reads_receiver_lazily(e, a):
+                    self.msg.error("E0199", a.span, method=decl.name)
+                    return TConst(e.span, ERROR, None)
+                if params[i].annotation is not None:
+                    typed_params[id(a)] = params[i]
+            redirected = iterable_arguments.redirect(self.chk, decl, e, owner)
+            if redirected is not None:  # a set method's path for a non-set iterable, as CPython's
+                return self.user_call(redirected[0], redirected[1], owner, receiver, ct_items, launching)
         env = {**getattr(owner, "ct_env", {}), **({"Self": owner} if owner is not None else {})}
         positional = self.chk.sharing.in_order(e.args,
                                                lambda a: self.argument(a, typed_params.get(id(a)), decl, env))
@@ -214,6 +231,10 @@ class CallChecker:
             empty = self.chk.empty_container(a, declared) if declared != ERROR else None
             if empty is not None:
                 return empty
+            if iterable_arguments.marked(decl) and declared != ERROR:
+                made = iterable_arguments.converted(self.chk, a, declared)
+                if made is not None:
+                    return made
         return self.exprs.expr(a)
 
     def pack_variadic(self, decl: ast.FnDef, params, args: list[TExpr], span: Span, name: str,
@@ -282,6 +303,14 @@ class CallChecker:
             if problem is not None:
                 self.msg.error("E0172", spec.span, spec=spec.value, problem=problem)
                 return TConst(span, ERROR, None)
+        if decl.name == "format_at_run_time" and owner is None and len(bound) == 2 \
+                and is_stdlib_file(decl.span.file.name):  # `f"{x:{w}}"` (syntax/nested_spec.py)
+            from .format_spec import spec_problem
+
+            problem = spec_problem(default_type(bound[0].type), "", is_string)  # (None for what takes a spec)
+            if problem is not None:
+                self.msg.error("E0172", bound[0].span, spec="{...}", problem=problem)
+                return TConst(span, ERROR, None)
         env: dict = {}
         if decl.ct_params or ct_items:
             env = self.bind_ct(decl, ct_items, params, bound, span)
@@ -310,7 +339,7 @@ class CallChecker:
             if convention == "mut":
                 root = place_root(receiver)
                 # `xs[i] = v` stores over an item: a loop walking xs goes on (its memory stays put).
-                item_store = decl.name == "__setitem__" and is_stdlib_struct(owner, "List") \
+                item_store = decl.name == "__setitem__" and is_builtin(owner, "List") \
                     and isinstance(receiver, TLocal) and bool(bound) \
                     and isinstance(bound[0].type, (ScalarType, LiteralType))
                 if root is not None and not self.chk.sharing.changed_in_place(root, receiver.span, element=item_store):
@@ -479,8 +508,10 @@ class CallChecker:
             try:
                 parsed = float(value.value) if target.is_float else int(value.value)
             except ValueError:
-                self.msg.error("E0004", e.args[0].span, detail=f"{name}() cannot parse {value.value!r}")
-                return TConst(e.span, ERROR, None)
+                # Not folded into an error: CPython raises a ValueError a `try` may catch, so the
+                # String's own `__int__`/`__float__` raise it at run time with Python's message.
+                text = self.exprs.coerce(value, self.exprs.string_type())
+                return self.chk.structs.method_call(text, "__int__" if target.is_int else "__float__", [], e.span)
             if target.is_int and not target.min <= parsed <= target.max:
                 self.msg.error("E0206", e.args[0].span, value=parsed, type=target)
                 return TConst(e.span, ERROR, None)
@@ -607,7 +638,9 @@ class CallChecker:
                 return TConst(e.span, ERROR, None)
             t = u
         if isinstance(t, StructType):
-            return self.struct_extreme(name, args, e, t)
+            from .reflected_compare import class_extreme  # (objects with only `__lt__`)
+
+            return class_extreme(self.chk, name, args, e.span) or self.struct_extreme(name, args, e, t)
         if not (isinstance(t, (LiteralType, ScalarType))):
             self.msg.error("E0203", e.span, op=name, operand=t)
             return TConst(e.span, ERROR, None)

@@ -17,15 +17,18 @@ from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
 from . import (
     classes,
+    closure_loops,
     context_managers,
     everyday,
     function_values,
     inheritance,
     print_file,
+    print_order,
     pycollections,
     python_float,
     sets,
 )
+from .builtin_types import is_builtin
 from .calls import CallChecker
 from .closures import ClosureChecker
 from .comprehensions import ComprehensionChecker, CompStep
@@ -35,10 +38,10 @@ from .expressions import ExpressionChecker
 from .generators import GeneratorChecker
 from .globals import ModuleVariables
 from .gpu import GPUChecker
-from .imports import is_stdlib_struct, is_string
+from .imports import is_string
 from .mathlib import MathChecker
 from .messages import MessageBuilder
-from .narrowing import narrowed, not_none_when
+from .narrowing import after_statement, narrowed, not_none_when
 from .ownership import OwnershipChecker
 from .parallel import analyze as analyze_prange
 from .pointers import PointerChecker
@@ -263,7 +266,14 @@ class FunctionChecker:
         if new_scope:
             self.scopes.push()
         out: list[TStmt] = []
-        for stmt in stmts:
+        self._statements(tuple(stmts), 0, out)
+        if new_scope:
+            self.scopes.pop()
+        return out
+
+    def _statements(self, stmts: tuple, start: int, out: list) -> None:
+        for i in range(start, len(stmts)):
+            stmt = stmts[i]
             try:
                 result = self.stmt(stmt)
             except Exception as exc:
@@ -271,9 +281,11 @@ class FunctionChecker:
                 raise
             if result is not None:
                 out.append(result)
-        if new_scope:
-            self.scopes.pop()
-        return out
+            guarded = after_statement(self, stmt)  # `if v is None: return`: v is its value below (narrowing.py)
+            if guarded:
+                with narrowed(self, guarded, stmts[i + 1:]):
+                    self._statements(stmts, i + 1, out)
+                return
 
     def stmt(self, s: ast.Stmt) -> TStmt | None:
         method = getattr(self, "stmt_" + type(s).__name__, None)
@@ -306,6 +318,8 @@ class FunctionChecker:
             return self.print_call(e)
         if isinstance(e, ast.StrLit):
             return None  # a docstring
+        if closure_loops.is_closure_loop(self, e):  # Mojo's `parallelize[body](n)`, `vectorize[body, W](n)`
+            return closure_loops.closure_loop(self, s)
         spelled = setdefault_then_method(e)
         if spelled is not None:  # `d.setdefault(k, []).append(x)`
             return TBlock(s.span, [x for x in (self.stmt(t) for t in spelled) if x is not None])
@@ -314,6 +328,7 @@ class FunctionChecker:
     def stmt_VarDecl(self, s: ast.VarDecl):
         s = context_managers.checked_manager(self, s)  # the manager of a `with` (syntax/with_stmt.py)
         declared = self.resolve_type(s.annotation) if s.annotation is not None else None
+        declared = pycollections.declared_as_made(self, s, declared)  # `d: dict[K, V] = defaultdict(list)`
         value = None
         if s.value is not None:
             value = self.empty_container(s.value, declared)
@@ -361,10 +376,10 @@ class FunctionChecker:
         types from the declaration."""
         if isinstance(value, ast.Comprehension):  # `rows: list[list[int]] = [[] for _ in range(n)]`
             return self.comprehensions.in_context(value, declared)
-        empty = (isinstance(value, ast.ListExpr) and not value.elts and is_stdlib_struct(declared, "List")) or (
-            isinstance(value, ast.DictExpr) and not value.keys and is_stdlib_struct(declared, "Dict")) or (
-            sets.is_empty_set(value) and is_stdlib_struct(declared, "Set"))
-        if pycollections.empty_call(value) is not None:  # `deque()`, `Counter()`, `defaultdict(int)`
+        empty = (isinstance(value, ast.ListExpr) and not value.elts and is_builtin(declared, "List")) or (
+            isinstance(value, ast.DictExpr) and not value.keys and is_builtin(declared, "Dict")) or (
+            sets.is_empty_set(value) and is_builtin(declared, "Set"))
+        if pycollections.empty_call(value, self.module) is not None:  # `deque()`, `Counter()`, `defaultdict(int)`
             return pycollections.empty_value(self, value, declared)
         if not empty:
             return None
@@ -373,14 +388,15 @@ class FunctionChecker:
     def empty_item(self, target: ast.Expr, value: ast.Expr) -> TExpr | None:
         """`groups[key] = []`: stored into a dict (or list) variable whose item type is known, an
         empty literal takes that type, as `xs: list[str] = []` takes its declaration's."""
-        if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and is_empty_literal(value)):
+        if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
+                and is_empty_literal(value, self.module)):
             return None
         container = self.scopes.lookup(target.value.id)
         ctype = container.type if isinstance(container, LocalVar) else None
         if not isinstance(ctype, StructType):
             return None
-        item = ctype.ct_env.get("V") if is_stdlib_struct(ctype, "Dict") else \
-            ctype.ct_env.get("T") if is_stdlib_struct(ctype, "List") else None
+        item = ctype.ct_env.get("V") if is_builtin(ctype, "Dict") else \
+            ctype.ct_env.get("T") if is_builtin(ctype, "List") else None
         return self.empty_container(value, item) if isinstance(item, StructType) else None
 
     def stmt_Comptime(self, s: ast.Comptime):
@@ -429,7 +445,7 @@ class FunctionChecker:
             assign = self._assign_targets(list(targets), checked, s.span)
             self._remember_copies(list(targets), list(values), checked)
             return assign
-        if len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and is_empty_literal(s.value):
+        if len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and is_empty_literal(s.value, self.module):
             assign = self.assign_empty(s.targets[0], s.value, s.span)
             if assign is not False:
                 return assign
@@ -983,7 +999,9 @@ class FunctionChecker:
             elif v.type != ERROR:
                 self.msg.error("E0217", kw.value.span, name=kw.name)
         args = []
-        for a, v in zip(e.args, self.sharing.in_order(e.args, lambda a: self.exprs.value(self.exprs.expr(a)))):
+        values = self.sharing.in_order(e.args, lambda a: self.exprs.value(self.exprs.expr(a)))
+        prelude = print_order.evaluated_before_printing(self, e.args, values)  # Python: all, then written
+        for a, v in zip(e.args, values):
             # print shows str(x), as Python's: a List or Dict by its own __str__ in the stdlib, as a
             # user's struct, so the compiler never reads a container's fields to print it.
             if self.structs.struct_of(v.type) is not None and not is_string(v.type) \
@@ -993,7 +1011,8 @@ class FunctionChecker:
                     v.type in (T.STRING_LITERAL, ERROR, T.NONE, T.EXCEPTION)):
                 self.msg.error("E0215", a.span, type=v.type, notes=classes.print_advice(v.type))
             args.append(v)
-        return TPrint(e.span, args, sep, end)
+        printed = TPrint(e.span, args, sep, end)
+        return TBlock(e.span, [*prelude, printed]) if prelude else printed
 
 
     # Statements a feature checker owns (`stmt` dispatches on the node's class name).

@@ -22,6 +22,7 @@ from .. import types as T
 from ..source import Span
 from ..syntax import ast
 from ..syntax.classes import NULL_METHOD, OBJECT_FIELD, data_name
+from ..syntax.properties import is_property, setter_name
 from ..types import ERROR, StructType, Type
 from .typed import (
     TBlock,
@@ -193,10 +194,19 @@ def identity(chk: FunctionChecker, op: str, left: TExpr, right: TExpr, span: Spa
         else:
             chk.msg.error("E0261", span, op=op, left=left.type, right=right.type)
             return TConst(span, ERROR, None)
-    if all(is_class(x.type) for x in sides) and left.type != right.type:
+    if all(is_class(x.type) for x in sides) and left.type != right.type and not _related(chk, left.type, right.type):
         chk.msg.error("E0261", span, op=op, left=left.type, right=right.type)
         return TConst(span, ERROR, None)
     return TCompare(span, T.BOOL, addresses, ["==" if op == "is" else "!="], [pointer])
+
+
+def _related(chk: FunctionChecker, a: Type, b: Type) -> bool:
+    """Whether one class derives from the other: their objects' blocks are compared as they are
+    (a subclass object seen as its base is the same block: syntax/inheritance.py `cast_methods`)."""
+    from ..syntax.inheritance import DOWN, UP
+
+    methods = chk.structs.struct_of(a).methods
+    return UP + class_name(b) in methods or DOWN + class_name(b) in methods
 
 
 def read_attribute(chk: FunctionChecker, base: TExpr, attr: str, span: Span) -> TExpr | None:
@@ -207,6 +217,10 @@ def read_attribute(chk: FunctionChecker, base: TExpr, attr: str, span: Span) -> 
     index = data.field_index(attr)
     if index is None or index == 0:
         from .inheritance import class_attribute
+
+        getter = chk.structs.struct_of(base.type).methods.get(attr)
+        if getter is not None and is_property(getter):  # `obj.area` of an `@property` (syntax/properties.py)
+            return chk.structs.method_call(base, attr, [], span)
 
         return class_attribute(chk, base, attr, span)  # `obj.count` of `class C: count = 0`
     element = TPtrOp(span, data, "load", [object_of(chk, base, data, span, attr), TConst(span, T.INT, 0)])
@@ -442,6 +456,9 @@ def assign_statement(chk: FunctionChecker, s: ast.Assign):
         return _item_assign(chk, s)
     if not isinstance(s.targets[0], ast.Attribute):
         return None
+    setter = _property_setter(chk, s)
+    if setter is not None:
+        return setter
     found = split(chk, s.targets[0])
     if found is None:
         return None
@@ -462,6 +479,29 @@ def assign_statement(chk: FunctionChecker, s: ast.Assign):
         return [chk._assign_targets([reroot(name, rest, s.span)], [value], s.span)]
 
     return TBlock(s.span, prelude + [TExprStmt(s.span, lend(chk, handle, s.span, use, rest[0][0], len(rest) > 1))])
+
+
+def _property_setter(chk: FunctionChecker, s: ast.Assign):
+    """`obj.name = v` of a property with a setter (syntax/properties.py): the setter called with v
+    (obj evaluated first, then v, as Python does). None for any other attribute."""
+    target = s.targets[0]
+    assert isinstance(target, ast.Attribute)  # (assign_statement's caller checked)
+    if not any(setter_name(target.attr) in getattr(sym, "methods", {}) for sym in chk.module.structs.values()):
+        return None  # (no class has such a setter: the target is checked once, by the usual path)
+    root = target.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return None
+    var = chk.scopes.lookup(root.id)
+    if var is None or isinstance(var, TConst) or not isinstance(getattr(var, "type", None), StructType):
+        return None
+    base = chk.exprs.expr(target.value)
+    if not is_class(base.type) or setter_name(target.attr) not in chk.structs.struct_of(base.type).methods:
+        return None
+    value = chk.exprs.expr(s.value)
+    call = chk.structs.method_call(base, setter_name(target.attr), [value], s.span)
+    return TExprStmt(s.span, call) if call is not None else None
 
 
 def _items_of(target: ast.Expr) -> tuple[ast.Expr, list[ast.Subscript]]:

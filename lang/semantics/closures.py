@@ -31,9 +31,10 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, FunctionType, ScalarType, StructType, Type
+from .builtin_types import is_builtin
 from .classes import is_class
 from .function_values import cell_prologue, cell_value, is_fn_value, try_cells
-from .imports import is_stdlib_file, is_stdlib_struct
+from .imports import is_stdlib_file
 from .ownership import owning
 from .rules import typed_by_argument
 from .scope import StructSymbol
@@ -278,6 +279,8 @@ class ClosureChecker:
         # Variables captured by value (bound once), and where: passing one to a `mut` parameter
         # would change it behind the closure's copy.
         self.copied: dict[LocalVar, Span] = {}
+        # The nested defs made here, by their closure's type: a closure loop's body (closure_loops.py).
+        self.nested_defs: dict[FunctionType, ast.FnDef] = {}
 
     # ---- making function values ----
     def function_value(self, decl: ast.FnDef, span: Span) -> TExpr:
@@ -312,7 +315,7 @@ class ClosureChecker:
         # Its own parameter names (`$0`, ...) cannot hide the receiver's.
         params = tuple(ast.Param(p.span, f"${i}", None, p.default, None) for i, p in enumerate(decl.params[1:]))
         body: ast.Expr = ast.Call(e.span, e, tuple(ast.Name(p.span, p.name) for p in params), ())
-        if e.attr == "get" and is_stdlib_struct(var.type, "Dict"):
+        if e.attr == "get" and is_builtin(var.type, "Dict"):
             # `key=d.get`: Python's get of one argument gives None for a missing key, which the
             # key function's caller could not compare anyway (TypeError); pyx reads d[k] (KeyError).
             params = params[:1]
@@ -335,6 +338,11 @@ class ClosureChecker:
 
     def define(self, s: ast.FnDef) -> TStmt | None:
         """A nested `def`/`fn`: its name, in the enclosing function, holds the closure."""
+        if any(d.name == "parameter" for d in s.decorators):  # Mojo's body of a closure loop
+            from .closure_loops import define_parameter_fn
+
+            define_parameter_fn(self.chk, s)
+            return None
         made: TExpr | None = None
         for unsupported, what in ((s.decorators, "a decorator"), (s.variadic is not None, "a `*` parameter"),
                                   (s.ct_params, "compile-time parameters")):
@@ -361,6 +369,8 @@ class ClosureChecker:
             var = self.chk.assign_target(ast.Name(s.name_span, s.name), made)
         if var is None:
             return None
+        if isinstance(made.type, FunctionType):
+            self.nested_defs[made.type] = s
         return self.chk.store([var], [self.exprs.coerce(made, var.type)], s.span)
 
     def _frame_name(self) -> str:
@@ -471,7 +481,9 @@ class ClosureChecker:
         if consts:  # (a `comptime for` body makes one per value of its constants)
             name = name[:-1] + f" with {', '.join(consts)}>"
         if any(c.cell for c in captures):  # (not the type this frame's first check made: function_values.py)
-            name = name[:-1] + " sharing cells>"
+            # Which ones: each check of the frame may put more variables in cells, and the types of
+            # two checks (both compiled) must not share a name, which is their functions' symbol.
+            name = name[:-1] + f" sharing cells {', '.join(c.name for c in captures if c.cell)}>"
         key = f"{name} in {self.chk.fn.symbol}" + (
             f" [{', '.join(str(t) for _, t in fields)}]" if fields else "")
         ftype = self.chk.module.function_types.get(key)
@@ -533,7 +545,7 @@ class ClosureChecker:
         items = args[0]
         found = self.chk.scopes.lookup(items.id) if isinstance(items, ast.Name) else None
         if not isinstance(items, ast.ListExpr) and not (isinstance(items, ast.Comprehension) and items.kind == "list") \
-                and not (isinstance(found, LocalVar) and is_stdlib_struct(found.type, "List")):
+                and not (isinstance(found, LocalVar) and is_builtin(found.type, "List")):
             # Any other iterable (a dict's keys, a generator expression, ...): its items, as a list.
             if isinstance(items, ast.Comprehension) and items.kind == "generator":
                 items = replace(items, kind="list")

@@ -23,7 +23,8 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, ScalarType, StructType, Type, default_type
-from .imports import is_stdlib_file, is_stdlib_struct
+from .builtin_types import is_builtin
+from .imports import is_stdlib_file
 from .messages import MessageBuilder
 from .typed import (
     LocalVar,
@@ -229,9 +230,9 @@ class ComprehensionChecker:
         (`xs: list[float] = [0 for ...]` holds ints there, so pyx reports the mismatch)."""
         if not isinstance(declared, StructType):
             return None
-        if e.kind == "list" and is_stdlib_struct(declared, "List"):
+        if e.kind == "list" and is_builtin(declared, "List"):
             return self.build_list(e.span, e.elt, e.clauses, _type_arg(declared, "T"))
-        if e.kind == "dict" and is_stdlib_struct(declared, "Dict"):
+        if e.kind == "dict" and is_builtin(declared, "Dict"):
             return self.build_dict(e, _type_arg(declared, "V"))
         return None
 
@@ -326,7 +327,7 @@ class ComprehensionChecker:
             return None
         arg = e.args[0]
         found = self.chk.scopes.lookup(arg.id) if isinstance(arg, ast.Name) else None
-        if (isinstance(found, LocalVar) and is_stdlib_struct(found.type, "Dict")) or isinstance(arg, ast.DictExpr) \
+        if (isinstance(found, LocalVar) and is_builtin(found.type, "Dict")) or isinstance(arg, ast.DictExpr) \
                 or (isinstance(arg, ast.Comprehension) and arg.kind == "dict"):
             arg = ast.Call(arg.span, ast.Attribute(arg.span, arg, "items"), (), ())
         key, value = ast.Name(arg.span, f"$key{arg.span.start}"), ast.Name(arg.span, f"$value{arg.span.start}")
@@ -341,7 +342,7 @@ class ComprehensionChecker:
             return None
         arg = e.args[0]
         found = self.chk.scopes.lookup(arg.id) if isinstance(arg, ast.Name) else None
-        if isinstance(found, LocalVar) and is_stdlib_struct(found.type, "List"):
+        if isinstance(found, LocalVar) and is_builtin(found.type, "List"):
             return None
         elt, clauses = self.source(arg)
         made = self.build_list(e.span, elt, clauses)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ..syntax import ast
 from ..types import Type
-from .imports import is_stdlib_struct
+from .builtin_types import is_builtin
 
 VIEWS = ("keys", "values", "items")
 VIEW_TYPES = ("DictKeysView", "DictValuesView", "DictItems")
@@ -32,11 +32,11 @@ ITERATOR_BUILTINS = {"map": 1, "filter": 1, "enumerate": 0, "zip": 0, "reversed"
 
 def is_view(t: Type) -> bool:
     """A dict view or one of Python's iterators: what E0290 tracks when kept in a variable."""
-    return any(is_stdlib_struct(t, name) for name in VIEW_TYPES + ITERATOR_TYPES)
+    return any(is_builtin(t, name) for name in VIEW_TYPES + ITERATOR_TYPES)
 
 
 def is_iterator(t: Type) -> bool:
-    return any(is_stdlib_struct(t, name) for name in ITERATOR_TYPES)
+    return any(is_builtin(t, name) for name in ITERATOR_TYPES)
 
 
 def viewed_sources(value_ast: ast.Expr) -> list[ast.Expr]:

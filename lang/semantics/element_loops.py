@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING
 
 from ..syntax import ast
 from ..types import ERROR, StructType, Type
+from .builtin_types import is_builtin
 from .classes import is_class
-from .imports import is_stdlib_struct
 from .sharing import python_shared
 from .typed import LocalVar, TBlock
 
@@ -66,7 +66,7 @@ def walk_in_place(chk: FunctionChecker, s: ast.For):
             or _touches(s.body, place.id) or _named_outside(chk.fn.decl.body, s, name):
         return False
     t = var.type
-    if not is_stdlib_struct(t, "List"):
+    if not is_builtin(t, "List"):
         return False
     item = t.ct_env.get("T") if isinstance(t, StructType) else None
     if not isinstance(item, Type) or item == ERROR or is_class(item):

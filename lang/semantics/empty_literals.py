@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from .. import types as T
 from ..syntax import ast
 from ..types import ERROR, StructType, Type, default_type
-from .imports import is_stdlib_struct
+from .builtin_types import is_builtin
 from .typed import LocalVar, TExpr, TLocal
 
 if TYPE_CHECKING:
@@ -47,13 +47,14 @@ class Retry(Exception):
         self.owner = owner
 
 
-def is_empty_literal(value: ast.Expr) -> bool:
-    """`[]`, `{}`, `set()`, `deque()` or `Counter()`."""
+def is_empty_literal(value: ast.Expr, module=None) -> bool:
+    """`[]`, `{}`, `set()`, `deque()` or `Counter()` (collections', where `module` does not
+    define the name itself)."""
     from .pycollections import empty_call
     from .sets import is_empty_set
 
     return ((isinstance(value, ast.ListExpr) and not value.elts) or (isinstance(value, ast.DictExpr) and not value.keys)
-            or is_empty_set(value) or empty_call(value) is not None)
+            or is_empty_set(value) or empty_call(value, module) is not None)
 
 
 def _kind(literal: ast.Expr) -> str:
@@ -118,7 +119,7 @@ class EmptyLiterals:
         from .module import struct_instance
         from .optional_types import OPTIONAL_TYPE
 
-        if is_stdlib_struct(t, "Optional") or is_class(t):  # an object reference may be None already
+        if is_builtin(t, "Optional") or is_class(t):  # an object reference may be None already
             return t
         if t == ERROR or (isinstance(t, T.LiteralType) and t not in (T.INT_LITERAL, T.FLOAT_LITERAL)):
             return ERROR
@@ -135,7 +136,7 @@ class EmptyLiterals:
             t = self._optional(t, literal)
             if t == ERROR or id(literal) in self.hints:
                 return
-        elif t == ERROR or not is_stdlib_struct(t, _kind(literal)) or id(literal) in self.hints:
+        elif t == ERROR or not is_builtin(t, _kind(literal)) or id(literal) in self.hints:
             return
         owner = self.owners.get(var)
         if owner is not None:  # the script's literal: its check starts again, this one is abandoned
@@ -164,7 +165,7 @@ class EmptyLiterals:
             if func.attr in ("append", "appendleft") and len(args) == 1 and _kind(literal) == "deque":
                 self._resolve(var, self._collection_of(args[0].type, literal))
             elif func.attr in ("extend", "update") and len(args) == 1 and isinstance(args[0].type, StructType) \
-                    and is_stdlib_struct(args[0].type, "List"):
+                    and is_builtin(args[0].type, "List"):
                 items: Type = args[0].type.ct_env["T"]  # type: ignore[assignment]  # (a type parameter)
                 self._resolve(var, self._collection_of(items, literal))
         elif _kind(literal) == "Set":
@@ -179,6 +180,8 @@ class EmptyLiterals:
                 self._resolve(var, self._list_of(args[1].type, literal))
             elif func.attr == "extend" and len(args) == 1:
                 self._resolve(var, args[0].type)
+        elif func.attr in ("setdefault", "get") and len(args) == 2 and _kind(literal) == "OrderedDict":
+            self._resolve(var, self._defaultdict_of(args[0].type, args[1].type, literal, "OrderedDict"))
         elif func.attr in ("setdefault", "get") and len(args) == 2:
             self._resolve(var, self._dict_of(args[0].type, args[1].type, literal))
 
@@ -237,6 +240,8 @@ class EmptyLiterals:
             literal = self.pending[var]
             self._resolve(var, self._collection_of(key.type, literal) if _kind(literal) == "Counter"
                           else self._defaultdict_of(key.type, value.type, literal) if _kind(literal) == "defaultdict"
+                          else self._defaultdict_of(key.type, value.type, literal, "OrderedDict")
+                          if _kind(literal) == "OrderedDict"
                           else self._dict_of(key.type, value.type, literal))
 
     def counted(self, target: ast.Subscript) -> None:
@@ -282,7 +287,8 @@ class EmptyLiterals:
             example = {"list": f"{var.name}: list[int] = []", "dict": f"{var.name}: dict[str, int] = {{}}",
                        "set": f"{var.name}: set[int] = set()", "deque": f"{var.name}: deque[int] = deque()",
                        "counter": f"{var.name}: Counter[str] = Counter()",
-                       "defaultdict": f"{var.name}: defaultdict[str, int] = defaultdict(int)"}[kind]
+                       "defaultdict": f"{var.name}: defaultdict[str, int] = defaultdict(int)",
+                       "ordereddict": f"{var.name}: OrderedDict[str, int] = OrderedDict()"}[kind]
             self.chk.msg.error("E0287", literal.span, kind=kind, name=var.name, example=example)
 
     def _ask_functions(self) -> None:
@@ -347,10 +353,11 @@ class EmptyLiterals:
         return struct_instance(sym, (self.chk.exprs.string_or(default_type(elem)),), literal.span, self.chk.module,
                                self.chk.msg.bag, self.chk.module.lookup_constant) or ERROR
 
-    def _defaultdict_of(self, key: Type, value: Type, literal: ast.Expr) -> Type:
+    def _defaultdict_of(self, key: Type, value: Type, literal: ast.Expr, name: str = "defaultdict") -> Type:
+        """The defaultdict (or OrderedDict) from key to value an empty call makes."""
         from .module import struct_instance
 
-        sym = self._collections_struct("defaultdict", literal)
+        sym = self._collections_struct(name, literal)
         if sym is None or ERROR in (key, value):
             return ERROR
         items = tuple(self.chk.exprs.string_or(default_type(t)) for t in (key, value))

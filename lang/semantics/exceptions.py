@@ -6,7 +6,7 @@ PARENT = {
     # `except Exception:` lets it through; a bare `except:` or `except BaseException:` catches it.
     "BaseException": None, "KeyboardInterrupt": "BaseException",
     # sys.exit() (stdlib/sys.px): no Exception either. `_SystemExitCode` is sys.exit(3), told
-    # apart from sys.exit("3") by the program's entry (codegen/runtime_lib.py `_system_exit`).
+    # apart from sys.exit("3") by the program's entry (stdlib/runtime_exit.px `uncaught`).
     "SystemExit": "BaseException", "_SystemExitCode": "SystemExit",
     "Exception": "BaseException", "Error": "Exception",
     "ArithmeticError": "Exception", "ZeroDivisionError": "ArithmeticError", "OverflowError": "ArithmeticError",

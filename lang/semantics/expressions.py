@@ -15,12 +15,15 @@ from ..diagnostics import Note
 from ..diagnostics.codes import NOT_IN_PYX
 from ..source import Span
 from ..syntax import ast
+from ..syntax.properties import is_property
 from ..types import ERROR, FunctionType, LiteralType, ScalarType, StructType, Type, default_type
-from . import classes, everyday, float_sums, fold, function_values, inheritance, python_float, sets
+from . import classes, closure_loops, everyday, float_sums, fold, function_values, inheritance, python_float, sets
+from .builtin_types import is_builtin
+from .closure_loops import ParameterFn
 from .closures import BUILTIN_VALUES, KEYED
 from .comprehensions import CONSUMERS
 from .gpu import GPU_NAMES
-from .imports import is_stdlib_struct, is_string
+from .imports import is_stdlib_file, is_string
 from .messages import MessageBuilder
 from .narrowing import narrowed, not_none_when
 from .optional_types import ambiguous_truth, coerce_to_optional
@@ -191,7 +194,7 @@ class ExpressionChecker:
         `{"a": [1], "b": []}`), as it would be if declared."""
         from .empty_literals import is_empty_literal
 
-        empties = [is_empty_literal(x) for x in items]
+        empties = [is_empty_literal(x, self.chk.module) for x in items]
         if not any(empties) or all(empties):
             return [self.expr(x) for x in items]
         checked = {i: self.expr(x) for i, x in enumerate(items) if not empties[i]}
@@ -261,6 +264,8 @@ class ExpressionChecker:
         if isinstance(found, TConst):
             if isinstance(found.value, TypeParam):
                 self.msg.error("E0220", e.span, name=e.id)
+            if isinstance(found.value, ParameterFn):  # only a closure loop's body (closure_loops.py)
+                return closure_loops.misused(self.chk, e, found.value)
             return TConst(e.span, found.type, found.value)
         if e.id in self.chk.module.comptimes:
             sym = self.chk.module.comptimes[e.id]
@@ -325,6 +330,11 @@ class ExpressionChecker:
 
     def expr_Attribute(self, e: ast.Attribute):
         from .gpu import INDEX_NAMES
+        from .type_names import described, type_name
+
+        of = described(self.chk, e)  # `type(x).__name__`, `x.__class__.__name__`
+        if of is not None:
+            return type_name(self.chk, e, of)
 
         if isinstance(e.value, ast.Name) and e.value.id in INDEX_NAMES and self.chk.scopes.lookup(e.value.id) is None:
             return self.chk.gpu.gpu_index(e)
@@ -364,7 +374,8 @@ class ExpressionChecker:
         else:
             bound = self.chk.scopes.lookup(e.value.id) if isinstance(e.value, ast.Name) else None
             sym = self.chk.structs.struct_of(bound.type) if isinstance(bound, LocalVar) else None
-            if sym is not None and e.attr in sym.methods and bound.type.field_index(e.attr) is None:
+            if sym is not None and e.attr in sym.methods and bound.type.field_index(e.attr) is None \
+                    and not is_property(sym.methods[e.attr]):  # (`obj.area` of an @property: a call, below)
                 return self.chk.closures.bound_method(e, bound, sym.methods[e.attr])  # `d.get` as a value
             base = self.expr(e.value)
         if base.type == ERROR:
@@ -734,6 +745,8 @@ class ExpressionChecker:
             if isinstance(shadow, LocalVar) and shadow.type == ERROR:  # (reported where it was bound)
                 for a in e.args:
                     self.expr(a)
+            elif isinstance(shadow, TConst) and isinstance(shadow.value, ParameterFn):
+                return closure_loops.misused(self.chk, func, shadow.value)
             else:
                 self.msg.error("E0109", func.span, name=name)
             return TConst(e.span, ERROR, None)
@@ -749,6 +762,9 @@ class ExpressionChecker:
             # `reversed(range(n))`: the range's ints from the last (an iterator, as Python's)
             found = self.chk.structs.method_call(self.expr(e.args[0]), "__reversed__", [], e.span)
             return found if found is not None else TConst(e.span, ERROR, None)
+        if name == "pow" and len(e.args) == 2 and not e.keywords and name in self.chk.module.functions \
+                and is_stdlib_file(self.chk.module.functions[name].span.file.name):
+            return self.expr(ast.Binary(e.span, "**", e.args[0], e.args[1]))  # Python's pow(x, y) is x ** y
         if name in self.chk.module.functions:
             return self.chk.calls.user_call(*self.chk.tuples.callee(name, e))
         if name in self.chk.module.structs:
@@ -828,7 +844,7 @@ class ExpressionChecker:
             if isinstance(e, TConst) and "_literal" in methods:  # a constant's bytes are shared, not copied
                 return self.chk.calls.finish_call(methods["_literal"], [e], e.span, e.span, target)
             return self.chk.calls.finish_call(methods["__init__"], [e], e.span, e.span, target)
-        if is_stdlib_struct(target, "PythonObject") and (isinstance(e.type, (ScalarType, LiteralType))
+        if is_builtin(target, "PythonObject") and (isinstance(e.type, (ScalarType, LiteralType))
                                                          or is_string(e.type) or e.type == T.STRING_LITERAL):
             # a pyx value where Python's is wanted (an argument of a call, an index, an operand)
             return self.chk.calls.finish_call(self.chk.structs.struct_of(target).methods["__init__"], [self.value(e)],

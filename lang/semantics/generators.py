@@ -39,9 +39,10 @@ from .. import types as T
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, StructType, Type
+from .builtin_types import is_builtin
 from .comprehensions import CompStep
 from .globals import bound_names
-from .imports import is_stdlib_file, is_stdlib_struct
+from .imports import is_stdlib_file
 from .rules import Loop, typed_by_argument
 from .scope import StructSymbol
 from .typed import (
@@ -282,7 +283,7 @@ class GeneratorChecker:
                 ref = ast.Name(other.span, var.name)
             if t == ERROR:
                 return TBlock(s.span, stmts)
-            if not (is_stdlib_struct(t, "List") or is_stdlib_struct(t, "String")):
+            if not (is_builtin(t, "List") or is_builtin(t, "String")):
                 self.msg.error("E0274", other.span, what=f"zipped with a `{t}` (only lists and strings, after it)")
                 return TBlock(s.span, stmts)
             refs.append(ref)

@@ -34,9 +34,9 @@ from ..syntax import ast
 # collections.deque is changed as a list is, Counter and defaultdict as a dict (stdlib/_collections.px).
 LIST_CHANGES = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "reverse", "sort",
                           "appendleft", "popleft", "extendleft", "rotate"})
-DICT_CHANGES = frozenset({"pop", "clear", "update", "setdefault", "popitem", "subtract"})
+DICT_CHANGES = frozenset({"pop", "clear", "update", "setdefault", "popitem", "subtract", "move_to_end"})
 _LIST_NAMES = {"list", "List", "deque"}
-_DICT_NAMES = {"dict", "Dict", "Counter", "defaultdict"}
+_DICT_NAMES = {"dict", "Dict", "Counter", "defaultdict", "OrderedDict"}
 
 
 def infer(functions: dict[str, ast.FnDef], structs: dict[str, ast.StructDef]) -> dict[str, ast.FnDef]:

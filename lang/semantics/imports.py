@@ -12,13 +12,13 @@ from __future__ import annotations
 import functools
 import os
 from pathlib import Path
-from typing import cast
 
 from ..diagnostics import DiagnosticBag
 from ..runtime.cache import file_digest
 from ..source import SourceFile, Span
 from ..syntax import ast
-from .scope import ModuleSymbols, StructSymbol
+from .builtin_types import is_builtin
+from .scope import ModuleSymbols
 
 
 class ModuleLoader:
@@ -43,6 +43,13 @@ class ModuleLoader:
         path = _path_of(file)
         self.by_path[path] = symbols
         self.by_file[id(file)] = symbols
+        # A class's generated code (syntax/classes.py) is parsed from files of its own: it belongs
+        # to the module the class is in, and resolves names there (an imported module's class too).
+        for decl in module.body:
+            for node in (decl, *getattr(decl, "methods", ())):
+                generated = node.span.file
+                if generated is not file and generated.name.startswith("<") and id(generated) not in self.by_file:
+                    self.by_file[id(generated)] = symbols
         self._directory[id(symbols)] = path.parent
         self.modules.append(symbols)
 
@@ -139,18 +146,10 @@ def _stdlib_directory() -> Path:
 STDLIB = _stdlib_directory()
 
 
-def is_stdlib_struct(t, base: str) -> bool:
-    """Whether t is the standard library's struct `base` (List, String, ...), and not a user's
-    struct of that name, nor one in a user module that happens to be called like a stdlib one."""
-    from ..types import StructType
-
-    return (isinstance(t, StructType) and t.base == base and t.symbol is not None
-            and is_stdlib_file(cast(StructSymbol, t.symbol).decl.span.file.name))
-
-
 def is_string(t) -> bool:
-    """The standard library's String (stdlib/string.px), Python's str."""
-    return is_stdlib_struct(t, "String")
+    """The standard library's String (stdlib/string.px), Python's str: the struct marked
+    `@builtin_type("String")` (builtin_types.py)."""
+    return is_builtin(t, "String")
 
 
 def is_stdlib_file(path: str) -> bool:

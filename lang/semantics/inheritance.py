@@ -47,11 +47,11 @@ _BUILTIN_TYPES = {
 
 def _struct_named(t: Type, *names: str) -> bool:
     """Whether t is one of the standard library's structs `names` (a user's `class Set` is not a set)."""
-    from .imports import is_stdlib_struct
+    from .builtin_types import is_builtin
 
     if t == T.STRING_LITERAL:
         return "String" in names
-    return any(is_stdlib_struct(t, name) for name in names)
+    return any(is_builtin(t, name) for name in names)
 
 
 _BUILTIN_STRUCTS = {"str": ("String",), "list": ("List",), "dict": ("Dict",), "set": ("Set",)}
@@ -173,6 +173,28 @@ def upcast_list(chk: FunctionChecker, e: TExpr, target: Type) -> TExpr | None:
     return TListLit(e.span, target, items)
 
 
+def _kept(fn: ast.FnDef, s: ast.Assert, name: str, var) -> bool:
+    """Whether local x (name) keeps its object from the assert s to the end of s's block (where the
+    narrowed variable is seen): no statement after s in that block binds it, no nested function
+    of fn binds it (a call could run one), and it is not a module-level variable (a call could
+    assign that). Bindings elsewhere (other loops over the same name) do not matter."""
+    if getattr(var, "global_symbol", None) is not None:
+        return False
+    stack: list = list(fn.body)
+    region = None
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FnDef) and _bindings(node, name):
+            return False  # a nested function binding it (`nonlocal x`): a call could change x
+        for value in (getattr(node, f, None) for f in ("body", "orelse", "finalbody")):
+            if isinstance(value, tuple) and any(x is s for x in value):
+                region = value[next(i for i, x in enumerate(value) if x is s) + 1:]
+        stack.extend(ast.children(node))
+    if region is None:
+        return False
+    return _bindings(ast.FnDef(s.span, "def", "", s.span, (), (), False, None, tuple(region)), name) == 0
+
+
 def _bindings(fn: ast.FnDef, name: str) -> int:
     """How many places bind name in fn: parameters, assignment and loop targets, `del`, nested defs."""
     count = sum(1 for p in fn.params if p.name == name)
@@ -198,7 +220,9 @@ def narrowed(chk: FunctionChecker, s: ast.Assert):
     """After `assert isinstance(x, C)` (and at the top of `if isinstance(x, C):`, which
     syntax/inheritance.py opens with that assert), x is seen as a C where C is a subclass of x's
     class: a new variable of type C, bound to the same object, shadows x for the rest of the
-    block. Only for an x bound once in the function, so no assignment can leave the two apart."""
+    block. Only where no assignment can leave the two apart: x bound once in the function, or a
+    local x (a loop variable, say, its name reused by other loops) that nothing binds in the rest
+    of the block and no nested function binds (`_kept`)."""
     from .typed import LocalVar
 
     test = s.test
@@ -213,7 +237,7 @@ def narrowed(chk: FunctionChecker, s: ast.Assert):
     target = chk.module.structs.get(cls)
     if sym is None or target is None or DOWN + cls not in sym.methods:
         return None
-    if _bindings(chk.fn.decl, name) > 1:
+    if _bindings(chk.fn.decl, name) > 1 and not _kept(chk.fn.decl, s, name, var):
         return None
     from .typed import TLocal
 

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import difflib
 import functools
+import string
 from dataclasses import replace
 
 from .. import types as T
 from ..diagnostics import DiagnosticBag, Note
 from ..diagnostics.codes import NOT_IN_PYX
 from ..syntax import ast
+from ..syntax.nested_spec import NESTED_FORMAT
 from ..types import ERROR, Type
 from . import implicit_mut
 from .closures import callable_params, is_callable_annotation
@@ -19,11 +21,13 @@ from .rules import FUTURE_NAMES
 from .scope import ComptimeSymbol, ModuleSymbols, StructSymbol
 from .slicing import SLICE_SUFFIX, is_slice_overload
 from .strformat import FORMAT_FIELD, PERCENT_FIELD, REPR_FIELD
+from .text_tables import MAKETRANS
 
 
 def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None = None) -> ModuleSymbols:
     """The module's own declarations, then its imports: `math`, or .px modules the loader (imports.py)
     finds and collects first, once each, even in a cycle."""
+    from .closure_loops import collect_algorithm_import, is_algorithm_import
     from .gpu_imports import collect_gpu_import, is_gpu_import
     from .mathlib import MODULES
 
@@ -38,6 +42,8 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
                     pending.append(item)  # its integer functions: _bind_math_integers, once registered
             elif is_gpu_import(item.module):  # Mojo's `from gpu import thread_idx, ...`
                 collect_gpu_import(item, symbols, seen, diags)
+            elif is_algorithm_import(item.module):  # Mojo's `from algorithm import parallelize, vectorize`
+                collect_algorithm_import(item, diags)
             else:
                 pending.append(item)
             continue
@@ -165,6 +171,31 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
                      seen, diags, loader, stdlib=True)
         _bind_import(ast.Import(module.span, "string", None, (("format", FORMAT_FIELD), ("repr", REPR_FIELD)), True),
                      symbols, seen, diags, loader, stdlib=True)
+    if uses.maketrans and not loader.is_stdlib(module, "translate"):
+        # `str.maketrans(x, y)` (semantics/text_tables.py)
+        _bind_import(ast.Import(module.span, "translate", None, (("maketrans", MAKETRANS),), True),
+                     symbols, seen, diags, loader, stdlib=True)
+    if NESTED_FORMAT in uses.names and not loader.is_stdlib(module, "format_spec"):
+        # `f"{x:<{w}}"`: a spec only the run knows (syntax/nested_spec.py)
+        _bind_import(ast.Import(module.span, "format_spec", None, (("format_at_run_time", NESTED_FORMAT),), True),
+                     symbols, seen, diags, loader, stdlib=True)
+
+
+def _nested_spec(text: str) -> bool:
+    """Whether a `str.format` string has a field whose spec holds a `{...}`."""
+    try:
+        return any(spec and "{" in spec for _text, _name, spec, _conv in string.Formatter().parse(text))
+    except ValueError:
+        return False  # (reported when the call is checked)
+
+
+def _parses(name: str, text: str) -> bool:
+    """Whether Python's int() or float() reads this text (a constant folded when compiling)."""
+    try:
+        (int if name == "int" else float)(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _unpacking_sides(node: ast.Assign | ast.For) -> list[ast.Expr]:
@@ -200,6 +231,7 @@ class _Uses:
         self.kinds: set[type] = set()
         self.text = False
         self.formatting = False  # `%` on a string literal, or its `.format(...)`
+        self.maketrans = False  # `str.maketrans(...)` (semantics/text_tables.py)
         self.optional = False  # `X | None`, `x if c else None` (optional_types.py)
         self.tuples = False  # a tuple built (not only `a, b = b, a`, nor a target unpacking one)
         self.range_values = False  # `range(...)` anywhere but as a `for` loop's (or clause's) iterable
@@ -235,16 +267,27 @@ class _Uses:
             if kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id == "int" \
                     and (len(node.args) == 2 or node.keywords):
                 self.text = True  # `int("ff", 16)`: String's `_int_base` (semantics/everyday.py)
+            if kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id in ("int", "float") \
+                    and len(node.args) == 1 and isinstance(node.args[0], ast.StrLit) \
+                    and not _parses(node.func.id, node.args[0].value):
+                self.text = True  # `int("abc")` raises its ValueError at run time: String's `__int__`
             if kind is ast.Name:
                 self.names.add(node.id)
                 self.text = self.text or node.id == "str"
             elif kind is ast.Subscript:  # `"abc"[::-1]`; `d["k"] = v` keys a dict by str
+                # (not `external_call["printf", Int32]`: a C function's name, no str; the runtime's
+                # pyx code calls C this way, and would otherwise load the whole String library)
                 self.text = self.text or isinstance(node.value, ast.StrLit) \
-                    or any(isinstance(x, ast.StrLit) for x in node.items)
+                    or (any(isinstance(x, ast.StrLit) for x in node.items)
+                        and not (isinstance(node.value, ast.Name) and node.value.id == "external_call"))
             elif kind is ast.Attribute:
                 self.text = self.text or isinstance(node.value, ast.StrLit)
                 self.formatting = self.formatting or (kind is ast.Attribute and node.attr == "format"
                                                       and isinstance(node.value, ast.StrLit))
+                if node.attr == "maketrans" and isinstance(node.value, ast.Name) and node.value.id == "str":
+                    self.maketrans = self.text = True  # (semantics/text_tables.py)
+                if node.attr == "format" and isinstance(node.value, ast.StrLit) and _nested_spec(node.value.value):
+                    self.names.add(NESTED_FORMAT)  # `"{:>{}}".format(s, w)` (syntax/nested_spec.py)
             elif kind is ast.Keyword and node.name == "key":
                 self.names.add(KEY_ARGUMENT)
             elif kind is ast.Keyword and node.name == "file":
@@ -368,11 +411,12 @@ FUTURE_DECORATORS = {"parameter": "`@parameter`"}
 
 
 def _stdlib_struct_decorators(decl: ast.StructDef) -> set:
-    """`@python_layout("list")` and its kind (interop.py) promise the bridge a field layout: only the
-    standard library may make that promise; in a user's file it is an unknown decorator."""
+    """`@python_layout("list")` and its kind (interop.py) promise the bridge a field layout, and
+    `@builtin_type("List")` (builtin_types.py) gives a struct a meaning in the compiler: only the
+    standard library may make those promises; in a user's file each is an unknown decorator."""
     from .imports import is_stdlib_file
 
-    return {"python_layout"} if is_stdlib_file(decl.span.file.name) else set()
+    return {"python_layout", "builtin_type"} if is_stdlib_file(decl.span.file.name) else set()
 
 
 def check_decorators(decorators, known: set, diags: DiagnosticBag) -> None:
@@ -383,8 +427,14 @@ def check_decorators(decorators, known: set, diags: DiagnosticBag) -> None:
             diags.error("E0134", d.span, name=d.name, known=", ".join(f"@{k}" for k in sorted(known)))
 
 
-def _check_fn_params(decl: ast.FnDef, diags: DiagnosticBag) -> None:
-    check_decorators(decl.decorators, FUNCTION_DECORATORS, diags)
+def _check_fn_params(decl: ast.FnDef, diags: DiagnosticBag, method: bool = False) -> None:
+    from .imports import is_stdlib_file
+
+    # `@iterable_arguments` (semantics/iterable_arguments.py) is the standard library's own marker;
+    # `@property` is a method's (syntax/properties.py)
+    own = ({"iterable_arguments"} if is_stdlib_file(decl.span.file.name) else set()) \
+        | ({"property"} if method else set())
+    check_decorators(decl.decorators, FUNCTION_DECORATORS | own, diags)
     """A `fn` is fully typed; only `def` may leave parameter types to its call sites."""
     if decl.kind != "fn":
         return
@@ -430,9 +480,14 @@ MARKER_TRAITS = {"AnyType", "Copyable", "Movable", "ImplicitlyCopyable", "Defaul
 def _struct_symbol(decl: ast.StructDef, module: str, diags: DiagnosticBag) -> StructSymbol:
     sym = StructSymbol(decl, None)
     sym.type = T.StructType(decl.name, module, base=decl.name, symbol=sym)
-    check_decorators(decl.decorators, STRUCT_DECORATORS | _stdlib_struct_decorators(decl), diags)
+    markers = _stdlib_struct_decorators(decl)
+    check_decorators(decl.decorators, STRUCT_DECORATORS | markers, diags)
+    if markers:  # a stdlib struct: the role it declares, read once (builtin_types.is_builtin asks it)
+        from .builtin_types import declared_role
+
+        sym.role = declared_role(decl)
     for method in decl.methods:
-        _check_fn_params(method, diags)
+        _check_fn_params(method, diags, method=True)
         if is_slice_overload(method):  # `__getitem__(self, s: Slice)` beside `__getitem__(self, i: Int)`
             method = replace(method, name=method.name + SLICE_SUFFIX)
         if method.name in sym.methods:
@@ -674,12 +729,8 @@ def type_conforms(t: Type, trait: str, symbols: ModuleSymbols) -> bool:
 
 
 def is_tuple_struct(sym: StructSymbol) -> bool:
-    """The stdlib's struct for tuples of some length (stdlib/tuple.px)."""
-    from .imports import is_stdlib_file
-
-    name = sym.decl.name
-    return name.startswith("Tuple") and name[5:].isdigit() and is_stdlib_file(sym.decl.span.file.name) \
-        and sym.decl.span.file.name.endswith("tuple.px")
+    """The stdlib's struct for tuples of some length (stdlib/tuple.px): marked `@builtin_type("Tuple")`."""
+    return sym.role == "Tuple"
 
 
 def _tuple_traits(t: T.TupleType) -> set[str]:

@@ -6,7 +6,10 @@ the variable is its value (`.value()`, typed T), as if the user had written that
 The regions, each guarded by `v is not None` (or by `v is None` being false):
 - the right operands of `v is None or ...` and of `v is not None and ...`;
 - the body of `if v is not None:` / `while v is not None:` and the `else` of `if v is None:`
-  (with `and` in a positive test, every `is not None` in it), and likewise for `x if test else y`.
+  (with `and` in a positive test, every `is not None` in it), and likewise for `x if test else y`;
+- the statements after a guard, in the same block: `if v is None: return` (a body that always
+  leaves the block: return, raise, break, continue), the `if` whose `else` always leaves it
+  for `if v is not None:`, and `assert v is not None` (`after_statement`).
 A region that assigns the variable again is not narrowed: the value read there might be None
 (the test said nothing about it). Class references need none of this (they are nullable).
 """
@@ -16,8 +19,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, cast
 
 from ..syntax import ast
+from .builtin_types import is_builtin
 from .globals import bound_names
-from .imports import is_stdlib_struct
 from .typed import LocalVar
 
 if TYPE_CHECKING:
@@ -33,7 +36,7 @@ def _tested(chk: FunctionChecker, test: ast.Expr) -> tuple[LocalVar, bool] | Non
     if not isinstance(name, ast.Name):
         return None
     var = chk.scopes.lookup(name.id)
-    if not isinstance(var, LocalVar) or not is_stdlib_struct(var.type, "Optional"):
+    if not isinstance(var, LocalVar) or not is_builtin(var.type, "Optional"):
         return None
     return var, test.ops[0] == "is not"
 
@@ -67,3 +70,27 @@ def narrowed(chk: FunctionChecker, variables: list[LocalVar], region: tuple[ast.
         yield
     finally:
         chk.narrowed.difference_update(added)
+
+
+def always_leaves(stmts) -> bool:
+    """Whether running `stmts` never reaches the statement after them (it returns, raises, breaks
+    or continues on every path)."""
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, (ast.Return, ast.Raise, ast.Break, ast.Continue)):
+        return True
+    return isinstance(last, ast.If) and always_leaves(last.body) and always_leaves(last.orelse)
+
+
+def after_statement(chk: FunctionChecker, s: ast.Stmt) -> list[LocalVar]:
+    """The Optional variables known not to be None after `s` (a guard; see the docstring)."""
+    if isinstance(s, ast.Assert):
+        return not_none_when(chk, s.test, True)
+    if not isinstance(s, ast.If):
+        return []
+    if always_leaves(s.body):  # past it only when the test was false (and the else, if any, ran)
+        return [v for v in not_none_when(chk, s.test, False) if not _assigns(tuple(s.orelse), v)]
+    if always_leaves(s.orelse):
+        return [v for v in not_none_when(chk, s.test, True) if not _assigns(tuple(s.body), v)]
+    return []

@@ -26,15 +26,15 @@ SPELLED_BY_PYX = {"Tuple", "Union", "Callable",  # Callable: semantics/closures.
                   "Iterable", "Iterator", "Generator"}  # semantics/generators.py
 # Not yet (E0011), with what to write today.
 NOT_YET = {
-    "Set": "sets are not supported yet; a `Dict[T, Bool]` (`dict[T, bool]`) keeps unique keys",
-    "FrozenSet": "sets are not supported yet; a `Dict[T, Bool]` (`dict[T, bool]`) keeps unique keys",
+    "Set": "write the builtin's name, `set[int]`",
+    "FrozenSet": "frozen sets are not supported yet; a `set[T]` (`Set[T]`) keeps unique items",
     "Sequence": "annotate the concrete type (`List[int]`), or leave a `def` parameter unannotated",
     "Mapping": "annotate the concrete type (`Dict[str, int]`), or leave a `def` parameter unannotated",
     "MutableMapping": "annotate the concrete type (`Dict[str, int]`)",
     "MutableSequence": "annotate the concrete type (`List[int]`)",
-    "Deque": "`collections.deque` is not supported yet; a `List` with `append` and `pop` is a stack",
-    "DefaultDict": "`collections.defaultdict` is not supported yet; use a `Dict` and `get(key, default)`",
-    "Counter": "`collections.Counter` is not supported yet; count in a `Dict[K, int]`",
+    "Deque": "write `deque[int]` (`from collections import deque`)",
+    "DefaultDict": "write `defaultdict[str, int]` (`from collections import defaultdict`)",
+    "Counter": "write `Counter[str]` (`from collections import Counter`)",
     "NamedTuple": "declare a `struct` with the fields (`@fieldwise_init` gives its constructor)",
     "TypeVar": "write a generic function with compile-time parameters (`fn f[T: AnyType](x: T)`), "
                "or leave a `def` parameter unannotated",
@@ -112,10 +112,8 @@ def _typing_module(node: ast.Expr, symbols):
     other = px_module_named(node, symbols)
     if other is None or other.name != TYPING:
         return None
-    from .imports import is_stdlib_file
-
     opt = other.structs.get("Optional")  # stdlib/typing.px re-exports the stdlib's Optional
-    return other if opt is not None and is_stdlib_file(opt.decl.span.file.name) else None
+    return other if opt is not None and opt.role == "Optional" else None
 
 
 def _head(expr: ast.Expr, symbols) -> str | None:
@@ -189,15 +187,15 @@ def coerce_to_optional(exprs, e, target):
     """`None` or a T where the stdlib's Optional[T] is expected (`x: int | None = None`, `= 5`,
     `return None`): the empty Optional, or the value wrapped. None when `e` is neither."""
     from .. import types as T
-    from .imports import is_stdlib_struct
+    from .builtin_types import is_builtin
 
-    if not is_stdlib_struct(target, "Optional"):
+    if not is_builtin(target, "Optional"):
         return None
     sym = exprs.chk.structs.struct_of(target)
     if e.type == T.NONE:
         return exprs.chk.calls.finish_call(sym.methods["none"], [], e.span, e.span, target)
     inner = target.ct_env.get("T")
-    if not isinstance(inner, T.Type) or is_stdlib_struct(e.type, "Optional"):
+    if not isinstance(inner, T.Type) or is_builtin(e.type, "Optional"):
         return None
     if e.type != inner and not isinstance(e.type, T.LiteralType) and e.type != T.STRING_LITERAL:
         return None
@@ -209,14 +207,14 @@ def none_test(structs, e: ast.Compare, left, right):
     None when the comparison is not one of these."""
     from .. import types as T
     from ..types import StructType
-    from .imports import is_stdlib_struct
+    from .builtin_types import is_builtin
     from .typed import TUnary
 
     op = e.ops[0]
     if op not in ("is", "is not"):
         return None
     value = left if right.type == T.NONE else right if left.type == T.NONE else None
-    if value is None or not (isinstance(value.type, StructType) and is_stdlib_struct(value.type, "Optional")):
+    if value is None or not (isinstance(value.type, StructType) and is_builtin(value.type, "Optional")):
         return None
     empty = structs.method_call(value, "is_none", [], e.span)
     if empty is None:
@@ -230,9 +228,9 @@ def ambiguous_truth(exprs, v, span) -> bool:
     is one, and the two would print differently. Reported (E0014); True when it was."""
     from .. import types as T
     from ..types import StructType
-    from .imports import is_stdlib_struct
+    from .builtin_types import is_builtin
 
-    if not (isinstance(v.type, StructType) and is_stdlib_struct(v.type, "Optional")):
+    if not (isinstance(v.type, StructType) and is_builtin(v.type, "Optional")):
         return False
     inner = v.type.ct_env.get("T")
     if isinstance(inner, StructType):

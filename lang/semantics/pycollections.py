@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from .. import types as T
 from ..syntax import ast
 from ..types import ERROR, StructType, Type
-from .imports import is_stdlib_struct, is_string
+from .builtin_types import is_builtin
+from .imports import is_string
 from .strformat import Checked
 from .typed import TConst, TExpr, TExprStmt, TLocal, TMove, TStmt, TStmtExpr
 
@@ -32,30 +33,46 @@ ADDS = {"deque": "extend", "Counter": "update"}
 # defaultdict's factories: the Python name -> whether a value type is what it makes.
 FACTORIES: dict[str, Callable[[Type], bool]] = {
     "int": lambda t: t == T.INT, "float": lambda t: t == T.FLOAT64, "bool": lambda t: t == T.BOOL,
-    "str": is_string, "list": lambda t: is_stdlib_struct(t, "List"), "set": lambda t: is_stdlib_struct(t, "Set"),
-    "dict": lambda t: is_stdlib_struct(t, "Dict")}
+    "str": is_string, "list": lambda t: is_builtin(t, "List"), "set": lambda t: is_builtin(t, "Set"),
+    "dict": lambda t: is_builtin(t, "Dict")}
 SCALAR_FACTORIES = {"int": T.INT, "float": T.FLOAT64, "bool": T.BOOL}  # (str: the String type)
 
 
-def empty_call(value: ast.Expr) -> str | None:
+def empty_call(value: ast.Expr, module=None) -> str | None:
     """"deque", "Counter" or "defaultdict" for `deque()`, `Counter()`, `defaultdict(int)` (one of
-    FACTORIES): containers typed later, as `[]` is (semantics/empty_literals.py); None otherwise."""
+    FACTORIES): containers typed later, as `[]` is (semantics/empty_literals.py); None otherwise,
+    and None where the program's `module` (its ModuleSymbols) defines the name itself (a user's
+    `class Counter:`)."""
     if not isinstance(value, ast.Call) or value.keywords:
         return None
     # `deque()` after `from collections import deque`, or `collections.deque()` after `import collections`
     if isinstance(value.func, ast.Name):
         called = value.func.id
+        if module is not None and _defined_by_program(module, called):
+            return None
     elif isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name) \
             and value.func.value.id == "collections":
         called = value.func.attr
     else:
         return None
-    if called in ADDS and not value.args:
-        return called
+    if (called in ADDS or called == "OrderedDict") and not value.args:
+        return called  # (an OrderedDict is typed as `{}` is: semantics/empty_literals.py)
     if called == "defaultdict" and len(value.args) == 1 and isinstance(value.args[0], ast.Name) \
             and value.args[0].id in FACTORIES:
         return "defaultdict"
     return None
+
+
+def _defined_by_program(module, name: str) -> bool:
+    """Whether `name` is a struct, class or function the program declares (not the stdlib's)."""
+    from .imports import is_stdlib_file
+
+    for table in ("structs", "functions"):
+        sym = getattr(module, table, {}).get(name)
+        span = getattr(getattr(sym, "decl", sym), "span", None)
+        if span is not None and not is_stdlib_file(span.file.name):
+            return True
+    return False
 
 
 def factory_value(chk: FunctionChecker, literal: ast.Call) -> Type | None:
@@ -66,16 +83,27 @@ def factory_value(chk: FunctionChecker, literal: ast.Call) -> Type | None:
     return SCALAR_FACTORIES.get(name)
 
 
+def declared_as_made(chk: FunctionChecker, s: ast.VarDecl, declared: Type | None) -> Type | None:
+    """`d: dict[K, V] = defaultdict(f)` (what mypy wants written: a defaultdict is a dict): Python's
+    `d` is the defaultdict whatever the annotation says, so it is typed `defaultdict[K, V]`, and a
+    missing key calls `f()` as in Python. Other declarations are returned as they are."""
+    if declared is None or s.value is None or empty_call(s.value) != "defaultdict" \
+            or not is_builtin(declared, "Dict") or not isinstance(s.annotation, ast.Subscript):
+        return declared
+    made = chk.resolve_type(ast.Subscript(s.annotation.span, s.value.func, s.annotation.items))  # type: ignore[attr-defined]
+    return made if made != ERROR else declared
+
+
 def empty_value(chk: FunctionChecker, value: ast.Call, declared: Type | None) -> TExpr | None:
     """`deque()`, `Counter()` or `defaultdict(f)` as a value of the declared (or inferred) type; None
     where that type is not the container the call makes."""
-    kind = empty_call(value)
-    if kind == "defaultdict" and isinstance(declared, StructType) and is_stdlib_struct(declared, "Dict"):
+    kind = empty_call(value, chk.module)
+    if kind == "defaultdict" and isinstance(declared, StructType) and is_builtin(declared, "Dict"):
         factory_name = value.args[0].id  # type: ignore[attr-defined]  # (empty_call checked it is a Name)
         chk.msg.error("E0200", value.span, call=value.span.file.text[value.span.start:value.span.end],
                       declared=declared, factory=factory_name)
         return TConst(value.span, ERROR, None)
-    if kind is None or not isinstance(declared, StructType) or not is_stdlib_struct(declared, kind):
+    if kind is None or not isinstance(declared, StructType) or not is_builtin(declared, kind):
         return None
     sym: Any = declared.symbol
     made = chk.calls.finish_call(sym.methods["__init__"], [], value.span, value.span, declared)
@@ -104,7 +132,7 @@ def unsupported_defaultdict(chk: FunctionChecker, e: ast.Call) -> TExpr:
 
 
 def is_python_collection(t) -> bool:
-    return any(is_stdlib_struct(t, name) for name in (*ADDS, "defaultdict"))
+    return any(is_builtin(t, name) for name in (*ADDS, "defaultdict", "OrderedDict"))
 
 
 def _as_list(chk: FunctionChecker, items: ast.Expr) -> TExpr:
@@ -117,7 +145,7 @@ def _as_list(chk: FunctionChecker, items: ast.Expr) -> TExpr:
         walk = ast.CompFor(items.span, item, items)
         return chk.exprs.expr(ast.Comprehension(items.span, "list", item, None, (walk,)))
     value = chk.exprs.value(chk.exprs.expr(items))
-    if value.type == ERROR or is_stdlib_struct(value.type, "List"):
+    if value.type == ERROR or is_builtin(value.type, "List"):
         return value
     walk = ast.CompFor(items.span, item, Checked(items.span, value))
     return chk.exprs.expr(ast.Comprehension(items.span, "list", item, None, (walk,)))
@@ -130,6 +158,8 @@ def construct(chk: FunctionChecker, sym, e: ast.Call) -> TExpr | None:
     name = sym.decl.name
     if name == "defaultdict":  # a factory of FACTORIES is typed by its uses: empty_literals.py, empty_value
         return unsupported_defaultdict(chk, e)
+    if name == "OrderedDict" and e.args:
+        return _ordered_dict(chk, sym, e)
     if not e.args or name not in ADDS:
         return None
     bound = [kw.value for kw in e.keywords if kw.name == "maxlen" and name == "deque"] + list(e.args[1:])
@@ -145,7 +175,7 @@ def construct(chk: FunctionChecker, sym, e: ast.Call) -> TExpr | None:
     items = _as_list(chk, e.args[0])
     if items.type == ERROR:
         return items
-    if not isinstance(items.type, StructType) or not is_stdlib_struct(items.type, "List"):
+    if not isinstance(items.type, StructType) or not is_builtin(items.type, "List"):
         chk.msg.error("E0205", e.args[0].span, found=items.type, expected=f"the items of a {name}")
         return TConst(e.span, ERROR, None)
     element = items.type.ct_env["T"]
@@ -165,3 +195,42 @@ def construct(chk: FunctionChecker, sym, e: ast.Call) -> TExpr | None:
             return TConst(e.span, ERROR, None)
         body.append(TExprStmt(e.span, done))
     return TStmtExpr(e.span, t, body, TMove(e.span, t, var))
+
+
+def _ordered_dict(chk: FunctionChecker, sym, e: ast.Call) -> TExpr:
+    """`OrderedDict(pairs)` (a list or other iterable of 2-tuples) or `OrderedDict(d)` (a dict's
+    items): an empty OrderedDict of the pairs' types, the pairs stored in order."""
+    from .module import struct_instance
+
+    if len(e.args) != 1 or e.keywords:
+        chk.msg.error("E0204", e.span, func="OrderedDict", expected="at most 1", s="",
+                      found=len(e.args) + len(e.keywords))
+        return TConst(e.span, ERROR, None)
+    source = chk.exprs.value(chk.exprs.expr(e.args[0]))
+    if source.type == ERROR:
+        return source
+    walked: ast.Expr
+    if is_builtin(source.type, "Dict") or is_builtin(source.type, "OrderedDict"):
+        walked = ast.Call(e.span, ast.Attribute(e.span, Checked(e.span, source), "items"), (), ())
+    else:
+        walked = Checked(e.span, source)
+    item = ast.Name(e.span, "$item")
+    items = chk.exprs.expr(ast.Comprehension(e.span, "list", item, None, (ast.CompFor(e.span, item, walked),)))
+    if items.type == ERROR:
+        return items
+    pair = items.type.ct_env.get("T") if isinstance(items.type, StructType) and is_builtin(items.type, "List") else None
+    if not isinstance(pair, T.TupleType) or len(pair.items) != 2:
+        chk.msg.error("E0205", e.args[0].span, found=source.type, expected="the (key, value) pairs of an OrderedDict")
+        return TConst(e.span, ERROR, None)
+    t = struct_instance(sym, tuple(pair.items), e.span, chk.module, chk.msg.bag, chk.module.lookup_constant)
+    if t == ERROR or not isinstance(t, StructType):
+        return TConst(e.span, ERROR, None)
+    made = chk.calls.finish_call(sym.methods["__init__"], [], e.span, e.func.span, t)
+    if made.type == ERROR:
+        return made
+    var = chk.new_var("$OrderedDict", t, e.span)
+    chk.ownership.need_drop(t, e.span)
+    added = chk.structs.method_call(TLocal(e.span, t, var), "_add_pairs", [items], e.span)
+    if added is None or added.type == ERROR:
+        return TConst(e.span, ERROR, None)
+    return TStmtExpr(e.span, t, [chk.store([var], [made], e.span), TExprStmt(e.span, added)], TMove(e.span, t, var))

@@ -14,8 +14,8 @@ BUILTIN_FUNCTIONS = {"print", "range", "abs", "min", "max", "int", "float", "boo
 
 
 # Names of features pyx plans and has not built: using one says "not supported yet" (E0007), not
-# "not defined". (`simd_width_of` and `vectorize` were here and exist now; `parallel_for` and
-# `parallelize` went too: `prange` is pyx's parallel loop.)
+# "not defined". (`simd_width_of` and `vectorize` were here and exist now; `parallel_for` went
+# too: `prange` is pyx's parallel loop, and `parallelize[body](n)` its Mojo spelling.)
 FUTURE_NAMES = {"UnsafePointer", "DeviceBuffer", "Tuple"}
 
 # Built-in forms that take compile-time parameters and are only ever called in their own shape:

@@ -27,6 +27,7 @@ class StructSymbol:
     states: dict = field(default_factory=dict)  # the same resolution state, per instance
     home: object = field(default=None, repr=False)  # the ModuleSymbols it was declared in
     owning: dict = field(default_factory=dict, repr=False)  # instance type -> has a destructor (ownership.py)
+    role: str | None = None  # what a stdlib struct's `@builtin_type("List")` says it is (builtin_types.py)
 
     @property
     def generic(self) -> bool:

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from ..source import Span
 from ..syntax import ast
 from ..types import TupleType
-from .imports import is_stdlib_struct, is_string
+from .builtin_types import is_builtin
+from .imports import is_string
 from .typed import TBlock, TExpr, TLocal, TStmt
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def unpack_sequence(chk: FunctionChecker, targets: ast.TupleExpr, hold: TExpr, s
     if isinstance(t, TupleType):
         return _from_tuple(chk, targets, hold, star, span)
     text = is_string(t)
-    if not (text or is_stdlib_struct(t, "List")):
+    if not (text or is_builtin(t, "List")):
         chk.msg.error("E0213", targets.span, type=t)
         return None
     name = f"$sequence{chk.next_id}"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..syntax import ast
 from ..types import ERROR
-from .imports import is_stdlib_struct
+from .builtin_types import is_builtin
 from .typed import TConst, TExpr
 
 if TYPE_CHECKING:
@@ -66,9 +66,9 @@ def set_call(chk: FunctionChecker, e: ast.Call) -> TExpr:
         value = chk.exprs.expr(arg)
         if value.type == ERROR:
             return value
-        if is_stdlib_struct(value.type, "Set"):
+        if is_builtin(value.type, "Set"):
             return chk.structs.method_call(value, "copy", [], e.span) or TConst(e.span, ERROR, None)
-        if is_stdlib_struct(value.type, "List"):
+        if is_builtin(value.type, "List"):
             return chk.exprs.expr(_set_call(e.span, SET_OF, (arg,)))
     # Anything else iterable (a range, a string, a generator expression): its items as `list()` walks them.
     return chk.exprs.expr(_set_call(e.span, SET_OF, (ast.Call(arg.span, ast.Name(arg.span, "list"), (arg,), ()),)))

@@ -30,8 +30,8 @@ from ..diagnostics import Note
 from ..syntax import ast
 from ..syntax.loop_else import with_else
 from ..types import ERROR
+from .builtin_types import is_builtin
 from .classes import is_class
-from .imports import is_stdlib_struct
 from .typed import LocalVar, TBlock
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ def _container_kind(chk: FunctionChecker, place: ast.Expr) -> str | None:
     t = chk.exprs.expr(place).type
     if t == ERROR:
         return "error"
-    return next((k for k in ("List", "Dict", "Set") if is_stdlib_struct(t, k)), None)
+    return next((k for k in ("List", "Dict", "Set") if is_builtin(t, k)), None)
 
 
 def _text(node: ast.Node) -> str:

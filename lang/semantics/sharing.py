@@ -42,9 +42,10 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, PtrType, StructType, Type
+from .builtin_types import is_builtin
 from .classes import is_class
 from .dict_views import is_iterator, is_view, passed_on, viewed_sources
-from .imports import is_stdlib_struct, is_string
+from .imports import is_string
 from .slicing import is_slicing
 from .typed import LocalVar, TCall, TConst, TExpr, TField, TIfExp, TLend, TLocal, TStmtExpr
 
@@ -57,19 +58,19 @@ if TYPE_CHECKING:
 def python_shared(t: Type) -> bool:
     """Types whose Python spelling (list, dict, set, collections.deque, Counter) is a mutable object shared by
     every name bound to it. (A defaultdict's copies share one table: stdlib/_collections.px.)"""
-    return is_stdlib_struct(t, "List") or is_stdlib_struct(t, "Dict") or is_stdlib_struct(t, "deque") \
-        or is_stdlib_struct(t, "Counter") or is_stdlib_struct(t, "Set")
+    return is_builtin(t, "List") or is_builtin(t, "Dict") or is_builtin(t, "deque") \
+        or is_builtin(t, "Counter") or is_builtin(t, "Set") or is_builtin(t, "OrderedDict")
 
 
 def _shared_kind(t: Type) -> str:
-    return "dict" if is_stdlib_struct(t, "Dict") else "list" if is_stdlib_struct(t, "List") else "object"
+    return "dict" if is_builtin(t, "Dict") else "list" if is_builtin(t, "List") else "object"
 
 
 def repeats_shared_items(chk, left: TExpr, right: TExpr, span) -> bool:
     """`[[0] * 3] * 3`: `*` of a list whose items are lists or dicts repeats, in Python, one item
     object in every place; pyx's copies would differ at the first change (E0247). True if reported."""
     for side in (left, right):
-        if is_stdlib_struct(side.type, "List"):
+        if is_builtin(side.type, "List"):
             item = side.type.ct_env.get("T")  # (a List's type parameter)
             if python_shared(item):
                 chk.msg.error("E0247", span, item=item, kind=_shared_kind(item))
@@ -160,7 +161,7 @@ class SharingChecker:
         for root, loop_span in reversed(self.sharing_state()["iterating"]):
             # An item stored or changed in place leaves a List's memory where the loop's iterator
             # reads it (the next items are read as they are then, as CPython's iterator does).
-            if root is var and not (element and is_stdlib_struct(var.type, "List")):
+            if root is var and not (element and is_builtin(var.type, "List")):
                 self.msg.error("E0230", span, name=var.name, notes=(Note("the loop", loop_span),))
                 return False
         for root, element_span in reversed(self.sharing_state()["lent"]):
@@ -391,6 +392,51 @@ class SharingChecker:
                     return True
         return False
 
+    def _rebinding_of_original(self, copy: _Copy) -> tuple[tuple, int] | None:
+        """`b = a` followed, in the same block, by `a = <new value>` with no use of `a` in between
+        (nor in the new value): from that rebinding on, `a` holds another object in Python too, and
+        until it nobody reads `a`, so the copy in `b` is what Python's shared object was (a move).
+        The block and the rebinding's index in it, or None."""
+        root = copy.root
+        if root is None or copy.copy is None or copy.loop_variable or copy.shallow or copy.view:
+            return None
+        found = _block_of(self.chk.fn.decl.body, copy.span)
+        if found is None:
+            return None
+        block, i = found
+        if not _binds(block[i], copy.copy.name) or _inside_try(self.chk.fn.decl.body, copy.span):
+            return None  # (in a `try`, a handler could read `a` while the two are still one object)
+        uses = [r.start for r in _read_spans(self.chk.fn.references, root)]
+        for stmt in block[i + 1:]:
+            if _leaves_loop(stmt):
+                return None  # (a `break` or `continue` before the rebinding would skip it)
+            if _binds(stmt, root.name):
+                if not (isinstance(stmt, ast.Assign) and _cannot_raise(stmt.value)):
+                    return None  # (an exception there would leave `a` and `b` one object in Python)
+                value_end = stmt.value.span.end if isinstance(stmt, ast.Assign) else stmt.span.end
+                if any(copy.span.end <= u < value_end for u in uses if not _binds_at(stmt, root.name, u)):
+                    return None
+                return block, block.index(stmt)
+        return None
+
+    def _original_moved(self, copy: _Copy, copies: list) -> bool:
+        """A change of the copy `b` after `b = a` that Python's `a` cannot show: `a` is a local of
+        this function whose object no other name, container or caller holds, and it is rebound
+        before anything reads it again (`_rebinding_of_original`)."""
+        root = copy.root
+        if root is None or root.is_param or root.by_ref or not root.owned or root.global_symbol is not None:
+            return False
+        if any(c is not copy and (c.root is root or c.copy is root) for c in copies):
+            return False  # `a` itself shares with something else: the change may show there
+        return self._rebinding_of_original(copy) is not None
+
+    def _changed_outside_window(self, copy: _Copy) -> bool:
+        """A change of `a` after `b = a`, where `a` is rebound right after the copy with no use in
+        between (`_rebinding_of_original`): Python's `a` and `b` are one object only in that
+        window, where nothing uses `a`; before it `b` holds nothing from `a`, after it `a` is
+        another object."""
+        return self._rebinding_of_original(copy) is not None
+
     def report_sharing(self) -> None:
         """The changes in place that Python would have made visible through another name."""
         state = self.sharing_state()
@@ -418,11 +464,14 @@ class SharingChecker:
                         break
                     continue
                 if copy.copy is change.var:
+                    if self._original_moved(copy, state["copies"]):
+                        continue
                     source = f"an element of `{copy.source}`" if copy.loop_variable else f"`{copy.source}`"
                     self.msg.error("E0229", change.span, name=change.var.name, source=source,
                                      notes=(Note(_copy_advice(copy), copy.span),))
                     break
-                if copy.root is change.var and (copy.whole or change.element) and self._observed(copy, change):
+                if copy.root is change.var and (copy.whole or change.element) and self._observed(copy, change) \
+                        and not self._changed_outside_window(copy):
                     self.msg.error("E0231", change.span, name=change.var.name, source=copy.source,
                                      notes=(Note(f"copied here, where Python would share it: write "
                                                  f"`{copy.source}.copy()` here if a copy is meant", copy.span),))
@@ -569,6 +618,77 @@ def _rebinding(body: list, name: str) -> Span | None:
                 if isinstance(item, ast.Stmt):
                     stack.append(item)
     return found
+
+
+def _block_of(body, span: Span) -> tuple[tuple, int] | None:
+    """The innermost statement list holding a statement that contains `span`, and its index."""
+    found = None
+    stmts = tuple(body)
+    while True:
+        hit = next((i for i, st in enumerate(stmts) if st.span.start <= span.start < st.span.end), None)
+        if hit is None:
+            return found
+        found = (stmts, hit)
+        inner = None
+        for child in ast.children(stmts[hit]):
+            block = child.body if isinstance(child, ast.Handler) else None
+            for candidate in ([block] if block else []) + [getattr(stmts[hit], n, None)
+                                                          for n in ("body", "orelse", "finalbody")]:
+                if isinstance(candidate, tuple) and any(st.span.start <= span.start < st.span.end for st in candidate):
+                    inner = candidate
+        if inner is None:
+            return found
+        stmts = inner
+
+
+def _inside_try(body, span: Span) -> bool:
+    """Whether the statement holding `span` is inside a `try` statement of the function."""
+    stack = list(body)
+    while stack:
+        n = stack.pop()
+        if not (n.span.start <= span.start < n.span.end) or isinstance(n, (ast.FnDef, ast.Lambda)):
+            continue
+        if isinstance(n, ast.Try):
+            return True
+        stack.extend(c for c in ast.children(n) if isinstance(c, (ast.Stmt, ast.Handler)))
+    return False
+
+
+def _leaves_loop(stmt: ast.Stmt) -> bool:
+    """Whether `stmt` holds a `break` or `continue` of a loop around it (not of a loop inside it)."""
+    stack: list = [stmt]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Break, ast.Continue)):
+            return True
+        if isinstance(n, (ast.For, ast.While, ast.FnDef, ast.Lambda)) and n is not stmt:
+            continue
+        if isinstance(n, (ast.For, ast.While)):
+            continue  # (stmt itself a loop: its breaks are its own)
+        stack.extend(c for c in ast.children(n) if isinstance(c, (ast.Stmt, ast.Handler)))
+    return False
+
+
+def _cannot_raise(value: ast.Expr) -> bool:
+    """A new empty or literal container, `list()`/`dict()`/`set()`, or a constant."""
+    if isinstance(value, (ast.IntLit, ast.FloatLit, ast.StrLit, ast.BoolLit, ast.NoneLit, ast.Name)):
+        return True
+    if isinstance(value, ast.Call):
+        return isinstance(value.func, ast.Name) and value.func.id in ("list", "dict", "set") \
+            and not value.args and not value.keywords
+    if isinstance(value, (ast.ListExpr, ast.TupleExpr)):
+        return all(_cannot_raise(x) for x in value.elts)
+    if isinstance(value, ast.DictExpr):
+        return all(_cannot_raise(x) for x in value.keys + value.values)
+    return isinstance(value, ast.SetExpr) and getattr(value, "comprehension", None) is None \
+        and all(_cannot_raise(x) for x in value.elts)
+
+
+def _binds_at(stmt: ast.Stmt, name: str, start: int) -> bool:
+    """Whether the reference at `start` is the statement's own target `name` (its store)."""
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else ()
+    return any(isinstance(t, ast.Name) and t.id == name and t.span.start == start for t in targets) \
+        or (isinstance(stmt, ast.VarDecl) and stmt.name == name and stmt.name_span.start == start)
 
 
 def _binds(stmt: ast.Stmt, name: str) -> bool:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .. import types as T
 from ..syntax import ast
 from ..types import ERROR
-from .imports import is_stdlib_struct
+from .builtin_types import is_builtin
 from .typed import TBlock, TCall, TConst, TExpr, TExprStmt, TStmt
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def is_slicing(e: ast.Expr) -> bool:
 def overload_name(method: str, args: list[TExpr], methods: dict) -> str:
     """The method an item operation calls: the slice form when its first index is a Slice and the
     struct has one."""
-    if method in SLICE_METHODS and args and is_stdlib_struct(args[0].type, "Slice") \
+    if method in SLICE_METHODS and args and is_builtin(args[0].type, "Slice") \
             and method + SLICE_SUFFIX in methods:
         return method + SLICE_SUFFIX
     return method

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from .. import types as T
 from ..source import Span
-from ..syntax import ast
+from ..syntax import ast, nested_spec
 from ..types import ERROR, LiteralType, ScalarType, StructType
 from .imports import is_string
 from .typed import TConst, TExpr
@@ -218,44 +218,33 @@ class StringFormatChecker:
         uses: list[ast.Expr] = []
         parts: list[ast.Expr] = []
         span = fmt.span
-        automatic: bool | None = None
-        counter = 0
-        for text, name, spec, conversion in fields:
-            if text:
-                parts.append(ast.StrLit(span, text))
-            if name is None:
-                continue
+        numbering: list = [None, 0]  # automatic or manual field numbering (None: not yet known), the next index
+
+        def field(name: str, conversion: str | None) -> ast.Expr | str:
+            """A field's value (its conversion applied), or the problem CPython reports."""
             try:
                 first, rest = _split_field(name)
             except ValueError as exc:
-                return self._fail(e, str(exc))
+                return str(exc)
             if first == "":
-                if automatic is False:
-                    return self._fail(e, "cannot switch from manual field specification to automatic field numbering")
-                automatic, first = True, str(counter)
-                counter += 1
+                if numbering[0] is False:
+                    return "cannot switch from manual field specification to automatic field numbering"
+                numbering[0], first = True, str(numbering[1])
+                numbering[1] += 1
             elif first.isdigit():
-                if automatic is True:
-                    return self._fail(e, "cannot switch from automatic field numbering to manual field specification")
-                automatic = False
+                if numbering[0] is True:
+                    return "cannot switch from automatic field numbering to manual field specification"
+                numbering[0] = False
             if first.isdigit():
                 if int(first) >= len(e.args):
-                    return self._fail(e, f"Replacement index {int(first)} out of range for positional args tuple")
+                    return f"Replacement index {int(first)} out of range for positional args tuple"
                 arg = e.args[int(first)]
             elif first in keywords:
                 arg = keywords[first]
             else:
-                return self._fail(e, f"KeyError: {first!r}")
-            if spec and ("{" in spec or "}" in spec):
-                self._check_all(e)
-                self.msg.error("E0253", span, what="a `{...}` inside a `str.format` field's spec")
-                return TConst(e.span, ERROR, None)
+                return f"KeyError: {first!r}"
             if conversion not in (None, "r", "s"):
-                if conversion == "a":
-                    self._check_all(e)
-                    self.msg.error("E0253", span, what="`!a` (ascii())")
-                    return TConst(e.span, ERROR, None)
-                return self._fail(e, f"Unknown conversion specifier {conversion}")
+                return f"Unknown conversion specifier {conversion}"
             uses.append(arg)
             value: ast.Expr = arg
             for kind, key in rest:
@@ -266,7 +255,43 @@ class StringFormatChecker:
                     value = ast.Subscript(arg.span, value, (index,))
             if conversion is not None:
                 value = ast.Call(value.span, ast.Name(span, "str" if conversion == "s" else REPR_FIELD), (value,), ())
-            if spec:
+            return value
+
+        for text, name, spec, conversion in fields:
+            if text:
+                parts.append(ast.StrLit(span, text))
+            if name is None:
+                continue
+            if conversion == "a" or (spec and "!a" in spec):
+                self._check_all(e)
+                self.msg.error("E0253", span, what="`!a` (ascii())")
+                return TConst(e.span, ERROR, None)
+            value = field(name, conversion)
+            if isinstance(value, str):
+                return self._fail(e, value)
+            if spec and ("{" in spec or "}" in spec):
+                # `"{:>{}}".format(s, w)`: a spec only the run knows, its fields numbered after
+                # the outer one's, as CPython numbers them (syntax/nested_spec.py)
+                try:
+                    nested = list(string.Formatter().parse(spec))
+                except ValueError as exc:
+                    return self._fail(e, str(exc))
+                pieces: list[ast.Expr] = []
+                for text2, name2, spec2, conversion2 in nested:
+                    if text2:
+                        pieces.append(ast.StrLit(span, text2))
+                    if name2 is None:
+                        continue
+                    if spec2 and ("{" in spec2 or "}" in spec2):
+                        return self._fail(e, "Max string recursion exceeded")
+                    inner = field(name2, conversion2)
+                    if isinstance(inner, str):
+                        return self._fail(e, inner)
+                    pieces.append(ast.Call(inner.span, ast.Name(span, FORMAT_FIELD), (inner, ast.StrLit(span, spec2)),
+                                           ())
+                                  if spec2 else ast.Call(inner.span, ast.Name(span, "str"), (inner,), ()))
+                parts.append(nested_spec.formatted(value, nested_spec.spec_text(pieces, span), span))
+            elif spec:
                 parts.append(ast.Call(value.span, ast.Name(span, FORMAT_FIELD), (value, ast.StrLit(span, spec)), ()))
             else:
                 parts.append(ast.Call(value.span, ast.Name(span, "str"), (value,), ()))

@@ -9,10 +9,11 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, StructType, Type, default_type
-from . import classes, everyday, function_values, pycollections
+from . import classes, everyday, function_values, pycollections, text_tables
+from .builtin_types import is_builtin
 from .dict_views import is_iterator
 from .generators import GeneratorType
-from .imports import is_stdlib_file, is_stdlib_struct, is_string
+from .imports import is_stdlib_file, is_string
 from .module import dotted_name
 from .optional_types import none_test
 from .rules import COMPARE_METHODS, field_span, unify_annotation
@@ -148,6 +149,9 @@ class StructChecker:
         flattened = everyday.from_iterable(self.chk, func, e)  # `chain.from_iterable(xss)` (semantics/everyday.py)
         if flattened is not None:
             return self.exprs.expr(flattened)
+        table = text_tables.maketrans_call(self.chk, func, e)  # `str.maketrans(x, y)` (semantics/text_tables.py)
+        if table is not None:
+            return table
         other = self.px_module_of(base)
         if other is not None:
             return self.qualified_call(other, func, e, ct_items)
@@ -213,7 +217,7 @@ class StructChecker:
         if is_string(receiver.type):  # `s.endswith((a, b))`, `sep.join("abc")` (semantics/everyday.py)
             e = everyday.method_call(self.chk, func, e)
             func = e.func
-        elif is_stdlib_struct(receiver.type, "Dict") and not e.keywords and (func.attr, len(e.args)) in DICT_FORMS:
+        elif is_builtin(receiver.type, "Dict") and not e.keywords and (func.attr, len(e.args)) in DICT_FORMS:
             # `d.pop(k, default)`, `d.get(k)`: the stdlib's methods for those arities
             func = ast.Attribute(func.span, func.value, DICT_FORMS[(func.attr, len(e.args))])
             e = ast.Call(e.span, func, e.args, e.keywords)
@@ -442,6 +446,10 @@ class StructChecker:
                 equal = self.method_call(left, "__eq__", [right], e.span)
                 if equal is not None:
                     result = TUnary(e.span, T.BOOL, "not", self.exprs.truth(equal, e.span))
+            if result is None:  # `a > b` of objects with only `__lt__`: Python's reflected `b < a`
+                from .reflected_compare import reflected
+
+                result = reflected(self.chk, op, left, right, e.span)
         if result is None:
             self.msg.error("E0202", e.span, op=op, left=left.type, right=right.type)
             return TConst(e.span, ERROR, None)

@@ -5,7 +5,7 @@ import ast as pyast
 import re
 import unicodedata
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lark import Token, Transformer_NonRecursive, Tree, v_args
 
@@ -13,9 +13,14 @@ from .. import cancel
 from ..diagnostics import DiagnosticBag
 from ..semantics.fold import MAX_FOLD_BITS
 from ..source import SourceFile, Span
-from . import ast, loop_else, with_stmt
+from . import ast, loop_else, nested_spec, with_stmt
 from .classes import ClassDef, expand_classes
+from .dataclass_methods import expand_dataclasses
+from .enums import expand_enums
 from .generator_objects import expand_generator_objects
+from .memoize import expand_memoized
+from .properties import expand_properties
+from .type_names import add_type_name_methods
 
 CONVENTIONS = {"mut", "owned", "out", "ref", "var"}
 _MAX_DECIMAL_DIGITS = len(str(1 << MAX_FOLD_BITS))  # the digits of the largest literal that can fold
@@ -71,8 +76,14 @@ class BuildAst(Transformer_NonRecursive):
 
     # ---- module and blocks ----
     def file_input(self, meta, children):
+        items = expand_enums(self._flatten(children), self.diags)  # `class C(Enum)` (syntax/enums.py)
         # generators some use needs as objects become classes first (syntax/generator_objects.py)
-        return expand_classes(expand_generator_objects(self._flatten(children), self.diags), self.diags)
+        # and `@dataclass` classes get their methods written out (syntax/dataclass_methods.py)
+        items = expand_dataclasses(expand_generator_objects(items, self.diags), self.diags)
+        items = add_type_name_methods(items, self.diags)  # `type(obj).__name__` (syntax/type_names.py)
+        items = expand_properties(items, self.diags)  # `@property`, `@x.setter` (syntax/properties.py)
+        items = expand_memoized(items, self.diags)  # `@functools.cache` (syntax/memoize.py)
+        return expand_classes(items, self.diags)
 
     def suite(self, meta, children):
         cancel.check()  # once per block: building a large file's tree takes a while (see cancel.py)
@@ -294,8 +305,8 @@ class BuildAst(Transformer_NonRecursive):
         if isinstance(target, ast.StructDef):
             return ast.StructDef(target.span, target.name, target.name_span, target.ct_params, target.traits,
                                  target.fields, target.methods, tuple(decorators))
-        if isinstance(target, ClassDef):
-            self.diags.error("E0260", decorators[0].span, name=decorators[0].name, cls=target.name)
+        if isinstance(target, ClassDef):  # `@dataclass` or E0260 (syntax/dataclass_methods.py)
+            return replace(target, decorators=tuple(decorators))
         return target
 
     def funcdef(self, meta, c):
@@ -431,6 +442,8 @@ class BuildAst(Transformer_NonRecursive):
 
     def call(self, meta, c):
         func, arguments = c
+        if arguments and any(isinstance(a, _StarredZip) for a in arguments):
+            return ast.ErrorExpr(self._span(meta))  # (E0192 said why; no arity error after it)
         args, keywords = [], []
         bare = [a for a in arguments or () if isinstance(a, _BareGenerator)]
         if bare and len(arguments) > 1:
@@ -460,6 +473,12 @@ class BuildAst(Transformer_NonRecursive):
         return ast.Keyword(self._span(meta), str(c[0]), c[1])
 
     def star_arg(self, meta, c):
+        if _ZIP_OF_STARRED.search(self.source.text, 0, meta.start_pos) \
+                and not self.source.text.startswith("**", meta.start_pos) \
+                and re.match(r"\s*,?\s*\)", self.source.text[meta.end_pos:meta.end_pos + 40]):
+            # `zip(*rows)`: tuples as long as `rows`, a length only the run knows
+            self.diags.error("E0192", self._span(meta))
+            return _StarredZip(self._span(meta))
         return self._bad_expr(meta, "argument unpacking with `*`")
 
     def generator(self, meta, c):
@@ -662,10 +681,16 @@ class BuildAst(Transformer_NonRecursive):
             return _Field(span, tuple(parts))
         colon, spec_pieces = spec
         spec_span = self.source.span(colon.start + 1, colon.end)
-        nested = next((p for p in spec_pieces if isinstance(p, _Field)), None)
-        if nested is not None:
-            self.diags.error("E0007", nested.span, construct="a `{...}` inside an f-string's format spec")
-            return _Field(span, (ast.ErrorExpr(span),))
+        if any(isinstance(p, _Field) for p in spec_pieces):
+            # `f"{x:<{w}}"`: a spec only the run knows (syntax/nested_spec.py)
+            pieces = [q for p in spec_pieces for q in (p.parts if isinstance(p, _Field)
+                                                        else (self._fstring_text(p, doubled_braces=False),))]
+            if any(isinstance(p, ast.ErrorExpr) for p in pieces):
+                return _Field(span, (ast.ErrorExpr(span),))
+            if conversion is not None:
+                value = ast.Call(value.span, ast.Name(span, "repr" if conversion == "r" else "str"), (value,), ())
+            parts.append(nested_spec.formatted(value, nested_spec.spec_text(pieces, spec_span), span))
+            return _Field(span, tuple(parts))
         text_parts = [self._fstring_text(p, doubled_braces=False) for p in spec_pieces]
         if any(isinstance(p, ast.ErrorExpr) for p in text_parts):
             return _Field(span, (ast.ErrorExpr(span),))
@@ -699,6 +724,15 @@ class BuildAst(Transformer_NonRecursive):
 
     def __default__(self, data, children, meta):
         raise AssertionError(f"grammar rule `{data}` has no AST builder")
+
+
+# `zip(` right before a `*` argument (`zip(*rows)`, E0192)
+_ZIP_OF_STARRED = re.compile(r"(?<![\w.])zip\s*\(\s*\Z")
+
+
+@dataclass(frozen=True)
+class _StarredZip(ast.ErrorExpr):
+    """The `*rows` of `zip(*rows)`, reported (E0192): the call it is in is an error as a whole."""
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields, replace
 
 from ..diagnostics import DiagnosticBag
 from ..source import SourceFile, Span
-from . import ast
+from . import ast, leak_report
 from .class_attributes import hoist
 from .inheritance import (
     CAST,
@@ -37,6 +37,8 @@ from .inheritance import (
     narrow_ifs,
     rewrite_super,
 )
+from .init_params import infer_init_params
+from .object_eq import typed_object_eq
 from .reflected_eq import reflect_comparisons
 
 OBJECT_FIELD = "__pyx_obj"  # the handle's one field: Ptr[Int] to the block (element 0: the count)
@@ -64,6 +66,7 @@ class ClassDef(ast.Stmt):
     bases: tuple
     body: tuple
     attr_annotations: tuple = ()  # ((Assign node, annotation), ...)
+    decorators: tuple = ()  # `@dataclass`: written out before expansion (syntax/dataclass_methods.py)
 
 
 def attribute_assigns(stmts, out: list, origin: dict | None = None) -> list:
@@ -97,6 +100,17 @@ def _text(node: ast.Node) -> str:
     return node.span.file.text[node.span.start:node.span.end]
 
 
+def _as_made(annotation, value: ast.Expr):
+    """`self.d: dict[K, V] = defaultdict(f)`: the attribute is the defaultdict Python's is (what
+    mypy wants written: a defaultdict is a dict), so it is declared `defaultdict[K, V]`; as a
+    variable's is (semantics/pycollections.py `declared_as_made`)."""
+    if isinstance(annotation, ast.Subscript) and dotted(annotation.value) in ("dict", "Dict") \
+            and isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords \
+            and dotted(value.func) in ("defaultdict", "collections.defaultdict"):
+        return replace(annotation, value=value.func)
+    return annotation
+
+
 def _is_class_annotation(annotation: ast.Expr, classes: set[str]) -> bool:
     return isinstance(annotation, ast.Name) and annotation.id in classes
 
@@ -123,9 +137,14 @@ def expand_classes(items: tuple, diags: DiagnosticBag) -> tuple:
     items = _identity_eq_roots(items, hierarchy, diags)
     items = reflect_comparisons(items, hierarchy, lambda text: _parse_generated("<classes>", text, diags), diags)
     classes = {c.name for c in defs if c.name not in hierarchy.exceptions}
+    # `def __init__(self, name, age)`: typed by the module's calls (syntax/init_params.py)
+    items = infer_init_params(items, {c.name: c for c in defs if c.name in classes}, hierarchy.in_hierarchy,
+                              structs, diags)
     out: list = []
     zero_needed = False
     attributes: dict[str, dict] = {}  # each class's attributes, for its subclasses (bases come first)
+    # --debug-leaks: each class's number in the registry of live objects (syntax/leak_report.py)
+    kinds = [c.name for c in defs if c.name in classes] if leak_report.enabled() else None
     for item in items:
         if not isinstance(item, ClassDef):
             out.append(item)
@@ -137,13 +156,19 @@ def expand_classes(items: tuple, diags: DiagnosticBag) -> tuple:
         if base is not None and base not in attributes:
             continue  # (its base's errors are reported)
         inherited_fields = dict(attributes[base]) if base is not None else {}
-        expanded = _expand(item, classes, structs, diags, hierarchy, inherited_fields, attributes)
+        item = typed_object_eq(item, hierarchy.in_hierarchy(item.name))  # `other: object` (syntax/object_eq.py)
+        if kinds is not None and base is None:  # (first: at the same place in every class of a hierarchy)
+            inherited_fields[leak_report.SLOT_FIELD] = ast.Name(item.name_span, "Int")
+        expanded = _expand(item, classes, structs, diags, hierarchy, inherited_fields, attributes, kinds)
         if expanded is not None:
             out.extend(expanded)
             zero_needed = True
     if zero_needed:
         out.extend(_parse_generated("<classes>", f"fn {ZERO_FN}[T: AnyType]() -> T:\n    return T()\n", diags))
-    return tuple(_nullable(item, classes) for item in out)
+    out = [_nullable(item, classes) for item in out]
+    if kinds:
+        out = list(leak_report.instrument(tuple(out), kinds, _parser("leaks", diags)))
+    return tuple(out)
 
 
 def _identity_eq_roots(items: tuple, h: Hierarchy, diags: DiagnosticBag) -> tuple:
@@ -284,9 +309,10 @@ def _returns_of_parameter_method(value: ast.Expr, params: dict, h: Hierarchy) ->
 
 
 def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: DiagnosticBag, h: Hierarchy,
-            fields: dict, attributes: dict):
+            fields: dict, attributes: dict, kinds: list[str] | None = None):
     """cls's two structs; its attributes (fields: its base's, in order, to begin with) are
-    recorded in `attributes` for its subclasses."""
+    recorded in `attributes` for its subclasses. kinds: the classes' numbers in --debug-leaks's
+    registry (syntax/leak_report.py), None when the mode is off."""
     if cls.name in h.bad:
         return None
     moved: dict = {}  # nodes rewritten below (`super()` calls), so their annotations follow them
@@ -298,7 +324,8 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
                 continue
             fields.setdefault(stmt.name, stmt.annotation)
         elif isinstance(stmt, ast.FnDef):
-            if stmt.name in ("__del__", "__copyinit__", "__moveinit__") or stmt.name.startswith("__pyx_"):
+            if stmt.name in ("__del__", "__copyinit__", "__moveinit__") or (
+                    stmt.name.startswith("__pyx_") and not stmt.span.file.name.startswith("<class ")):  # (generated)
                 diags.error("E0262", stmt.name_span, cls=cls.name, name=stmt.name)
                 continue
             methods.append(rewrite_super(h, cls.name, stmt, diags, moved))
@@ -323,7 +350,7 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
         origin: dict = {}
         for target, assign in attribute_assigns(method.body, [], origin):
             name = target.attr
-            annotation = annotations.get(id(assign))
+            annotation = _as_made(annotations.get(id(assign)), assign.value)
             if name in fields:
                 continue
             if annotation is None:
@@ -397,6 +424,7 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
         "    fn __del__(var self):",
         f"        if self.{OBJECT_FIELD}:",
         f"            if self.{OBJECT_FIELD}[0] == 1:",
+        *(leak_report.forget_lines(hierarchy) if kinds is not None else []),
         *destroy_lines(h, cls.name, data_name),
         f"                self.{OBJECT_FIELD}.free()",
         "            else:",
@@ -410,7 +438,10 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
         f"        var new = Ptr[{data}].alloc(1)",
         f"        new[0] = {data}({defaults})",
         f"        self.{OBJECT_FIELD} = new.bitcast[Int]()",
+        *(leak_report.prologue_lines(kinds.index(cls.name), hierarchy) if kinds is not None else []),
     ]
+    if kinds is not None:
+        lines += leak_report.handle_lines(cls.name, hierarchy, fields, classes)
     if hierarchy:
         lines += cast_methods(h, cls.name)
     names = {m.name for m in methods}

@@ -37,16 +37,49 @@ def _case(rng: random.Random, k: int) -> list[str]:
     return lines
 
 
-def _program(seed: int, cases: int) -> str:
+METHODS = ["update", "union", "intersection", "difference", "symmetric_difference", "issubset", "issuperset",
+           "isdisjoint"]
+
+
+def _iterable(rng: random.Random, items: list[int]) -> str:
+    """items as one of the iterables Python's set methods take (semantics/iterable_arguments.py)."""
+    listed = ", ".join(map(str, items))
+    low, high = min(items, default=0), max(items, default=0)
+    if high - low > 1000:
+        return f"[{listed}]"
+    if len(items) > 8:  # (pyx's tuples hold at most 8 items)
+        return rng.choice([f"[{listed}]", f"(x for x in [{listed}])", f"range({low}, {high}, {rng.randint(1, 7)})"])
+    return rng.choice([f"[{listed}]", f"({listed}{',' if len(items) == 1 else ''})",
+                       f"(x for x in [{listed}])", f"[x for x in [{listed}] if x % 3 != 1]",
+                       f"range({low}, {high}, {rng.randint(1, 7)})"])
+
+
+def _method_case(rng: random.Random, k: int) -> list[str]:
+    """A case calling the named set methods with lists, tuples, generators and ranges."""
+    a = _items(rng)
+    lines = [f"def case{k}():", f"    a{k}: set[int] = set()"]
+    lines += [f"    a{k}.add({x})" for x in a]
+    for _ in range(3):
+        method = rng.choice(METHODS)
+        other = _iterable(rng, _items(rng) + rng.sample(a, min(len(a), 3)))
+        if method == "update":
+            lines.append(f"    a{k}.update({other})")
+            lines.append(f"    print(a{k})")
+        else:
+            lines.append(f"    print(a{k}.{method}({other}))")
+    return lines
+
+
+def _program(seed: int, cases: int, case=None) -> str:
     rng = random.Random(seed)
-    functions = ["\n".join(_case(rng, k)) for k in range(cases)]
+    functions = ["\n".join((case or _case)(rng, k)) for k in range(cases)]
     main = "def main():\n" + "\n".join(f"    case{k}()" for k in range(cases))
     return "\n\n\n".join([*functions, main]) + "\n\n\nif __name__ == \"__main__\":\n    main()\n"
 
 
-def _compare(tmp_path, seed: int, cases: int) -> None:
+def _compare(tmp_path, seed: int, cases: int, case=None) -> None:
     source = tmp_path / f"sets_{seed}.px"
-    source.write_text(_program(seed, cases))
+    source.write_text(_program(seed, cases, case))
     python = subprocess.run([sys.executable, str(source)], capture_output=True, text=True)
     assert python.returncode == 0, python.stderr
     result = run_pyx(source)
@@ -63,3 +96,13 @@ def test_sets_iterate_in_cpython_order(tmp_path):
 @pytest.mark.parametrize("seed", range(2, 22))
 def test_sets_iterate_in_cpython_order_many(tmp_path, seed):
     _compare(tmp_path, seed, 100)
+
+
+def test_set_methods_take_iterables_in_cpython_order(tmp_path):
+    _compare(tmp_path, 101, 30, _method_case)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(102, 122))
+def test_set_methods_take_iterables_in_cpython_order_many(tmp_path, seed):
+    _compare(tmp_path, seed, 100, _method_case)
