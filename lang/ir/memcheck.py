@@ -11,6 +11,7 @@ kernels and every function they call; host code is left as it is.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 from .. import types as T
@@ -43,7 +44,9 @@ def access(instr: ir.Instr) -> tuple[ir.Value, ir.Value, int, bool] | None:
     return None
 
 
-def insert_checks(module: ir.Module, accessed, op: str, labels: tuple[str, str], before=None) -> ir.Module:
+def insert_checks(module: ir.Module, accessed: Callable[[ir.Instr], tuple[ir.Value, ir.Value, int, bool] | None],
+                  op: str, labels: tuple[str, str],
+                  before: Callable[[ir.Instr], list[ir.Instr]] | None = None) -> ir.Module:
     """Before each access of device code that `accessed` finds (pointer, index, count, store), the
     check operation `op` (true: the access fails, the runtime has raised) and a branch to a block
     re-raising it; `labels` name the failing and the continuing blocks. `before(instr)` gives
