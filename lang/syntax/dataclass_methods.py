@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from ..diagnostics import DiagnosticBag
 from ..source import SourceFile
 from . import ast
+from .written_modules import WrittenImport
 
 MODULE = "dataclasses"
 OPTIONS = {"init": True, "repr": True, "eq": True, "order": False, "frozen": False, "unsafe_hash": False,
@@ -58,23 +59,17 @@ class _Field:
         return self.compare if self.hash is None else self.hash
 
 
-@dataclass
-class _Names:
-    """What the module's `dataclasses` imports bound: `dataclass` and `field` under their local
-    names, and the module's own local name for `import dataclasses [as dc]`."""
+class _Names(WrittenImport):
+    """What the module's `dataclasses` imports bound (syntax/written_modules.py)."""
 
-    decorator: set
-    field: set
-    module: set
+    def __init__(self) -> None:
+        super().__init__(MODULE, ("dataclass", "field"))
 
     def is_decorator(self, name: str) -> bool:
-        return name in self.decorator or any(name == f"{m}.dataclass" for m in self.module)
+        return self.means(name, "dataclass")
 
     def is_field(self, e: ast.Expr) -> bool:
-        if isinstance(e, ast.Name):
-            return e.id in self.field
-        return isinstance(e, ast.Attribute) and e.attr == "field" and isinstance(e.value, ast.Name) \
-            and e.value.id in self.module
+        return self.refers(e, "field")
 
 
 def _text(node: ast.Node) -> str:
@@ -119,7 +114,7 @@ class Dataclasses:
     def __init__(self, items: tuple, diags: DiagnosticBag):
         self.items = items
         self.diags = diags
-        self.names = _Names(set(), set(), set())
+        self.names = _Names()
         self.fields: dict[str, list[_Field]] = {}  # dataclass -> all its fields (bases' first)
         self.generated_repr: dict[str, list[_Field]] = {}  # class with a generated __repr__ -> its fields
 
@@ -145,19 +140,12 @@ class Dataclasses:
     # ---- imports ----
     def _dataclasses_import(self, item) -> bool:
         """Record what an import of `dataclasses` binds; True when it is one (it is then dropped)."""
-        if not isinstance(item, ast.Import) or item.module != MODULE:
+        others = self.names.record(item)
+        if others is None:
             return False
-        if not item.from_import:
-            self.names.module.add(item.alias or MODULE)
-            return True
-        for name, local in item.names:
-            if name == "dataclass":
-                self.names.decorator.add(local)
-            elif name == "field":
-                self.names.field.add(local)
-            else:
-                self.diags.error("E0198", item.span, what=f"`dataclasses.{name}`",
-                                 advice="pyx writes `dataclass` and `field` out; write the function by hand")
+        for name, _local in others:
+            self.diags.error("E0198", item.span, what=f"`dataclasses.{name}`",
+                             advice="pyx writes `dataclass` and `field` out; write the function by hand")
         return True
 
     # ---- one class ----

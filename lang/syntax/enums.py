@@ -30,6 +30,7 @@ from ..diagnostics import DiagnosticBag
 from ..source import SourceFile
 from . import ast
 from .inheritance import _rewrite
+from .written_modules import WrittenImport
 
 MODULE = "enum"
 SUPPORTED = {"Enum", "auto", "unique"}
@@ -46,32 +47,23 @@ def members_name(cls: str) -> str:
     return f"{PREFIX}{cls}_members"
 
 
-class _Names:
-    """What the module's `enum` imports bound, under their local names."""
+class _Names(WrittenImport):
+    """What the module's `enum` imports bound (syntax/written_modules.py)."""
 
-    def __init__(self):
-        self.enum: set = set()
-        self.auto: set = set()
-        self.unique: set = set()
-        self.module: set = set()
-
-    def _dotted(self, e: ast.Expr, what: str, local: set) -> bool:
-        if isinstance(e, ast.Name):
-            return e.id in local
-        return isinstance(e, ast.Attribute) and e.attr == what and isinstance(e.value, ast.Name) \
-            and e.value.id in self.module
+    def __init__(self) -> None:
+        super().__init__(MODULE, ("Enum", "auto", "unique"))
 
     def is_enum(self, e: ast.Expr) -> bool:
-        return self._dotted(e, "Enum", self.enum)
+        return self.refers(e, "Enum")
 
     def is_auto(self, e: ast.Expr) -> bool:
-        return isinstance(e, ast.Call) and self._dotted(e.func, "auto", self.auto)
+        return isinstance(e, ast.Call) and self.refers(e.func, "auto")
 
     def is_unique(self, name: str) -> bool:
-        return name in self.unique or any(name == f"{m}.unique" for m in self.module)
+        return self.means(name, "unique")
 
     def any_bound(self) -> bool:
-        return bool(self.enum or self.auto or self.unique or self.module)
+        return self.bound()
 
 
 def _parse(name: str, text: str, diags: DiagnosticBag) -> tuple:
@@ -129,21 +121,12 @@ class Enums:
     # ---- imports ----
     def _enum_import(self, item) -> bool:
         """Record what an import of `enum` binds; True when it is one (it is then dropped)."""
-        if not isinstance(item, ast.Import) or item.module != MODULE:
+        others = self.names.record(item)
+        if others is None:
             return False
-        if not item.from_import:
-            self.names.module.add(item.alias or MODULE)
-            return True
-        for name, local in item.names:
-            if name == "Enum":
-                self.names.enum.add(local)
-            elif name == "auto":
-                self.names.auto.add(local)
-            elif name == "unique":
-                self.names.unique.add(local)
-            else:
-                self._refuse(item, f"`enum.{name}`", "`IntEnum`, `StrEnum`, `Flag` and the rest of "
-                             "the module are not built yet")
+        for name, _local in others:
+            self._refuse(item, f"`enum.{name}`", "`IntEnum`, `StrEnum`, `Flag` and the rest of "
+                         "the module are not built yet")
         return True
 
     # ---- one enum's members ----

@@ -21,6 +21,7 @@ from dataclasses import replace
 from ..diagnostics import DiagnosticBag
 from ..source import SourceFile
 from . import ast
+from .written_modules import WrittenImport
 
 MODULE = "functools"
 DECORATORS = ("cache", "lru_cache")
@@ -55,8 +56,7 @@ class Memoize:
     def __init__(self, items: tuple, diags: DiagnosticBag):
         self.items = items
         self.diags = diags
-        self.local: dict[str, str] = {}  # local name -> "cache" / "lru_cache"
-        self.modules: set[str] = set()  # local names of `import functools`
+        self.names = WrittenImport(MODULE, DECORATORS)  # (syntax/written_modules.py)
 
     def run(self) -> tuple:
         out: list = []
@@ -66,7 +66,7 @@ class Memoize:
                 if item is None:
                     continue
             out.append(item)
-        if not self.local and not self.modules:
+        if not self.names.bound():
             return tuple(out)
         result: list = []
         for item in out:
@@ -77,22 +77,14 @@ class Memoize:
         return tuple(result)
 
     def _import(self, item: ast.Import):
-        if not item.from_import:
-            self.modules.add(item.alias or MODULE)
+        """The import without `cache`/`lru_cache` (written out here); None when nothing is left."""
+        others = self.names.record(item)
+        if others is None or not item.from_import:
             return item
-        kept = []
-        for name, local in item.names:
-            if name in DECORATORS:
-                self.local[local] = name
-            else:
-                kept.append((name, local))
-        return replace(item, names=tuple(kept)) if kept else None
+        return replace(item, names=tuple(others)) if others else None
 
     def _kind(self, d: ast.Decorator) -> str | None:
-        if d.name in self.local:
-            return self.local[d.name]
-        head, _, attr = d.name.partition(".")
-        return attr if head in self.modules and attr in DECORATORS else None
+        return next((k for k in DECORATORS if self.names.means(d.name, k)), None)
 
     def _refuse(self, node: ast.Node, what: str, advice: str) -> None:
         self.diags.error("E0286", node.span, what=what, advice=advice)
