@@ -14,7 +14,7 @@ from ..syntax import ast
 from ..syntax.type_names import TYPE_NAME_METHOD
 from ..types import ERROR
 from .builtin_types import is_builtin
-from .classes import is_class
+from .classes import is_class, runs_code
 from .imports import is_string
 from .typed import TConst, TExprStmt, TStmtExpr
 
@@ -67,12 +67,7 @@ def type_name(chk: FunctionChecker, e: ast.Attribute, x: ast.Expr):
         chk.msg.error("E0285", e.span, type=value.type)
         return TConst(e.span, ERROR, None)
     text = chk.exprs.expr(ast.StrLit(e.span, name))
-    if isinstance(value, TConst) or not _runs(x):
+    if isinstance(value, TConst) or not runs_code(x):
         return text
     return TStmtExpr(e.span, text.type, [TExprStmt(x.span, value)], text)  # (x is still evaluated)
 
-
-def _runs(x: ast.Expr) -> bool:
-    from .classes import runs_code
-
-    return runs_code(x)
