@@ -90,6 +90,19 @@ def prints_as_python(pyx_text: str, python_text: str, tmp_path: Path) -> None:
     assert result.stdout == python.stdout
 
 
+def file_prints_as_cpython(source: Path) -> None:
+    """A common-subset program file prints, under pyx, exactly what CPython prints for it (both
+    succeed); a difference names the first line that differs."""
+    import subprocess
+
+    python = subprocess.run([sys.executable, str(source)], capture_output=True, text=True)
+    assert python.returncode == 0, python.stderr
+    result = run_pyx(source)
+    assert result.status == 0, result.stderr[-3000:]
+    for k, (want, got) in enumerate(zip(python.stdout.splitlines(), result.stdout.splitlines(), strict=True)):
+        assert got == want, f"line {k + 1} of {source.name}"
+
+
 def import_source(name: str, text: str, tmp_path: Path, monkeypatch, **options):
     """`pyx.import_module(name)` of a module written from `text` into tmp_path, compiled fresh
     (its own cache folder, and not a module an earlier test imported)."""

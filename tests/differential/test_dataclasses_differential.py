@@ -5,12 +5,10 @@ dict keys and changed, printed under pyx and under CPython. Every generated prog
 subset dataclasses support, so a rejection fails too. The default run has one program of 12
 cases; the slow one 20 programs."""
 import random
-import subprocess
-import sys
 
 import pytest
 
-from helpers import run_pyx
+from helpers import file_prints_as_cpython
 
 TYPES = {
     "int": lambda r: str(r.randint(-5, 5)),
@@ -123,12 +121,7 @@ def _program(seed: int, cases: int) -> str:
 def _compare(tmp_path, seed: int, cases: int) -> None:
     source = tmp_path / f"dataclasses_{seed}.px"
     source.write_text(_program(seed, cases))
-    python = subprocess.run([sys.executable, str(source)], capture_output=True, text=True)
-    assert python.returncode == 0, python.stderr + source.read_text()
-    result = run_pyx(source)
-    assert result.status == 0, result.stderr[-3000:]
-    for k, (want, got) in enumerate(zip(python.stdout.splitlines(), result.stdout.splitlines(), strict=True)):
-        assert got == want, f"line {k + 1} of {source.name}"
+    file_prints_as_cpython(source)
 
 
 def test_dataclasses_behave_as_in_cpython(tmp_path):

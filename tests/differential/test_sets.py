@@ -3,12 +3,10 @@ generated cases (random int items, literal and `add`-built sets, every operator,
 pops), printed under pyx and under CPython. The default run has 40 cases in one program; the slow
 one 2000."""
 import random
-import subprocess
-import sys
 
 import pytest
 
-from helpers import run_pyx
+from helpers import file_prints_as_cpython
 
 OPS = ["|", "&", "-", "^"]
 
@@ -80,12 +78,7 @@ def _program(seed: int, cases: int, case=None) -> str:
 def _compare(tmp_path, seed: int, cases: int, case=None) -> None:
     source = tmp_path / f"sets_{seed}.px"
     source.write_text(_program(seed, cases, case))
-    python = subprocess.run([sys.executable, str(source)], capture_output=True, text=True)
-    assert python.returncode == 0, python.stderr
-    result = run_pyx(source)
-    assert result.status == 0, result.stderr[-2000:]
-    for k, (want, got) in enumerate(zip(python.stdout.splitlines(), result.stdout.splitlines(), strict=True)):
-        assert got == want, f"line {k + 1} of {source.name}"
+    file_prints_as_cpython(source)
 
 
 def test_sets_iterate_in_cpython_order(tmp_path):
