@@ -841,6 +841,11 @@ def main() -> int:
         latency = [] if args.smoke or args.only else run_latency(args, nb)
         # `--only interop` runs just these rows (and no kernel: none is named so).
         interop = [] if args.only and args.only != "interop" else run_interop(args, px, nb, tmp)
+        # `--only autotune`: just the `@autotune` rows (benchmarks/autotune_rows.py), no kernel either.
+        import autotune_rows
+
+        tuned = [] if args.only and args.only != "autotune" else autotune_rows.run(
+            args, 1 if args.smoke else (3 if args.quick else 5))
         programs = [] if args.smoke or args.only else run_programs(args, tmp)
     header = {"machine": platform.machine(), "cpu": _cpu_name(), "cores": os.cpu_count(),
               "parallel_threads": int(THREADS),
@@ -857,7 +862,7 @@ def main() -> int:
                         for (kind, count), value in peaks.items()}}
     if args.json:
         print(json.dumps({"header": header, "kernels": kernels, "latency": latency, "interop": interop,
-                          "programs": programs}, indent=2))
+                          "autotune": tuned, "programs": programs}, indent=2))
         return 0 if all(k["agree"] for k in kernels) else 1
     print(f"pyx benchmarks on {header['cpu']} ({header['cores']} cores); numpy {header['numpy']}, "
           f"numba {header['numba']}, {header['gcc']} -O3 -march=native, mojo {header['mojo']}, "
@@ -885,7 +890,9 @@ def main() -> int:
     if mojo is not None:
         latency = [*latency, {"what": "mojo build -O3 of benchmarks/mojo/kernels.mojo (cold)",
                               "seconds": mojo.build_seconds}]
-    for title, items in (("compile latency (whole process)", latency), ("calling from Python", interop)):
+    for title, items in (("compile latency (whole process)", latency), ("calling from Python", interop),
+                         ("@autotune: the tuned choice against the hand-picked default (same run, alternately; "
+                          "fastest of 9)", tuned)):
         if items:
             print(f"\n{title}")
             for item in items:

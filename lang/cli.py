@@ -64,6 +64,16 @@ def _parser() -> argparse.ArgumentParser:
                           "opencl (SPIR-V on an OpenCL device, through pyopencl) or auto (the GPU when there is one)")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
 
+    tune = sub.add_parser("tune", help="run a program, timing every candidate of the `@autotune` functions it "
+                                       "calls, and print the table",
+                          description="Compile FILE and run its `fn main()`, timing each `@autotune` function's "
+                                      "candidates again (cached choices are not used) on the arguments it is called "
+                                      "with; save the choices for this machine and print every candidate's time.")
+    common(tune)
+    tune.add_argument("--target", choices=("cpu", "cuda", "opencl", "auto"), default="cpu",
+                      help="where `launch` runs kernels, as for `pyx run`: kernels are timed where they run")
+    tune.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
+
     check = sub.add_parser("check", help="report diagnostics without generating code")
     check.add_argument("file", help="the .px source file")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
@@ -138,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     from .diagnostics.render import render_all
 
     try:
-        status = {"run": cmd_run, "check": cmd_check, "build": cmd_build, "lsp": cmd_lsp,
+        status = {"run": cmd_run, "tune": cmd_tune, "check": cmd_check, "build": cmd_build, "lsp": cmd_lsp,
                   "cache": cmd_cache, "test": cmd_test, "passes": cmd_passes,
                   "fmt": cmd_fmt}[args.command](args)
     except CompileError as exc:
@@ -422,6 +432,11 @@ def cmd_run(args) -> int:
     from .runtime import interrupt
 
     interrupt.attach(program)  # Ctrl-C raises KeyboardInterrupt in the program (exit status 130)
+    if program.global_address("__pyx_autotune_hook"):  # `@autotune` dispatchers (runtime/autotune.py)
+        from .runtime import autotune
+
+        autotune.attach(program, resolved, source.text, getattr(args, "tuner", None),
+                        args.target if on_device is not None else "cpu")
     interrupt.standalone(True)
     _argv_alive = _pass_arguments(program, [str(args.file), *args.args])  # a local: alive while it runs
     try:
@@ -438,6 +453,37 @@ def cmd_run(args) -> int:
         parts = ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in timings.items())
         print(f"pyx: {parts}; total {sum(timings.values()) * 1000:.1f} ms", file=sys.stderr)
     return status
+
+
+def cmd_tune(args) -> int:
+    """`pyx tune FILE`: `pyx run` with a tuner that times every candidate again (runtime/autotune.py),
+    then the table of candidates and times."""
+    from .diagnostics import CompileError, DiagnosticBag, error
+    from .runtime import autotune
+    from .syntax.autotune import PREFIX
+    from .syntax.parser import parse
+
+    source = _read(args.file)
+    diags = DiagnosticBag()
+    parsed = parse(source, diags)  # (its errors, a refused `@autotune` among them, are the run's to report)
+    if not diags.has_errors and not any(getattr(item, "name", "").startswith(PREFIX) for item in parsed.body):
+        raise CompileError([error("E0907", None, path=args.file)])
+    tuner = args.tuner = autotune.Tuner(Path(args.file), source.text, force=True)  # (its target: cmd_run's)
+    status = cmd_run(args)
+    if status != 0:
+        return status
+    if not tuner.results:
+        raise CompileError([error("E0908", None, path=args.file)])
+    saved = tuner.saved_to
+    try:
+        sys.stdout.flush()
+        print(tuner.table())
+        print(f"saved for this machine in {saved}" if saved else "not saved (PYX_NO_CACHE, or no usable cache folder)")
+        sys.stdout.flush()
+    except BrokenPipeError:  # `pyx tune f.px | head`: the reader left (what Python's docs advise)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0
 
 
 def _pass_arguments(program, words: list[str]):

@@ -276,8 +276,13 @@ def compile_instance(path: Path, fname: str, trees: list, fixed: bool, memcheck:
                           repr(options), "instance", fname, signature)
     from .importer import load_or_build
 
-    return load_or_build(cache.entry_path(path, key), key, lambda: _build(path, text, fname, trees, options),
-                         options, 3)
+    meta, program = load_or_build(cache.entry_path(path, key), key,
+                                  lambda: _build(path, text, fname, trees, options), options, 3)
+    if program.global_address("__pyx_autotune_hook"):  # `@autotune` dispatchers (runtime/autotune.py)
+        from .runtime import autotune
+
+        autotune.attach(program, path, text)
+    return meta, program
 
 
 def _build(path: Path, text: str, fname: str, trees: list, options) -> tuple[dict, bytes]:

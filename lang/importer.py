@@ -199,6 +199,10 @@ def _load(name: str, source: Path, target: str = "auto", module=None, memcheck: 
                               name=name, path=str(source)) from None
     fresh.__pyx__.setdefault("target", "cpu")
     fresh.__pyx__["origin"]["target"] = target  # how its functions pickle (runtime/dispatch.py)
+    if jit.global_address("__pyx_autotune_hook"):  # `@autotune` dispatchers, timed where kernels run
+        from .runtime import autotune
+
+        autotune.attach(jit, source, None, target=fresh.__pyx__["target"])
     _remember(name, source, target, memcheck, fresh)
     # The module's own statements (semantics/globals.py) run once, now, as CPython runs a module's
     # body at import; they are not one of its functions.

@@ -93,6 +93,8 @@ IR_PASSES = (
     # Before infer_raises (a checked access may raise) and before gpu_regions (which copies kernels).
     Pass("insert_race_checks", "--racecheck: report shared-memory races of GPU code run on the CPU",
          ".ir.racecheck:insert_race_checks", "ir", "ir", _racecheck),
+    Pass("strip_callback_polls", "CPU only: no Ctrl-C polls in the loops of functions given to C (ir/c_callbacks.py)",
+         ".ir.c_callbacks:strip_callback_polls", "ir", "ir", _host),
     Pass("remove_unreachable_blocks", "drop the blocks no path from the entry reaches",
          ".ir.passes:remove_unreachable_blocks", "ir", "ir"),
     # Before infer_raises: a recursive function's entry may raise RecursionError.

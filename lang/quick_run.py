@@ -134,6 +134,10 @@ def try_run(argv: list[str]) -> int | None:
     try:
         sys.stdout.flush()
         interrupt.attach(program)  # Ctrl-C raises KeyboardInterrupt in the program (exit status 130)
+        if program.global_address("__pyx_autotune_hook"):  # `@autotune` dispatchers (runtime/autotune.py)
+            from .runtime import autotune
+
+            autotune.attach(program, os.path.abspath(file))
         interrupt.standalone(True)
         _argv_alive = pass_arguments(program, [file, *arguments])  # a local: alive while it runs
         try:

@@ -410,11 +410,13 @@ def _listing(directory: Path) -> list[os.DirEntry]:
 
 
 def entries(directory: Path) -> list[Path]:
-    """Compiled modules (.pyxc), parsed standard library modules (.pyxast, lang/parse_cache.py) and
-    the runtime written in pyx as LLVM IR (.pyxrt, lang/codegen/runtime_source.py), by name: a
-    symlink so named is listed (and removed by `clear`) as itself, never followed."""
+    """Compiled modules (.pyxc), parsed standard library modules (.pyxast, lang/parse_cache.py),
+    the runtime written in pyx as LLVM IR (.pyxrt, lang/codegen/runtime_source.py) and `@autotune`
+    choices (.pyxtune, runtime/autotune.py), by name: a symlink so named is listed (and removed by
+    `clear`) as itself, never followed."""
     return sorted(Path(e.path) for e in _listing(directory)
-                  if e.name.endswith((".pyxc", ".pyxast", ".pyxrt")) and not e.is_dir(follow_symlinks=False))
+                  if e.name.endswith((".pyxc", ".pyxast", ".pyxrt", ".pyxtune"))
+                  and not e.is_dir(follow_symlinks=False))
 
 
 def files_of(entry: Path) -> list[Path]:

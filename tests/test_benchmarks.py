@@ -24,3 +24,6 @@ def test_benchmark_script_smoke(tmp_path):
     assert any("parallelize[row]" in name for name in rows)
     assert all(k["python"] is not None for name, k in rows.items() if name.split()[0] in ("sorted(key=lambda)",
                                                                                            "sum(generator"))
+    # @autotune's rows: the tuned choice, the default and the first call of each tuned function of
+    # examples/autotune_matmul.px (benchmarks/autotune_rows.py checks their results agree).
+    assert len(report["autotune"]) == 9

@@ -29,8 +29,8 @@ def test_the_registry_names_every_pass_once_in_the_order_they_run():
 def test_which_ir_passes_run_depends_on_the_target_and_options():
     pm = PassManager()
     cpu = [p.name for p in pm.ir_passes(CompileOptions())]
-    assert cpu == ["remove_unreachable_blocks", "guard_recursion", "infer_raises", "drop_dead_handlers",
-                   "legalize_bfloat16", "gpu_regions"]
+    assert cpu == ["strip_callback_polls", "remove_unreachable_blocks", "guard_recursion", "infer_raises",
+                   "drop_dead_handlers", "legalize_bfloat16", "gpu_regions"]
     memcheck = [p.name for p in pm.ir_passes(CompileOptions(memcheck=True))]
     assert memcheck == ["insert_memory_checks"] + cpu  # before infer_raises: a checked access may raise
     racecheck = [p.name for p in pm.ir_passes(CompileOptions(racecheck=True))]

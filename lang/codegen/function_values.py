@@ -49,6 +49,18 @@ def address(fc: FunctionCodegen, i: ir.FnAddr) -> None:
 
     if not fc.mg.target.host:
         raise UnsupportedOnTarget("a function value", i.span)
+    if i.direct:  # a C function pointer (semantics/c_functions.py): the function itself, C's convention
+        from ..diagnostics import CompileError, error
+
+        if fc.mg.ir_functions[i.callee].raises:  # known only now: a division's check, a recursion's guard
+            name = fc.mg.ir_functions[i.callee].name
+            raise CompileError([error("E0194", i.span, what=f"`{name}` as a C function pointer",
+                                      problem="it may raise (a division by zero, a failed check, a recursion too "
+                                              "deep, or KeyboardInterrupt at the Ctrl-C check of a loop in a "
+                                              "function it calls: its own loops have none), and C cannot see an "
+                                              "exception")])
+        fc.define(i.result, fc.b.bitcast(fc.mg.functions[i.callee], CHARP))
+        return
     fc.define(i.result, fc.b.bitcast(_adapter(fc.mg, i.callee), CHARP))
 
 

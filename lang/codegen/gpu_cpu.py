@@ -591,6 +591,11 @@ class CpuGpuRuntime:
             return b.call(self.release_fn, [b.bitcast(ctx, CHARP)])
         if variant == "spill":
             return self._spill_array(cg, i)
+        if variant == "parallel":
+            from .thread_loops import mark_parallel
+
+            mark_parallel(cg, i.attrs["latches"].split())
+            return None
         raise AssertionError(f"unknown region operation {variant}")
 
     def _spill_array(self, cg, i):

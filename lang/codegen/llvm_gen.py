@@ -582,13 +582,21 @@ class FunctionCodegen:
         # MemoryError for `[]` or alloc(0).
         request = self.b.select(self.b.icmp_unsigned("==", nbytes, ll.Constant(i64, 0)), ll.Constant(i64, 1), nbytes)
         malloc = self.mg.rt.libc("malloc", CHARP, [i64])
+        if i.align > 16:  # beyond malloc's own: C11's aligned_alloc wants a multiple of it
+            aligned_alloc = self.mg.rt.libc("aligned_alloc", CHARP, [i64, i64])
+            mask = ll.Constant(i64, i.align - 1)
+            rounded = self.b.and_(self.b.add(request, mask), self.b.not_(mask))
+            if_huge = self.b.icmp_unsigned("<", rounded, request)  # the rounding wrapped
+            overflow = self.b.or_(overflow, if_huge)
+            request = rounded
         with self.b.if_else(overflow, likely=False) as (too_big, fits):
             with too_big:
                 too_big_end = self.b.block
             with fits:
                 allocated = hooks.device_or_cpu(self.b, self.mg.module, ALLOC_HOOK, hooks.ALLOC,
                                                 lambda alloc: self.b.call(alloc, [request]),
-                                                lambda: self.b.call(malloc, [request]))
+                                                lambda: self.b.call(malloc, [request]) if i.align <= 16 else
+                                                self.b.call(aligned_alloc, [ll.Constant(i64, i.align), request]))
                 if self.mg.memcheck is not None:
                     # Only memory that exists: a null pointer registered as [0, n) would make
                     # every low address look valid once a MemoryError has been caught.
@@ -664,6 +672,16 @@ class FunctionCodegen:
     def line_of(self, i: ir.Instr) -> int:
         """The source line a run-time error reports: -1 in code that has no traceback frame."""
         return i.span.line if i.span is not None and not self.hidden else -1
+
+    def op_prefetch(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        """`p.prefetch(i)`: llvm.prefetch for a read, kept in every cache level (locality 3), of data.
+        Only a hint, so a GPU target drops it rather than depend on each backend taking it."""
+        if not self.mg.target.host:
+            return None
+        i8p, i32 = ll.IntType(8).as_pointer(), ll.IntType(32)
+        fn = self.mg.intrinsic("llvm.prefetch.p0", [], ll.FunctionType(ll.VoidType(), [i8p, i32, i32, i32]))
+        self.b.call(fn, [self.b.bitcast(args[0], i8p), ll.Constant(i32, 0), ll.Constant(i32, 3), ll.Constant(i32, 1)])
+        return None
 
     def op_fneg(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         return self.b.fneg(args[0])
@@ -852,6 +870,27 @@ class FunctionCodegen:
         with self.b.if_then(ran_out, likely=False):
             self.b.call(self.mg.recursion_overflow(), [site])
             self.b.unreachable()
+
+    def op_extern_ptr(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        """A call through a C function pointer (semantics/c_functions.py), typed by its arguments."""
+        ret = self.mg.llvm_type(i.result.type) if i.result is not None else ll.VoidType()
+        fnty = ll.FunctionType(ret, [a.type for a in args[1:]])
+        return self.b.call(self.b.bitcast(args[0], fnty.as_pointer()), args[1:])
+
+    def op_host_atomic(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        """Host atomics with C11's orderings (semantics/c_functions.py)."""
+        b, ordering, kind = self.b, i.attrs["ordering"], spec.variant
+        pointee = i.args[0].type.pointee
+        size = pointee.bits // 8 if isinstance(pointee, ScalarType) else 8  # (an integer, or a host pointer)
+        if kind == "load":
+            return b.load_atomic(args[0], ordering, size)
+        if kind == "store":
+            b.store_atomic(args[1], args[0], ordering, size)
+            return None
+        if kind == "cmpxchg":  # the failure ordering: the strongest a load may have, as C's default
+            failure = {"acq_rel": "acquire", "release": "monotonic"}.get(ordering, ordering)
+            return b.extract_value(b.cmpxchg(args[0], args[1], args[2], ordering, failure), 1)
+        return b.atomic_rmw(kind, args[0], args[1], ordering)
 
     def op_extern(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         """A C function by name: libc and libm resolve in the process; the runtime's own helpers

@@ -1,18 +1,16 @@
-"""The CPU thread pool behind `for i in prange(n)`, generated as LLVM IR like the rest of the runtime.
+"""The CPU thread pool's side in each module: the loop entry generated code calls, and the
+entries the loader calls by name. The pool itself (its workers, how a loop's pieces are claimed,
+started once, sized by PYX_NUM_THREADS or the usable cores, capped by `pyx.set_num_threads`,
+joined at shutdown) is pyx source, stdlib/runtime_pool.px, linked in as a runtime unit
+(runtime_source.py); what stays generated here is what pyx cannot name: the module's exception
+state, and its pool's state as a global laid out with the target's platform facts.
 
-One pool per process: `PYX_NUM_THREADS` threads in all (by default the cores this process may
-run on), the calling thread plus workers started once, on first use, and kept for the life of
-the process. Every module with a parallel loop carries the pool's code, and runs its loops on
-its own copy only until a loader hands it the process's pool (`__pyx_pool_adopt`):
+One pool per process: every module with a parallel loop carries the pool's code, and runs its
+loops on its own copy only until a loader hands it the process's pool (`__pyx_pool_adopt`):
 `runtime/pool.py` makes the first shared library `pyx.import_module` loads the provider and
 gives its pool to every module loaded after it, so two modules' `prange` loops plus the caller
 share one set of threads instead of each starting one per core. `pyx.set_num_threads(n)` caps
 the threads a loop uses (`__pyx_pool_set_limit`), below the pool's size.
-
-A loop is cut into `chunks` contiguous pieces (the lowering chooses how many, independent of the
-thread count, so reductions combine the same partial results on every machine); every thread
-claims the next piece with an atomic increment until none are left, so uneven iterations
-balance themselves.
 
 Exceptions: each thread has its own exception state (runtime_lib's `__pyx_exc_state`), and
 each module its own (a thread-local of that module). So the pool's core, which may be another
@@ -30,7 +28,9 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from .runtime_lib import CHARP, DEPTH, EXC_STATE, I1, I32, I64, TEXTS, TYPE, VOID, counted_loop
+from . import runtime_source
+from .platform_facts import NoPlatformFacts
+from .runtime_lib import CHARP, DEPTH, EXC_STATE, I1, I32, I64, TEXTS, TYPE, VOID
 
 # bool piece(args, lo, hi, piece index): run iterations [lo, hi) of the loop; true if one raised.
 PIECE = ll.FunctionType(I1, [CHARP, I64, I64, I64])
@@ -43,56 +43,37 @@ THREADS = ll.FunctionType(I64, [])
 # piece that raised and that piece's exception.
 RECORD = ll.LiteralStructType([PIECE.as_pointer(), CHARP, I64, EXC_STATE])
 R_PIECE, R_ARGS, R_BEST, R_ERROR = range(4)
-MAX_THREADS = 1024
-# The sizes of pthread_mutex_t, pthread_cond_t and cpu_set_t and the value of _SC_NPROCESSORS_ONLN
-# are the target's PlatformFacts (platform_facts.py). A zeroed mutex, condition variable or
-# pthread_once_t is glibc's PTHREAD_*_INITIALIZER.
 NONE_RAISED = 2 ** 63 - 1  # `best` while no piece has raised
-SPIN = 200000  # polls of a shared flag (a fraction of a millisecond) before a thread blocks, as OpenMP does
+# The pool's state (stdlib/runtime_pool.px says what each word holds): STATE_WORDS 64-bit words,
+# the first two the target's facts, and three SYNC_BYTES areas for pthread objects, 16-aligned.
+STATE_WORDS = 48
+FACT_WORDS = ("cpu_set_bytes", "sc_nprocessors_onln")
+SYNC_BYTES = 64
 
 
 class ThreadPool:
     def __init__(self, rt):
         self.rt = rt
         facts = rt.facts
-        self.sync = sync = ll.ArrayType(ll.IntType(8),
-                                        -(-max(facts.pthread_mutex_bytes, facts.pthread_cond_bytes) // 16) * 16)
-        g = self._global
-        # The pool's own state: used only where this module's pool is the one that runs.
-        self.once = g("__pyx_pool_once", I32, I32(0))  # PTHREAD_ONCE_INIT
-        self.mutex, self.work_cv, self.done_cv = (g(f"__pyx_pool_{n}", sync, ll.Constant(sync, None), align=16)
-                                                  for n in ("mutex", "work", "done"))
-        self.busy = g("__pyx_pool_busy", I32, I32(0))
-        self.generation = g("__pyx_pool_generation", I64, I64(0))
-        self.remaining = g("__pyx_pool_remaining", I64, I64(0))
-        self.active = g("__pyx_pool_active", I64, I64(0))  # the workers that take part in this loop
-        self.limit = g("__pyx_pool_limit", I64, I64(0))  # set_num_threads; 0: every thread
-        self.piece = g("__pyx_pool_piece", PIECE.as_pointer(), ll.Constant(PIECE.as_pointer(), None))
-        self.args = g("__pyx_pool_args", CHARP, ll.Constant(CHARP, None))
-        self.count = g("__pyx_pool_count", I64, I64(0))
-        self.chunks = g("__pyx_pool_chunks", I64, I64(0))
-        self.next = g("__pyx_pool_next", I64, I64(0))
-        self.stop = g("__pyx_pool_stop", I32, I32(0))
-        self.quit = g("__pyx_pool_quit", I32, I32(0))
-        self.workers = g("__pyx_pool_workers", I64, I64(0))
-        self.pid = g("__pyx_pool_pid", I32, I32(0))  # the process that started the workers
-        self.tids = g("__pyx_pool_tids", I64.as_pointer(), ll.Constant(I64.as_pointer(), None))
+        if max(facts.pthread_mutex_bytes, facts.pthread_cond_bytes) > SYNC_BYTES or facts.pthread_t_bytes != 8 \
+                or facts.size_t_bytes != 8:  # runtime_pool.px's layout of the state and of a worker's record
+            raise NoPlatformFacts(facts.key)
+        state = ll.ArrayType(I64, STATE_WORDS)
+        init = [I64(getattr(facts, name)) for name in FACT_WORDS] + [I64(0)] * (STATE_WORDS - len(FACT_WORDS))
+        self.state = self._global("__pyx_pool_state", state, ll.Constant(state, init), align=64)
         # This module's side of a loop, wherever its pool is: the pool it was handed (null: its
         # own), and the lock its pieces take to record an exception (a zeroed mutex is glibc's
         # PTHREAD_MUTEX_INITIALIZER: it works before, and without, this module's pool starting).
-        self.provider_run = g("__pyx_pool_provider_run", CORE.as_pointer(), ll.Constant(CORE.as_pointer(), None))
-        self.provider_threads = g("__pyx_pool_provider_threads", THREADS.as_pointer(),
-                                  ll.Constant(THREADS.as_pointer(), None))
-        self.error_lock = g("__pyx_pool_error_lock", sync, ll.Constant(sync, None), align=16)
+        self.provider_run = self._global("__pyx_pool_provider_run", CORE.as_pointer(),
+                                         ll.Constant(CORE.as_pointer(), None))
+        self.provider_threads = self._global("__pyx_pool_provider_threads", THREADS.as_pointer(),
+                                             ll.Constant(THREADS.as_pointer(), None))
+        sync = ll.ArrayType(ll.IntType(8), SYNC_BYTES)
+        self.error_lock = self._global("__pyx_pool_error_lock", sync, ll.Constant(sync, None), align=16)
         libc = rt.libc
         self.lock = libc("pthread_mutex_lock")
         self.unlock = libc("pthread_mutex_unlock")
-        self.wait = libc("pthread_cond_wait")
-        self.broadcast = libc("pthread_cond_broadcast")
         self.memcpy = libc("memcpy")
-        self.run_pieces = self._define_run_pieces()
-        self.worker = self._define_worker()
-        self.start = self._define_start()
         self.core = self._define_core()
         self.own_threads = self._define_own_threads()
         self.recording_piece = self._define_recording_piece()
@@ -112,6 +93,13 @@ class ThreadPool:
         """A function the loader calls by name (external linkage, unlike the rest of the runtime)."""
         fn = ll.Function(self.rt.module, ll.FunctionType(ret, params), name)
         return fn, ll.IRBuilder(fn.append_basic_block("entry"))
+
+    def _pool(self, b):
+        return b.bitcast(self.state, I64.as_pointer())
+
+    def _pyx(self, name: str) -> ll.Function:
+        """The pool's function `name` of stdlib/runtime_pool.px (linked in by the pass `llvm`)."""
+        return runtime_source.declare(self.rt.module, name)
 
     @staticmethod
     def _ptr(b, var):
@@ -140,7 +128,8 @@ class ThreadPool:
 
     @staticmethod
     def _bounds(b, count, chunks, c):
-        """Piece c of `chunks` nearly equal pieces of [0, count): [c*q + min(c, r), ... + q + (c < r))."""
+        """Piece c of `chunks` nearly equal pieces of [0, count): [c*q + min(c, r), ... + q + (c < r)),
+        as runtime_pool.px's `_run_pieces` cuts them."""
         q, r = b.udiv(count, chunks), b.urem(count, chunks)
         before = b.icmp_unsigned("<", c, r)
         lo = b.add(b.mul(c, q), b.select(before, c, r))
@@ -152,26 +141,6 @@ class ThreadPool:
         return b.gep(record, [I32(0), I32(index)], inbounds=True)
 
     # ---- pieces ----
-    def _define_run_pieces(self):
-        """Claim and run pieces until none are left or one has raised (the pool's side: the
-        piece itself records what it raised)."""
-        fn, b = self.rt._function("__pyx_pool_run", VOID, [PIECE.as_pointer(), CHARP, I64, I64])
-        piece, args, count, chunks = fn.args
-        claim, run, failed, done = (fn.append_basic_block(x) for x in ("claim", "run", "failed", "done"))
-        b.branch(claim)
-        b = ll.IRBuilder(claim)
-        stopped = b.icmp_unsigned("!=", self._load(b, self.stop, 4), I32(0))
-        c = b.atomic_rmw("add", self.next, I64(1), "monotonic")
-        b.cbranch(b.or_(stopped, b.icmp_unsigned(">=", c, chunks)), done, run)
-        b = ll.IRBuilder(run)
-        lo, hi = self._bounds(b, count, chunks, c)
-        b.cbranch(b.call(piece, [args, lo, hi, c]), failed, claim)
-        b = ll.IRBuilder(failed)
-        self._store(b, I32(1), self.stop, 4)
-        b.branch(done)
-        ll.IRBuilder(done).ret_void()
-        return fn
-
     def _define_recording_piece(self):
         """`bool __pyx_pool_recording_piece(record, lo, hi, c)`: run piece c of the loop whose
         record this is; if it raised, keep its exception in the record when it is the earliest
@@ -201,78 +170,22 @@ class ThreadPool:
         b.ret(raised)
         return fn
 
-    # ---- workers ----
-    def _spin_until(self, fn, b, count, ready, done_block, then_block):
-        """Poll `ready(b)` up to SPIN times (`count`: an entry-block slot), then go to `then_block`:
-        back-to-back loops (a matmul's K panels) find the workers awake instead of paying a futex
-        wake-up each."""
-        b.store(I64(0), count)
-        poll, again = fn.append_basic_block("spin"), fn.append_basic_block("spin.again")
-        b.branch(poll)
-        b = ll.IRBuilder(poll)
-        b.cbranch(ready(b), done_block, again)
-        b = ll.IRBuilder(again)
-        k = b.add(b.load(count), I64(1))
-        b.store(k, count)
-        b.cbranch(b.icmp_signed("<", k, I64(SPIN)), poll, then_block)
-
-    def _define_worker(self):
-        """A worker's loop; its argument is its number (0, 1, ...): workers numbered at or past
-        the loop's `active` sit that loop out (set_num_threads)."""
-        fn, b = self.rt._function("__pyx_pool_worker", CHARP, [CHARP])
-        number = b.ptrtoint(fn.args[0], I64)
-        seen, spins = b.alloca(I64), b.alloca(I64)
-        b.store(I64(0), seen)
-        idle, sleep, wait, work = (fn.append_basic_block(x) for x in ("idle", "sleep", "wait", "work"))
-        b.branch(idle)
-        # Atomic loads throughout: the waits are opaque calls, and a plain load of an internal
-        # global could be hoisted out of these loops.
-        self._spin_until(fn, ll.IRBuilder(idle), spins,
-                         lambda b: b.icmp_unsigned("!=", self._load(b, self.generation), b.load(seen)), work, sleep)
-        b = ll.IRBuilder(sleep)
-        b.call(self.lock, [self._ptr(b, self.mutex)])
-        b.branch(wait)
-        b = ll.IRBuilder(wait)
-        asleep = b.icmp_unsigned("==", self._load(b, self.generation), b.load(seen))
-        with b.if_then(asleep):
-            b.call(self.wait, [self._ptr(b, self.work_cv), self._ptr(b, self.mutex)])
-        woke = fn.append_basic_block("woke")
-        b.cbranch(asleep, wait, woke)
-        b = ll.IRBuilder(woke)
-        b.call(self.unlock, [self._ptr(b, self.mutex)])
-        b.branch(work)
-
-        b = ll.IRBuilder(work)
-        b.store(self._load(b, self.generation), seen)
-        leave, stay, take_part = (fn.append_basic_block(x) for x in ("leave", "stay", "take.part"))
-        b.cbranch(b.icmp_unsigned("!=", self._load(b, self.quit, 4), I32(0)), leave, stay)
-        ll.IRBuilder(leave).ret(ll.Constant(CHARP, None))
-        b = ll.IRBuilder(stay)
-        b.cbranch(b.icmp_signed("<", number, self._load(b, self.active)), take_part, idle)
-        b = ll.IRBuilder(take_part)
-        piece, args = self._load(b, self.piece), self._load(b, self.args)
-        count, chunks = self._load(b, self.count), self._load(b, self.chunks)
-        b.call(self.run_pieces, [piece, args, count, chunks])
-        left = b.sub(b.atomic_rmw("sub", self.remaining, I64(1), "acq_rel"), I64(1))
-        # The last one wakes the caller; under the mutex, so a caller about to wait cannot miss it.
-        with b.if_then(b.icmp_unsigned("==", left, I64(0))):
-            b.call(self.lock, [self._ptr(b, self.mutex)])
-            b.call(self.broadcast, [self._ptr(b, self.done_cv)])
-            b.call(self.unlock, [self._ptr(b, self.mutex)])
-        b.branch(idle)
+    # ---- the entries the loader and other modules call, each a call of the pyx pool ----
+    def _define_core(self):
+        """`int32 __pyx_pool_core(piece, args, count, chunks)`: run the loop on this pool's threads
+        and the caller's; 0 (nothing run) where the caller must run it serially. The division is
+        here because pyx's `//` checks for zero, and a pyx helper that may raise has no C signature."""
+        fn, b = self._exported("__pyx_pool_core", I32, [PIECE.as_pointer(), CHARP, I64, I64])
+        piece, args, count, chunks = fn.args
+        some = b.select(b.icmp_signed(">", chunks, I64(0)), chunks, I64(1))
+        b.ret(b.call(self._pyx("pool_core"), [self._pool(b), b.bitcast(piece, CHARP), args, chunks,
+                                              b.udiv(count, some), b.urem(count, some)]))
         return fn
-
-    def _active_workers(self, b):
-        """The workers a loop started now uses: all of them, or `limit - 1` (the caller is one)."""
-        workers, limit = self._load(b, self.workers), self._load(b, self.limit)
-        capped = b.select(b.icmp_signed("<", b.sub(limit, I64(1)), workers), b.sub(limit, I64(1)), workers)
-        return b.select(b.icmp_signed(">", limit, I64(0)), capped, workers)
 
     def _define_own_threads(self):
         """`int64 __pyx_pool_own_threads()`: threads a loop on this module's pool uses (starts it)."""
         fn, b = self._exported("__pyx_pool_own_threads", I64, [])
-        b.call(self.rt.libc("pthread_once"), [self.once, self.start])
-        b.ret(b.add(self._active_workers(b), I64(1)))
+        b.ret(b.call(self._pyx("pool_threads"), [self._pool(b)]))
         return fn
 
     def _define_thread_count(self):
@@ -294,136 +207,14 @@ class ThreadPool:
     def _define_set_limit(self):
         """`void __pyx_pool_set_limit(n)`: loops on this pool use at most n threads (0: all)."""
         fn, b = self._exported("__pyx_pool_set_limit", VOID, [I64])
-        self._store(b, fn.args[0], self.limit)
+        b.call(self._pyx("pool_set_limit"), [self._pool(b), fn.args[0]])
         b.ret_void()
 
     def _define_shutdown(self):
         """`void __pyx_pool_shutdown()`: stop and join the workers, before the JIT frees this code."""
-        rt = self.rt
         _, b = self._exported("__pyx_pool_shutdown", VOID, [])
-        workers = self._load(b, self.workers)
-        with b.if_then(b.icmp_signed(">", workers, I64(0))):
-            b.call(self.lock, [self._ptr(b, self.mutex)])
-            self._store(b, I32(1), self.quit, 4)
-            self._store(b, b.add(self._load(b, self.generation), I64(1)), self.generation)
-            b.call(self.broadcast, [self._ptr(b, self.work_cv)])
-            b.call(self.unlock, [self._ptr(b, self.mutex)])
-            join = rt.libc("pthread_join")
-            counted_loop(b, 0, workers, lambda b, k: b.call(
-                join, [b.load(b.gep(b.load(self.tids), [k])), ll.Constant(CHARP.as_pointer(), None)]))
-            self._store(b, I64(0), self.workers)
+        b.call(self._pyx("pool_shutdown"), [self._pool(b)])
         b.ret_void()
-    def _define_start(self):
-        """Once per process: size the pool (PYX_NUM_THREADS, else the usable cores) and start it."""
-        rt = self.rt
-        fn, b = rt._function("__pyx_pool_start", VOID, [])
-        for cv in (self.work_cv, self.done_cv):
-            b.call(rt.libc("pthread_cond_init"), [self._ptr(b, cv), ll.Constant(CHARP, None)])
-        b.call(rt.libc("pthread_mutex_init"), [self._ptr(b, self.mutex), ll.Constant(CHARP, None)])
-        threads = b.alloca(I64)
-        b.store(I64(0), threads)
-        env = b.call(rt.libc("getenv"), [rt.cstr(b, "PYX_NUM_THREADS")])
-        with b.if_then(b.icmp_unsigned("!=", env, ll.Constant(CHARP, None))):
-            b.store(b.call(rt.libc("strtol"),
-                           [env, ll.Constant(CHARP.as_pointer(), None), I32(10)]), threads)
-        with b.if_then(b.icmp_signed("<", b.load(threads), I64(1))):
-            words = rt.facts.cpu_set_bytes // 8  # a cpu_set_t
-            mask = b.alloca(ll.ArrayType(I64, words))
-            got = b.call(rt.libc("sched_getaffinity"),
-                         [I32(0), I64(8 * words), b.bitcast(mask, CHARP)])
-            with b.if_else(b.icmp_signed("==", got, I32(0))) as (ok, fallback):
-                with ok:
-                    popcount = rt.module.globals.get("llvm.ctpop.i64") or ll.Function(
-                        rt.module, ll.FunctionType(I64, [I64]), "llvm.ctpop.i64")
-                    total = I64(0)
-                    for k in range(words):
-                        word = b.load(b.gep(mask, [I32(0), I32(k)]))
-                        total = b.add(total, b.call(popcount, [word]))
-                    b.store(total, threads)
-                with fallback:
-                    b.store(b.call(rt.libc("sysconf"), [I32(rt.facts.sc_nprocessors_onln)]), threads)
-        n = b.load(threads)
-        n = b.select(b.icmp_signed("<", n, I64(1)), I64(1), n)
-        n = b.select(b.icmp_signed(">", n, I64(MAX_THREADS)), I64(MAX_THREADS), n)
-        workers = b.sub(n, I64(1))
-        calloc = rt.libc("calloc")
-        b.store(b.bitcast(b.call(calloc, [workers, I64(8)]), I64.as_pointer()), self.tids)
-        create = rt.libc("pthread_create")
-        started = b.alloca(I64)
-        b.store(I64(0), started)
-        head, body, spawned, done = (fn.append_basic_block(x) for x in ("spawn", "spawn.one", "spawn.ok",
-                                                                          "spawned"))
-        b.branch(head)
-        b = ll.IRBuilder(head)
-        k = b.load(started)
-        b.cbranch(b.icmp_signed("<", k, workers), body, done)
-        b = ll.IRBuilder(body)
-        slot = b.gep(b.load(self.tids), [k])
-        failed = b.icmp_signed("!=", b.call(create, [slot, ll.Constant(CHARP, None), self.worker,
-                                                     b.inttoptr(k, CHARP)]), I32(0))
-        b.cbranch(failed, done, spawned)  # out of threads: run with the ones that started
-        b = ll.IRBuilder(spawned)
-        b.store(b.add(k, I64(1)), started)
-        b.branch(head)
-        b = ll.IRBuilder(done)
-        running = b.load(started)
-        self._store(b, running, self.workers)
-        b.store(b.call(rt.libc("getpid"), []), self.pid)
-        b.ret_void()
-        return fn
-
-    # ---- the pool's core: what a module hands to the others ----
-    def _define_core(self):
-        """`int32 __pyx_pool_core(piece, args, count, chunks)`: run the loop on this pool's threads
-        and the caller's; 0 (nothing run) where the caller must run it serially."""
-        rt = self.rt
-        fn, b = self._exported("__pyx_pool_core", I32, [PIECE.as_pointer(), CHARP, I64, I64])
-        piece, args, count, chunks = fn.args
-        spins = b.alloca(I64)
-        parallel, claimed, serial = (fn.append_basic_block(x) for x in ("parallel", "claimed", "serial"))
-        b.call(rt.libc("pthread_once"), [self.once, self.start])
-        # fork() copies only the calling thread: a child has no workers, so it runs serially.
-        # (An atfork handler would outlive a JIT module's code; a pid check cannot.)
-        forked = b.icmp_signed("!=", b.call(rt.libc("getpid"), []), b.load(self.pid))
-        alone = b.or_(b.or_(b.icmp_signed("<=", self._active_workers(b), I64(0)), forked),
-                      b.icmp_signed("<=", chunks, I64(1)))
-        b.cbranch(alone, serial, parallel)
-        ll.IRBuilder(serial).ret(I32(0))
-
-        b = ll.IRBuilder(parallel)
-        won = b.extract_value(b.cmpxchg(self.busy, I32(0), I32(1), "acquire", "monotonic"), 1)
-        b.cbranch(won, claimed, serial)
-
-        b = ll.IRBuilder(claimed)
-        active = self._active_workers(b)
-        for var, value in ((self.piece, piece), (self.args, args), (self.count, count), (self.chunks, chunks),
-                           (self.next, I64(0)), (self.active, active), (self.remaining, active)):
-            self._store(b, value, var)
-        self._store(b, I32(0), self.stop, 4)
-        # Spinning workers start on the new generation; sleeping ones are woken under the mutex.
-        self._store(b, b.add(self._load(b, self.generation), I64(1)), self.generation)
-        b.call(self.lock, [self._ptr(b, self.mutex)])
-        b.call(self.broadcast, [self._ptr(b, self.work_cv)])
-        b.call(self.unlock, [self._ptr(b, self.mutex)])
-        b.call(self.run_pieces, [piece, args, count, chunks])
-        spin_done, block, wait, waited = (fn.append_basic_block(x) for x in ("spun", "block", "wait", "waited"))
-        self._spin_until(fn, b, spins, lambda b: b.icmp_unsigned("==", self._load(b, self.remaining), I64(0)),
-                         spin_done, block)
-        b = ll.IRBuilder(block)
-        b.call(self.lock, [self._ptr(b, self.mutex)])
-        b.branch(wait)
-        b = ll.IRBuilder(wait)
-        busy = b.icmp_unsigned("!=", self._load(b, self.remaining), I64(0))
-        with b.if_then(busy):
-            b.call(self.wait, [self._ptr(b, self.done_cv), self._ptr(b, self.mutex)])
-        b.cbranch(busy, wait, waited)
-        b = ll.IRBuilder(waited)
-        b.call(self.unlock, [self._ptr(b, self.mutex)])
-        b.branch(spin_done)
-        b = ll.IRBuilder(spin_done)
-        self._store(b, I32(0), self.busy, 4)
-        b.ret(I32(1))
-        return fn
 
     # ---- the entry generated code calls ----
     def _define_parallel_for(self):

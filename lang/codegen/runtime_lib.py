@@ -316,6 +316,10 @@ class RuntimeLib:
         """A runtime helper that pyx source reaches with `external_call` (the stdlib's String
         formats numbers and prints its bytes with these); None for any other symbol."""
         name = symbol.removeprefix("__pyx_")
+        if name == "autotune_step":  # an `@autotune` dispatcher's question to the loader
+            from .autotune_hook import define_step
+
+            return define_step(self.module)
         return self.print_fn(name) if name in SOURCE_HELPERS else None
 
     def argument_globals(self) -> tuple[ll.GlobalVariable, ll.GlobalVariable]:

@@ -17,12 +17,13 @@ unit's helpers (`UNITS`) through the ordinary pipeline and generating code for i
 the compiler's fingerprint and the target, so a process pays for it only when the compiler or
 the stdlib changed.
 
+The thread pool (`stdlib/runtime_pool.px`) is written with host atomics and C function pointers
+(semantics/c_functions.py), and takes its state from the generated side (codegen/parallel.py).
 What stays generated (runtime_lib.py, parallel.py, gpu_cpu.py, ...) is what pyx cannot say:
 the exception state behind a pthread key (one per module, so not in this one shared copy),
-setjmp/longjmp, ucontext switching, signal handlers and thread start routines (C function
-pointers), the locale switch (whose constants are platform facts), C's globals (`stdout`,
-`errno`), and the thread pool (host code has no atomics). docs/compiler.md "Where the runtime
-lives" has the table.
+setjmp/longjmp, ucontext switching, signal handlers, the locale switch (whose constants are
+platform facts), C's globals (`stdout`, `errno`). docs/compiler.md "Where the runtime lives" has
+the table.
 """
 from __future__ import annotations
 
@@ -54,6 +55,12 @@ SOURCE_HELPERS: dict[str, tuple[str, ll.Type, tuple[ll.Type, ...]]] = {
     "uncaught": ("runtime_exit.uncaught", I32, (CHARP, CHARP, I32, I32, CHARP.as_pointer(), CHARP.as_pointer(),
                                                I32.as_pointer())),
     "flush_at_exit": ("runtime_exit.flush_at_exit", I32, (I32, CHARP, I32)),  # status, C's stdout, EPIPE -> status
+    # The thread pool (stdlib/runtime_pool.px), each with the pool's state (codegen/parallel.py) first:
+    # piece, its arguments, pieces, count // pieces, count % pieces -> whether the pool ran the loop
+    "pool_core": ("runtime_pool.core", I32, (I64.as_pointer(), CHARP, CHARP, I64, I64, I64)),
+    "pool_threads": ("runtime_pool.threads", I64, (I64.as_pointer(),)),
+    "pool_set_limit": ("runtime_pool.set_limit", VOID, (I64.as_pointer(), I64)),
+    "pool_shutdown": ("runtime_pool.shutdown", VOID, (I64.as_pointer(),)),
 }
 
 # The runtime's units, each a program that calls its helpers, so the ordinary instantiation
@@ -85,13 +92,28 @@ fn __pyx_runtime_roots(x: Int, out: Ptr[UInt8], texts: Ptr[Ptr[UInt8]], lines: P
     _ = uncaught(out, out, Int32(x), Int32(x), texts, texts, lines)
     _ = flush_at_exit(Int32(x), out, Int32(x))
 """,
+    "pool": """\
+from runtime_pool import core, threads, set_limit, shutdown
+
+
+fn __pyx_runtime_roots(pool: Ptr[Int], p: Ptr[UInt8], x: Int):
+    _ = core(pool, p, p, x, x, x)
+    _ = threads(pool)
+    set_limit(pool, x)
+    shutdown(pool)
+""",
 }
-UNIT_OF_MODULE = {"float_repr": "float_repr", "runtime_print": "core", "runtime_exit": "core"}
+UNIT_OF_MODULE = {"float_repr": "float_repr", "runtime_print": "core", "runtime_exit": "core", "runtime_pool": "pool"}
 ROOTS_FILE = "<pyx runtime>.px"
 # Helpers the module's optimizer may inline and fold like its own code: a line or two each, so
 # inlining costs nothing, and a print of a constant then becomes what C's printf of a literal
 # becomes (`print("a")`'s separator is `putchar(' ')`, as it was when they were generated here).
 INLINED = frozenset(PREFIX + SOURCE_HELPERS[name][0] for name in ("print_i64", "print_u64", "print_bool", "print_str"))
+# Code whose speed is the code generator's: `optnone` also gives a function LLVM's -O0 instruction
+# selection and register allocation, and the thread pool's spin loops then polled slower and spun
+# longer (a 1024^3 matmul of 33 back-to-back loops took 13 ms of CPU against 10.5 for the pool when
+# it was generated). It is small: the module's optimizer takes it again at little cost.
+REOPTIMIZED = (PREFIX + "runtime_pool.",)
 
 _lock = threading.Lock()
 
@@ -131,6 +153,9 @@ def link_runtime(module, target, tm) -> None:
         if not f.is_declaration and f.name not in ours:
             f.linkage = "internal"
             if f.name in INLINED:
+                continue
+            if f.name.startswith(REOPTIMIZED):
+                f.add_function_attribute("noinline")  # (kept apart, as it was made: its loops stay its own)
                 continue
             # Optimized when it was made (runtime_llvm_ir): the module's optimizer leaves it as it is.
             f.add_function_attribute("noinline")
@@ -234,7 +259,7 @@ def runtime_functions(unit: str | None = None) -> dict[str, ir.Function]:
         f.exported = True  # external in the runtime's module, so a module's declarations link to them
         for block in f.blocks:
             for instr in block.instrs:
-                if isinstance(instr, ir.Call) and instr.callee in functions:
+                if isinstance(instr, (ir.Call, ir.FnAddr)) and instr.callee in functions:  # (FnAddr: runtime_pool)
                     instr.callee = PREFIX + instr.callee
     renamed = {f.symbol: f for f in functions.values()}
     for name, (symbol, _result, _params) in SOURCE_HELPERS.items():

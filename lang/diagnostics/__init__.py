@@ -109,6 +109,17 @@ class DiagnosticBag:
                 kept.append(d)
         self.items[mark:] = kept
 
+    def snapshot(self) -> tuple[int, frozenset]:
+        """Where the bag is now, for `rewind`."""
+        return len(self.items), frozenset(self._seen)
+
+    def rewind(self, snapshot: tuple[int, frozenset]) -> None:
+        """Forget everything reported since `snapshot`, those already moved elsewhere too (a check
+        run again from the start reports them again if they still hold)."""
+        mark, seen = snapshot
+        del self.items[mark:]
+        self._seen = set(seen)
+
     @property
     def has_errors(self) -> bool:
         return any(d.severity == "error" for d in self.items)

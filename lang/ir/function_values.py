@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def address(lw: FunctionLowering, e: TFnAddr) -> ir.Value:
-    return cast(ir.Temp, lw.emit(ir.FnAddr(e.span, lw.temp(e.type), e.thunk.symbol)))  # FnAddr has a result
+    return cast(ir.Temp, lw.emit(ir.FnAddr(e.span, lw.temp(e.type), e.thunk.symbol, e.direct)))  # has a result
 
 
 def make(lw: FunctionLowering, e: TMakeFnValue) -> ir.Value:

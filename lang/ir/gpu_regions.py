@@ -1,27 +1,45 @@
 """GPU kernels on the CPU as loops over the block's threads ("work-item loops"), not coroutines.
 
-A kernel whose only synchronization is `barrier()` in its own body gets a companion function
+A kernel whose synchronization is `barrier()` and shuffles gets a companion function
 `<kernel>$regions` (CPU targets only; codegen/gpu_cpu.py launches it, once per block, instead of
-one coroutine per thread). The body is cut at each barrier into barrier-free regions; the
-companion runs *rounds*: in a round, a loop over the block's threads runs every thread that may
-go on from where it stopped (its resume point: the kernel's entry, or just after barrier k) until
-it reaches a barrier or returns, then the scheduler's census (`__pyx_gpu_settle`, the same one the
-coroutines use) releases the barrier or reports the block stuck. So a round is exactly one pass
-of the coroutine scheduler, in the same thread order, with the same rules, including threads that
-return early and threads that wait at different barriers (a deadlock, reported as before), and
-barriers in any control flow: loops with uniform or divergent trip counts, nested loops, branches.
+one coroutine per thread). The body is cut at each barrier; the companion has one copy of it per
+point a thread can go on from (the kernel's entry, just after barrier k), each copy the body of a
+plain counted loop nest over the block's threads (z, y, x: `thread_idx.x` is the innermost loop's
+counter, block indices and shared arrays are read once, before the loops), as the OpenCL CPU
+runtimes run work-groups. The companion runs *rounds*: a round runs the loop nest of the point
+where every live thread waits; each thread runs until it reaches a barrier (it notes which, in a
+per-thread array of resume points) or returns (-1); a census after the round (vectorizable
+min/max reductions) gives the next round's point, or the block's end, or threads waiting at
+different barriers, which it marks for the scheduler's census (`__pyx_gpu_settle`) to report as
+the coroutines' deadlock is. So a round runs what one round of the coroutine scheduler runs, in
+the same thread order, with the same rules, including threads that return early (their loops
+then skip ended threads: a second, checked loop nest per point, only for kernels where a thread
+can end while others wait) and barriers in any control flow.
 
-What a thread keeps across a barrier is what lives there: the variables live after it (a
-liveness analysis over the kernel's blocks) are stored to a per-thread array at the barrier
-(`gpu.region_spill`: one array of 1024 elements per variable, indexed by the thread) and loaded
-back when the thread resumes; temporaries used outside their block become variables first
-(LLVM's mem2reg makes registers of them again within a region). Inside a region the code is the
-kernel's own, so LLVM optimizes it as an ordinary loop nest.
+What a thread keeps across a barrier is what lives there (a liveness analysis over the kernel's
+blocks): values computed at its start from its indices alone (`var tx = thread_idx.x`, `var row =
+block_idx.y * TILE + ty`) are computed again after the barrier; values every thread holds the same
+(a divergence analysis: `_uniform_vars`) are kept once for the block; the others in per-thread arrays
+(`gpu.region_spill`, 1024 elements each, indexed by the thread). Ctrl-C is polled once a round, and
+inside the loops only by `while` loops without a barrier (a thread may spin there). Between two
+barriers threads are independent (anything else is a data race), so the loops are marked parallel
+for LLVM (codegen/thread_loops.py) and its loop vectorizer runs them across threads.
 
-Kernels this does not apply to keep the coroutines: a barrier or warp operation inside a function
-the kernel calls (the companion cannot stop a thread in the middle of a call), warp operations
-(their lanes exchange values in the middle of an expression), and variables whose address is
-taken (a pointer into the one frame all threads share would see other threads' values).
+A function the kernel calls that waits for other threads is taken into the kernel first (`_inline`:
+the companion cannot stop a thread in the middle of a call). A shuffle is a wait like a barrier
+(`_Shuffles`): each lane publishes its value in an exchange array, and after the wait reads its
+source lane's, as codegen/gpu_ops.py defines the shuffles on the CPU; waiting for the whole block
+instead of the warp is the same only where every thread reaches every shuffle, so a kernel with
+shuffles needs all its waits outside the region of every branch on a thread-dependent condition,
+and no thread ending while others go on. Kernels this does not apply to keep the coroutines: the
+other warp operations (`warp_sum` and the rest, `ballot`), shuffles some threads skip, a called
+function that waits and cannot be taken in (a `try` or a `mut` parameter of its own, or code that
+would raise from it: its traceback frame would be lost), `--memcheck`/`--racecheck` with shuffles,
+and variables whose address is taken (a pointer into the one frame all threads share would see
+other threads' values). A kernel
+that calls a function or runs `--memcheck`/`--racecheck` checks keeps its thread loops, but sets
+the scheduler's current thread and indices for each thread (`gpu.region_enter`) and its loops are
+not marked parallel.
 """
 from __future__ import annotations
 
@@ -51,7 +69,10 @@ def split_kernels(module: ir.Module) -> ir.Module:
     added = []
     for f in module.functions:
         if f.kernel and _eligible(f, by_symbol, synchronizing):
-            added.append(_regions(f))
+            companion = _regions(f, by_symbol, synchronizing)
+            if companion is None:
+                continue
+            added.append(companion)
             # Launches run the companion: the kernel itself is left to LLVM to drop, not to optimize.
             f.exported = False
     module.functions.extend(added)
@@ -81,19 +102,23 @@ def _synchronizing_functions(module: ir.Module) -> set[str]:
     return found
 
 
+SHUFFLES = ("gpu.shuffle_down", "gpu.shuffle_up", "gpu.shuffle_xor", "gpu.shuffle_idx")
+
+
 def _eligible(f: ir.Function, by_symbol: dict[str, ir.Function], synchronizing: set[str]) -> bool:
-    has_barrier = False
+    """A first look: a kernel that waits for other threads, and only by barriers, shuffles, or calls of
+    functions that do (which `_inline` takes into it; `_regions` declines what it cannot run)."""
+    waits = False
     if f.recursion_limit is not None or any(p.by_ref for p in f.params) or f.return_type != T.NONE:
         return False
     for block in f.blocks:
         for i in block.instrs:
-            if isinstance(i, ir.Intrinsic) and i.name == "gpu.barrier":
-                has_barrier = True
-            elif (ops.synchronizes(i)  # a warp operation: the coroutines run it
-                  or isinstance(i, (ir.AddressOf, ir.BindRef, ir.Launch, ir.ParallelFor))
-                  or (isinstance(i, ir.Call) and i.callee in synchronizing)):
-                return False
-    return has_barrier
+            if (isinstance(i, ir.Intrinsic) and (i.name == "gpu.barrier" or i.name in SHUFFLES)) \
+                    or (isinstance(i, ir.Call) and i.callee in synchronizing):
+                waits = True
+            elif ops.synchronizes(i) or isinstance(i, (ir.AddressOf, ir.BindRef, ir.Launch, ir.ParallelFor)):
+                return False  # another warp operation: the coroutines run it
+    return waits
 
 
 # ---- the transformation ----
@@ -103,6 +128,7 @@ class _Fresh:
         self.temp = max([t.id for t in temps if t is not None], default=0) + 1
         self.var = max([v.id for v in f.params + f.vars], default=0) + 1
         self.label = 0
+        self.made: list[ir.Var] = []  # every variable made here, in order
 
     def t(self, type_: T.Type) -> ir.Temp:
         self.temp += 1
@@ -110,7 +136,8 @@ class _Fresh:
 
     def v(self, name: str, type_: T.Type) -> ir.Var:
         self.var += 1
-        return ir.Var(name, type_, self.var)
+        self.made.append(ir.Var(name, type_, self.var))
+        return self.made[-1]
 
     def block(self, what: str) -> ir.Block:
         self.label += 1
@@ -255,122 +282,819 @@ def _live_in(blocks: list[ir.Block]) -> dict[int, set[ir.Var]]:
     return live
 
 
-def _regions(f: ir.Function) -> ir.Function:
+# Indices the same for every thread of a block: computed once, in the companion's entry.
+_UNIFORM_INDICES = ("block_idx", "block_dim", "grid_dim")
+_AXES = ("x", "y", "z")
+# What a thread loop computes itself (its counters): the thread's own indices.
+_THREAD_INDICES = ("gpu.thread_idx", "gpu.global_idx", "gpu.lane_id")
+# Operations the thread loop serves without the scheduler's per-thread state (`cur`, the indices in
+# the context); any other GPU operation, a call or a check needs it set for each thread.
+_LOOP_SERVED = {"gpu.barrier", "gpu.shared_array", "gpu.dynamic_shared", *_THREAD_INDICES,
+                *(f"gpu.{k}" for k in _UNIFORM_INDICES),
+                *(f"gpu.{k}" for k in ("atomic_add", "atomic_max", "atomic_min", "atomic_exch", "atomic_cas"))}
+
+
+def _needs_thread_state(blocks: list[ir.Block]) -> bool:
+    for b in blocks:
+        for i in b.instrs:
+            if isinstance(i, ir.Call) or (isinstance(i, ir.Intrinsic) and i.name not in _LOOP_SERVED
+                                          and (i.name.startswith("gpu.") or i.name.startswith(("memcheck",
+                                                                                               "racecheck")))):
+                return True
+    return False
+
+
+def _runs_in_any_order(blocks: list[ir.Block]) -> bool:
+    """Whether the threads' regions may run in any order (vectorized): nothing but memory, atomics
+    and Ctrl-C polls has an effect. A `print` keeps the threads' order (a GPU's would be any)."""
+    for b in blocks:
+        for i in b.instrs:
+            if isinstance(i, ir.Intrinsic) and i.name not in _LOOP_SERVED and i.name != "interrupt_poll":
+                spec = ops.SPECS.get(i.name)
+                if spec is None or spec.side_effects or spec.prints:
+                    return False
+    return True
+
+
+def _strip_region_polls(blocks: list[ir.Block], barriers: list[tuple[ir.Block, ir.Block, ir.Instr]]) -> bool:
+    """Take out the Ctrl-C polls a thread loop does not need, so a region is a loop LLVM can vectorize
+    (a poll is a second exit): a poll in a loop that passes a barrier (each trip ends a round, and the
+    companion polls once a round), and a range loop's poll between chunks (the loop ends by itself).
+    A `while` loop without a barrier keeps its poll: a thread spinning there stays interruptible.
+    True if the kernel polled at all."""
+    successors = {id(b): list(b.successors()) for b in blocks}
+    reach: dict[int, set[int]] = {}
+    for b in blocks:
+        seen, stack = set(), [b]
+        while stack:
+            for s in successors[id(stack.pop())]:
+                if id(s) not in seen:
+                    seen.add(id(s))
+                    stack.append(s)
+        reach[id(b)] = seen
+    barrier_blocks = [before for before, _, _ in barriers]
+    polled = False
+    for b in blocks:
+        polls = {i.result.id for i in b.instrs
+                 if isinstance(i, ir.Intrinsic) and i.name == "interrupt_poll" and i.result is not None}
+        if not polls:
+            continue
+        polled = True
+        in_barrier_loop = any(id(x) in reach[id(b)] and id(b) in reach[id(x)] for x in barrier_blocks)
+        term = b.term
+        if not (in_barrier_loop or b.label.startswith("for.refill")) or not (
+                isinstance(term, ir.Branch) and isinstance(term.cond, ir.Temp) and term.cond.id in polls):
+            continue
+        b.instrs = [i for i in b.instrs if not (isinstance(i, ir.Intrinsic) and i.name == "interrupt_poll")]
+        b.term = ir.Jump(term.span, term.orelse)
+    return polled
+
+
+def _recomputable(blocks: list[ir.Block], uniform: list[ir.Var]) -> list[tuple[ir.Var, list[ir.Instr], ir.Value]]:
+    """Variables a thread sets once, at its start, from its indices, constants and uniform parameters
+    (`var tx = thread_idx.x`, `var row = block_idx.y * TILE + ty`): recomputed after a barrier rather
+    than kept in a per-thread array, so LLVM sees `tx` as the thread loop's counter (a contiguous
+    access `b_tile[p * TILE + tx]`, not a gather). Each: (the variable, the instructions computing its
+    value, the value), in the order the kernel sets them."""
+    first = blocks[0]
+    if any(first in b.successors() for b in blocks):
+        return []  # the first block is a loop's head: it may run more than once
+    stores: dict[ir.Var, int] = {}
+    for b in blocks:
+        for i in b.instrs:
+            if isinstance(i, ir.Store):
+                stores[i.var] = stores.get(i.var, 0) + 1
+            for v in operands(i):
+                if isinstance(v, ir.Ref):
+                    stores[v.var] = stores.get(v.var, 0) + 2
+    allowed = (ir.BinOp, ir.Cmp, ir.Cast, ir.Select)
+    defs: dict[int, ir.Instr] = {}
+    ready: set[ir.Var] = set(uniform)
+    out = []
+    for i in first.instrs:
+        if i.__class__ is ir.Store and stores.get(i.var) == 1 and i.var.global_symbol is None:
+            chain: list[ir.Instr] = []
+            ok = _chain(i.value, defs, ready, allowed, chain, set())
+            if ok:
+                out.append((i.var, chain, i.value))
+                ready.add(i.var)
+        result = getattr(i, "result", None)
+        if result is not None:
+            defs[result.id] = i
+    return out
+
+
+def _chain(v: ir.Value, defs: dict[int, ir.Instr], ready: set[ir.Var], allowed: tuple[type, ...],
+           chain: list[ir.Instr],
+           seen: set[int]) -> bool:
+    if not isinstance(v, ir.Temp):
+        return isinstance(v, ir.Const)
+    if v.id in seen:
+        return True
+    i = defs.get(v.id)
+    if i is None:
+        return False
+    if isinstance(i, ir.Load):
+        good = i.var in ready
+    elif isinstance(i, ir.Intrinsic):
+        good = i.name in _THREAD_INDICES or i.name in {f"gpu.{k}" for k in _UNIFORM_INDICES} \
+            or i.name in ("gpu.shared_array", "gpu.dynamic_shared")
+    elif isinstance(i, allowed):
+        good = all(_chain(x, defs, ready, allowed, chain, seen) for x in operands(i))
+    else:
+        good = False
+    if good:
+        seen.add(v.id)
+        chain.append(i)
+    return good
+
+
+def _copy(blocks: list[ir.Block], fresh: _Fresh, tag: str, outside: dict[int, ir.Block]) -> list[ir.Block]:
+    """A copy of `blocks` with fresh labels and fresh temporaries (each copy is a thread loop's body in
+    one function, so no temporary may be defined twice); jumps to a block of `outside` (by id) go to
+    the block given there."""
+    mapping = {id(b): ir.Block(f"{b.label}.{tag}") for b in blocks}
+    mapping.update(outside)
+    temps: dict[int, ir.Value] = {}
+
+    def remap(node: Any) -> Any:
+        node = copy.copy(node)
+        for fld in fields(node):
+            value = getattr(node, fld.name)
+            if isinstance(value, ir.Block):
+                setattr(node, fld.name, mapping[id(value)])
+            elif isinstance(value, list):
+                setattr(node, fld.name, list(value))
+            elif isinstance(value, dict):
+                setattr(node, fld.name, dict(value))
+        _replace_operands(node, temps)
+        result = getattr(node, "result", None)
+        if result is not None:
+            temps[result.id] = new = fresh.t(result.type)
+            node.result = new
+        return node
+
+    out = []
+    for b in blocks:
+        nb = mapping[id(b)]
+        nb.instrs = [remap(i) for i in b.instrs]
+        nb.term = remap(b.term)
+        out.append(nb)
+    return out
+
+
+def _reachable(start: ir.Block, blocks: list[ir.Block]) -> list[ir.Block]:
+    mine = {id(b) for b in blocks}
+    seen, stack = {id(start)}, [start]
+    while stack:
+        for s in stack.pop().successors():
+            if id(s) in mine and id(s) not in seen:
+                seen.add(id(s))
+                stack.append(s)
+    return [b for b in blocks if id(b) in seen]
+
+
+def _ends_and_waits(start: ir.Block, blocks: list[ir.Block], latch: ir.Block, resume: ir.Temp,
+                    controlled: set[int]) -> bool:
+    """Whether threads that start a round at `start` may end while others wait at a barrier: the
+    region reaches both a `return` and a barrier (both jump to the thread loop's latch, a return
+    after marking the thread ended, `resume[t] = -1`), and not every thread takes the same one: one
+    of them is under a branch on a thread-dependent condition (`controlled`; a block outside every
+    such branch's region runs in all threads that start together or in none)."""
+    returns = waits = apart = False
+    for b in _reachable(start, blocks):
+        if isinstance(b.term, ir.Jump) and b.term.target is latch:
+            ended = any(isinstance(i, ir.PtrStore) and i.ptr is resume and isinstance(i.value, ir.Const)
+                        and i.value.value == -1 for i in b.instrs)
+            returns, waits = returns or ended, waits or not ended
+            apart = apart or id(b) in controlled
+    return returns and waits and apart
+
+
+_UNIFORM_OPS = {"gpu.shared_array", "gpu.dynamic_shared", *(f"gpu.{k}" for k in _UNIFORM_INDICES)}
+
+
+def _staying(b: ir.Block) -> list[ir.Block]:
+    """The successors of `b` but those that raise out of the kernel: a thread raising ends its whole
+    launch, so which threads would take such a branch does not matter (the Ctrl-C polls' branches)."""
+    return [s for s in b.successors()
+            if not (isinstance(s.term, (ir.Raise, ir.Reraise)) and s.term.handler is None)]
+
+
+def _post_dominators(blocks: list[ir.Block]) -> dict[int, set[int]]:
+    """Each block's post-dominators (by id), with one exit after every block that leaves."""
+    ids = [id(b) for b in blocks]
+    succ = {id(b): [id(s) for s in _staying(b)] for b in blocks}
+    everything = set(ids)
+    pdom = {i: (set(everything) if succ[i] else {i}) for i in ids}
+    changed = True
+    while changed:
+        changed = False
+        for i in reversed(ids):
+            if not succ[i]:
+                continue
+            new = set.intersection(*(pdom[s] for s in succ[i])) | {i}
+            if new != pdom[i]:
+                pdom[i], changed = new, True
+    return pdom
+
+
+def _uniform_vars(blocks: list[ir.Block], known: set[ir.Var]) -> tuple[set[ir.Var], set[int]]:
+    """The variables every thread of a block holds the same value of wherever it is (a divergence
+    analysis, optimistic and iterated): every store stores a value computed from constants, uniform
+    variables and the block's own indices, in a block no branch on a thread-dependent condition
+    decides whether to run (outside every such branch's region: the blocks it reaches before its
+    immediate post-dominator). `known`: uniform, never stored (the parameters the kernel does not
+    assign; the others start as the launch's arguments, the same for every thread). Also returns the
+    blocks (by id) that not every thread may run."""
+    stores: dict[ir.Var, list[tuple[ir.Block, ir.Store]]] = {}
+    escaped: set[ir.Var] = set()
+    for b in blocks:
+        for i in b.instrs:
+            if isinstance(i, ir.Store):
+                stores.setdefault(i.var, []).append((b, i))
+            for v in operands(i):
+                if isinstance(v, ir.Ref):
+                    escaped.add(v.var)
+    pdom = _post_dominators(blocks)
+    uniform = {v for v in stores if v.global_symbol is None and v not in escaped} | set(known)
+    while True:
+        temps: set[int] = set()
+
+        def same(v: ir.Value, temps: set[int] = temps) -> bool:
+            return isinstance(v, ir.Const) or (isinstance(v, ir.Temp) and v.id in temps)
+
+        divergent_at: list[ir.Block] = []
+        for b in blocks:
+            for i in b.instrs:
+                r = getattr(i, "result", None)
+                if r is None:
+                    continue
+                if isinstance(i, ir.Load):
+                    ok = i.var in uniform
+                elif isinstance(i, ir.Intrinsic):
+                    ok = i.name in _UNIFORM_OPS
+                elif isinstance(i, (ir.BinOp, ir.Cmp, ir.Cast, ir.Select)):
+                    ok = all(same(x) for x in operands(i))
+                else:
+                    ok = False
+                if ok:
+                    temps.add(r.id)
+            staying = _staying(b)
+            if len(staying) > 1 and not (isinstance(b.term, ir.Branch) and same(b.term.cond)
+                                         and len(b.successors()) == 2):
+                divergent_at.append(b)
+        controlled: set[int] = set()
+        for d in divergent_at:
+            # The immediate post-dominator: the post-dominator (other than d) every other one post-dominates.
+            others = pdom[id(d)] - {id(d)}
+            join = next((p for p in others if others <= pdom[p]), None)
+            seen, stack = set(), list(_staying(d))
+            while stack:
+                s = stack.pop()
+                if id(s) == join or id(s) in seen:
+                    continue
+                seen.add(id(s))
+                stack += _staying(s)
+            controlled |= seen
+        new = {v for v in uniform if v in known or all(id(b) not in controlled and same(i.value)
+                                                        for b, i in stores.get(v, []))}
+        if new == uniform:
+            return uniform, controlled
+        uniform = new
+
+
+def _inline(blocks: list[ir.Block], by_symbol: dict[str, ir.Function], synchronizing: set[str],
+            fresh: _Fresh) -> tuple[list[ir.Block], set[int]] | None:
+    """The kernel's blocks with each call of a function that waits for other threads replaced by the
+    function's body (so the thread loops can stop a thread at the waits inside it), and the ids of the
+    blocks that came from such bodies. None where a callee cannot be taken in: a `mut` parameter, a
+    recursion guard, a `try` of its own, or more than 64 calls to take in."""
+    inlined: set[int] = set()
+    for _ in range(64):
+        at = next(((b, k) for b in blocks for k, i in enumerate(b.instrs)
+                   if isinstance(i, ir.Call) and i.callee in synchronizing), None)
+        if at is None:
+            return blocks, inlined
+        b, k = at
+        call = b.instrs[k]
+        assert isinstance(call, ir.Call)
+        g = by_symbol.get(call.callee)
+        if (g is None or call.handler is not None or g.recursion_limit is not None
+                or any(p.by_ref for p in g.params)
+                or any(getattr(t, "handler", None) is not None for gb in g.blocks for t in gb.instrs + [gb.term])):
+            return None
+        names: dict[ir.Var, ir.Var] = {v: fresh.v(v.name, v.type) for v in g.params + g.vars
+                                       if v.global_symbol is None}
+        body = _copy(_clone(g.blocks), fresh, f"in{fresh.label}", {})
+        for gb in body:
+            nodes: list[Any] = gb.instrs + [gb.term]
+            for node in nodes:
+                if getattr(node, "var", None) in names:
+                    node.var = names[node.var]
+                for fld in fields(node):
+                    value = getattr(node, fld.name)
+                    if isinstance(value, ir.Ref) and value.var in names:
+                        setattr(node, fld.name, ir.Ref(value.type, names[value.var]))
+                    elif isinstance(value, list):
+                        setattr(node, fld.name, [ir.Ref(v.type, names[v.var])
+                                                 if isinstance(v, ir.Ref) and v.var in names else v for v in value])
+        result = fresh.v("returned", g.return_type) if call.result is not None else None
+        after = fresh.block("after_call")
+        after.instrs = ([ir.Load(call.span, call.result, result)] if call.result is not None and result else []) \
+            + b.instrs[k + 1:]
+        after.term = b.term
+        b.instrs = b.instrs[:k] + [ir.Store(call.span, names[p], a) for p, a in zip(g.params, call.args, strict=True)]
+        b.term = ir.Jump(call.span, body[0])
+        for gb in body:
+            inlined.add(id(gb))
+            if isinstance(gb.term, ir.Ret):
+                if result is not None and gb.term.value is not None:
+                    gb.instrs.append(ir.Store(gb.term.span, result, gb.term.value))
+                gb.term = ir.Jump(gb.term.span, after)
+        blocks = blocks[:blocks.index(b) + 1] + body + [after] + blocks[blocks.index(b) + 1:]
+        if b.label and id(b) in inlined:
+            inlined.add(id(after))
+    return None
+
+
+class _Shuffles:
+    """Shuffles as waits between two rounds: a lane publishes its value in the exchange array this round
+    writes (two per value type, swapped each round, as the uniform values' slots are), waits like at a
+    barrier, and reads its source lane's in the array the round before wrote: the CPU definition of
+    codegen/gpu_ops.py's shuffles, a lane without a source keeping its own value."""
+
+    def __init__(self, fresh: _Fresh, thread: ir.Var, count: ir.Var):
+        self.fresh, self.thread, self.count = fresh, thread, count
+        self.write: dict[str, ir.Var] = {}
+        self.read: dict[str, ir.Var] = {}
+        self.types: dict[str, T.Type] = {}
+        self.vars: list[ir.Var] = []
+
+    def arrays(self, type_: T.Type) -> tuple[ir.Var, ir.Var]:
+        key = str(type_)
+        if key not in self.write:
+            self.types[key] = type_
+            self.write[key] = self.fresh.v("exchange_write", T.ptr(type_))
+            self.read[key] = self.fresh.v("exchange_read", T.ptr(type_))
+            self.vars += [self.write[key], self.read[key]]
+        return self.write[key], self.read[key]
+
+    def expand(self, blocks: list[ir.Block]) -> int:
+        found = 0
+        for b in blocks:
+            out: list[ir.Instr] = []
+            for i in b.instrs:
+                if not (isinstance(i, ir.Intrinsic) and i.name in SHUFFLES and i.result is not None):
+                    out.append(i)
+                    continue
+                found += 1
+                out += self._one(i)
+            b.instrs = out
+        return found
+
+    def _one(self, i: ir.Intrinsic) -> list[ir.Instr]:
+        fresh, s = self.fresh, i.span
+        value, other = i.args
+        assert i.result is not None
+        write, read = self.arrays(i.result.type)
+        t, w = fresh.t(T.INT), fresh.t(T.ptr(i.result.type))
+        out: list[ir.Instr] = [ir.Load(s, t, self.thread), ir.Load(s, w, write), ir.PtrStore(s, w, t, value)]
+        if not isinstance(other, ir.Const):
+            keep = fresh.v("shuffle_operand", T.INT)
+            self.vars.append(keep)
+            out.append(ir.Store(s, keep, other))
+        out.append(ops.make(s, None, "gpu.barrier", []))
+        t2, lane, base, n = (fresh.t(T.INT) for _ in range(4))
+        out += [ir.Load(s, t2, self.thread), ir.BinOp(s, lane, "urem", t2, ir.Const(T.INT, 32)),
+                ir.BinOp(s, base, "sub", t2, lane), ir.Load(s, n, self.count)]
+        o: ir.Value = other
+        if not isinstance(other, ir.Const):
+            o = fresh.t(T.INT)
+            out.append(ir.Load(s, o, keep))
+        source = fresh.t(T.INT)
+        op = {"gpu.shuffle_down": "add", "gpu.shuffle_up": "sub", "gpu.shuffle_xor": "xor"}.get(i.name)
+        out.append(ir.BinOp(s, source, op, lane, o) if op else ir.BinOp(s, source, "urem", o, ir.Const(T.INT, 32)))
+        at, low, high, inside, some, exists, where, r = (fresh.t(t_) for t_ in (
+            T.INT, T.BOOL, T.BOOL, T.BOOL, T.BOOL, T.BOOL, T.INT, T.ptr(i.result.type)))
+        out += [ir.BinOp(s, at, "add", base, source), ir.Cmp(s, low, "sge", source, ir.Const(T.INT, 0)),
+                ir.Cmp(s, high, "slt", source, ir.Const(T.INT, 32)), ir.Cmp(s, inside, "slt", at, n),
+                ir.Select(s, some, low, high, ir.Const(T.BOOL, False)),
+                ir.Select(s, exists, some, inside, ir.Const(T.BOOL, False)),
+                ir.Select(s, where, exists, at, t2), ir.Load(s, r, read), ir.PtrLoad(s, i.result, r, where)]
+        return out
+
+
+class _Builder:
+    """Straight-line IR for the companion's own blocks."""
+
+    def __init__(self, fresh: _Fresh, span: Span | None):
+        self.fresh, self.span = fresh, span
+
+    def load(self, block: ir.Block, var: ir.Var) -> ir.Temp:
+        x = self.fresh.t(var.type)
+        block.instrs.append(ir.Load(self.span, x, var))
+        return x
+
+    def binop(self, block: ir.Block, op: str, a: ir.Value, b: ir.Value) -> ir.Temp:
+        x = self.fresh.t(a.type)
+        block.instrs.append(ir.BinOp(self.span, x, op, a, b))
+        return x
+
+    def cmp(self, block: ir.Block, pred: str, a: ir.Value, b: ir.Value) -> ir.Temp:
+        x = self.fresh.t(T.BOOL)
+        block.instrs.append(ir.Cmp(self.span, x, pred, a, b))
+        return x
+
+    def intrinsic(self, block: ir.Block, type_: T.Type, name: str, **attrs: Any) -> ir.Temp:
+        x = self.fresh.t(type_)
+        block.instrs.append(ops.make(self.span, x, name, [], **attrs))
+        return x
+
+    def counted(self, before: ir.Block, var: ir.Var, stop: ir.Value, what: str,
+                after: ir.Block) -> tuple[ir.Block, ir.Block, ir.Temp]:
+        """`for var in range(stop)` from `before` on, going to `after` when done: (its body, where
+        the body's end jumps, the counter's value in the body)."""
+        head, body, latch = (self.fresh.block(f"{what}.{w}") for w in ("head", "body", "next"))
+        zero = ir.Const(T.INT, 0)
+        before.instrs.append(ir.Store(self.span, var, zero))
+        before.term = ir.Jump(self.span, head)
+        at = self.load(head, var)
+        head.term = ir.Branch(self.span, self.cmp(head, "slt", at, stop), body, after)
+        value = self.load(body, var)
+        at = self.load(latch, var)
+        latch.instrs.append(ir.Store(self.span, var, self.binop(latch, "add", at, ir.Const(T.INT, 1))))
+        latch.term = ir.Jump(self.span, head)
+        return body, latch, value
+
+
+class _IndexReads:
+    """Rewrites a thread loop's instructions so indices and shared arrays are read from the loop's
+    counters and the values its entry computed once, not from the scheduler's state."""
+
+    def __init__(self, counters: dict[str, ir.Var], thread: ir.Var, uniform: dict[tuple[str, str], ir.Var],
+                 shared: dict[tuple[Any, ...], ir.Var], fresh: _Fresh):
+        self.counters, self.thread, self.uniform, self.shared, self.fresh = counters, thread, uniform, shared, fresh
+
+    def __call__(self, instrs: list[ir.Instr]) -> list[ir.Instr]:
+        out: list[ir.Instr] = []
+        for i in instrs:
+            if not (isinstance(i, ir.Intrinsic) and i.result is not None):
+                out.append(i)
+                continue
+            name, r, s = i.name, i.result, i.span
+            if name == "gpu.thread_idx":
+                out.append(ir.Load(s, r, self.counters[i.attrs["axis"]]))
+            elif name == "gpu.global_idx":
+                a = i.attrs["axis"]
+                bi, bd, ti, base = (self.fresh.t(T.INT) for _ in range(4))
+                out += [ir.Load(s, bi, self.uniform["block_idx", a]), ir.Load(s, bd, self.uniform["block_dim", a]),
+                        ir.Load(s, ti, self.counters[a]), ir.BinOp(s, base, "mul", bi, bd),
+                        ir.BinOp(s, r, "add", base, ti)]
+            elif name == "gpu.lane_id":  # threads are numbered x first, in warps of 32
+                t = self.fresh.t(T.INT)
+                out += [ir.Load(s, t, self.thread), ir.BinOp(s, r, "urem", t, ir.Const(T.INT, 32))]
+            elif name in ("gpu.shared_array", "gpu.dynamic_shared"):
+                out.append(ir.Load(s, r, self.shared[name, tuple(sorted(i.attrs.items()))]))
+            elif name.startswith("gpu.") and name[4:] in _UNIFORM_INDICES:
+                out.append(ir.Load(s, r, self.uniform[name[4:], i.attrs["axis"]]))
+            else:
+                out.append(i)
+        return out
+
+
+def _in_order(entry: ir.Block) -> list[ir.Block]:
+    """The blocks reachable from `entry`, each after the block it was first reached from (so after
+    every block that dominates it)."""
+    order, seen, stack = [], {id(entry)}, [entry]
+    while stack:
+        b = stack.pop()
+        order.append(b)
+        for s in reversed(b.successors()):
+            if id(s) not in seen:
+                seen.add(id(s))
+                stack.append(s)
+    return order
+
+
+def _regions(f: ir.Function, by_symbol: dict[str, ir.Function],
+             synchronizing: set[str]) -> ir.Function | None:
+    """The companion: the kernel's body cut at its barriers, one copy per point a thread can resume at
+    (the entry, after barrier k), each copy the body of a plain counted loop nest over the block's
+    threads (z, y, x; x innermost, the thread's `thread_idx.x` its counter), as the OpenCL CPU runtimes
+    run work-groups. A round runs the copy of the point where every live thread waits (each thread's
+    resume point is in a per-thread array: -1 once it has returned); a barrier keeps what lives after
+    it in per-thread arrays and notes the point; a census after the round picks the next round's point,
+    or ends the block, or finds threads waiting at different barriers (a deadlock, reported by the
+    scheduler's census as the coroutines' is)."""
     fresh = _Fresh(f)
-    blocks, barriers = _split_at_barriers(_clone(f.blocks), fresh)
-    demoted = _demote_cross_block_temps(blocks, fresh)
-    live = _live_in(blocks)
+    span = f.span
+    taken = _inline(_clone(f.blocks), by_symbol, synchronizing, fresh)
+    if taken is None:
+        return None
+    blocks, inlined = taken
+    for b in blocks:
+        for i in b.instrs:
+            if isinstance(i, (ir.AddressOf, ir.BindRef, ir.Launch, ir.ParallelFor)) or (
+                    ops.synchronizes(i) and not (isinstance(i, ir.Intrinsic) and (i.name == "gpu.barrier"
+                                                                                 or i.name in SHUFFLES))):
+                return None
+    tv, count_v = fresh.v("thread", T.INT), fresh.v("threads", T.INT)
+    shuffles = _Shuffles(fresh, tv, count_v)
+    warps = shuffles.expand(blocks)
+    blocks, barriers = _split_at_barriers(blocks, fresh)
+    polled = _strip_region_polls(blocks, barriers)
+    # What came from a function's body must not raise or call: a traceback would lack its frame.
+    if any(id(b) in inlined and (isinstance(b.term, (ir.Raise, ir.Reraise))
+                                 or any(isinstance(i, ir.Call) for i in b.instrs))
+           for b in _reachable(blocks[0], blocks)):
+        return None
+    if warps and any(isinstance(i, ir.Intrinsic) and i.name.startswith(("memcheck", "racecheck"))
+                     for b in blocks for i in b.instrs):
+        return None
     stored = {i.var for b in blocks for i in b.instrs if isinstance(i, ir.Store)}
     stored |= {v.var for b in blocks for i in b.instrs for v in operands(i) if isinstance(v, ir.Ref)}
     # A parameter the kernel never assigns is the same for every thread: set once, never kept.
     uniform = [p for p in f.params if p not in stored]
+    recompute = _recomputable(blocks, uniform)
+    recomputed = {v for v, _, _ in recompute}
+    _demote_cross_block_temps(blocks, fresh)  # (its variables are among `fresh.made`)
+    live = _live_in(blocks)
+    needs_state = _needs_thread_state(blocks)
+    in_any_order = _runs_in_any_order(blocks)
+    # What lives across a barrier: per thread, or once for all threads when it is uniform.
+    # Set by the companion itself, around the thread loops: never kept per thread.
+    companion_level = {tv, count_v, *shuffles.write.values(), *shuffles.read.values()}
+    same_for_all, controlled = _uniform_vars(blocks, set(uniform) | (companion_level - {tv}))
+    # Shuffles wait like barriers, for the whole block: right only where every thread of the block
+    # reaches every wait (none under a branch on a thread-dependent condition, none after others ended).
+    if warps and any(id(before) in controlled for before, _, _ in barriers):
+        return None
     spills: dict[ir.Var, int] = {}
-    per_barrier = []
+    shared_spills: dict[ir.Var, int] = {}
+    per_barrier, per_barrier_uniform = [], []
     for _, rest, _ in barriers:
-        keep = sorted((v for v in live[id(rest)] if v.global_symbol is None and v not in uniform),
+        keep = sorted((v for v in live[id(rest)] if v.global_symbol is None and v not in uniform
+                       and v not in recomputed and v not in companion_level),
                       key=lambda v: v.id)
         for v in keep:
-            spills.setdefault(v, len(spills))
-        per_barrier.append(keep)
+            if v in same_for_all:
+                shared_spills.setdefault(v, len(shared_spills))
+            else:
+                spills.setdefault(v, len(spills))
+        per_barrier.append([v for v in keep if v not in same_for_all])
+        per_barrier_uniform.append([v for v in keep if v in same_for_all])
 
     params = [fresh.v(p.name, p.type) for p in f.params]
-    tv = fresh.v("thread", T.INT)
-    span = f.span
+    xv, yv, zv, point = (fresh.v(n, T.INT) for n in ("thread_x", "thread_y", "thread_z", "point"))
+    cv, hi_v, lo_v, low_v = (fresh.v(n, T.INT) for n in ("c", "hi", "lo", "low"))
+    all_v = fresh.v("all_alive", T.BOOL)
+    read_v, write_v = fresh.v("read_slot", T.INT), fresh.v("write_slot", T.INT)
+    own_vars = [xv, yv, zv, tv, count_v, point, cv, hi_v, lo_v, low_v, all_v, read_v, write_v, *shuffles.vars]
+    B = _Builder(fresh, span)
 
-    entry, round_, head, body, nxt, settle, leave = (fresh.block(w) for w in (
-        "entry", "round", "head", "body", "next", "settle", "leave"))
-    n = fresh.t(T.INT)
-    entry.instrs.append(ops.make(span, n, "gpu.region_threads", []))
+    # ---- entry: what every thread shares ----
+    entry = fresh.block("entry")
+    n = B.intrinsic(entry, T.INT, "gpu.region_threads")
+    entry.instrs.append(ir.Store(span, count_v, n))
+    dims = [B.intrinsic(entry, T.INT, "gpu.block_dim", axis=a) for a in _AXES]
     arrays = {}
     for v, slot in spills.items():
         arrays[v] = fresh.t(T.ptr(v.type))
         entry.instrs.append(ops.make(span, arrays[v], "gpu.region_spill", [], slot=slot))
+    # A uniform value kept across a barrier: two slots, one read in a round, the other written (every
+    # thread writes the same value, which the next round reads), swapped after each round.
+    uniform_arrays = {}
+    for v, slot in shared_spills.items():
+        uniform_arrays[v] = fresh.t(T.ptr(v.type))
+        entry.instrs.append(ops.make(span, uniform_arrays[v], "gpu.region_spill", [], slot=len(spills) + slot))
+    resume = fresh.t(T.ptr(T.INT))
+    entry.instrs.append(ops.make(span, resume, "gpu.region_spill", [], slot=len(spills) + len(shared_spills)))
+    exchange: dict[str, tuple[ir.Temp, ir.Temp]] = {}
+    for type_key, type_ in shuffles.types.items():
+        pair = (fresh.t(T.ptr(type_)), fresh.t(T.ptr(type_)))
+        for k, x in enumerate(pair):
+            entry.instrs.append(ops.make(span, x, "gpu.region_spill", [],
+                                         slot=len(spills) + len(shared_spills) + 1 + 2 * len(exchange) + k))
+        exchange[type_key] = pair
     for p, arg in zip(f.params, params, strict=True):
         if p in uniform:
             x = fresh.t(p.type)
             entry.instrs += [ir.Load(span, x, arg), ir.Store(span, p, x)]
-    entry.term = ir.Jump(span, round_)
+    # Uniform indices and shared arrays, once: the loop's body then reads no scheduler state.
+    shared: dict[tuple[Any, ...], ir.Var] = {}
+    for b in blocks:
+        for i in b.instrs:
+            if isinstance(i, ir.Intrinsic) and i.name in ("gpu.shared_array", "gpu.dynamic_shared") \
+                    and i.result is not None:
+                key = (i.name, tuple(sorted(i.attrs.items())))
+                if key not in shared:
+                    shared[key] = var = fresh.v("shared", i.result.type)
+                    x = fresh.t(i.result.type)
+                    entry.instrs += [ir.Intrinsic(i.span, x, i.name, [], dict(i.attrs)), ir.Store(span, var, x)]
+    uniform_index: dict[tuple[str, str], ir.Var] = {}
+    for kind in _UNIFORM_INDICES:
+        for a in _AXES:
+            var = uniform_index[kind, a] = fresh.v(f"{kind}_{a}", T.INT)
+            entry.instrs.append(ir.Store(span, var, B.intrinsic(entry, T.INT, f"gpu.{kind}", axis=a)))
+    own_vars += list(shared.values()) + list(uniform_index.values())
 
-    round_.instrs.append(ir.Store(span, tv, ir.Const(T.INT, 0)))
-    round_.term = ir.Jump(span, head)
-
-    t = fresh.t(T.INT)
-    more = fresh.t(T.BOOL)
-    head.instrs += [ir.Load(span, t, tv), ir.Cmp(span, more, "slt", t, n)]
-    head.term = ir.Branch(span, more, body, settle)
-
-    def current(block: ir.Block, where: Span | None) -> ir.Temp:
-        x = fresh.t(T.INT)
-        block.instrs.append(ir.Load(where, x, tv))
-        return x
-
-    # Where the thread goes on: -1 (it waits, or has ended), 0 (the kernel's entry), k + 1 (after barrier k).
-    t = current(body, span)
-    resume = fresh.t(T.INT)
-    body.instrs.append(ops.make(span, resume, "gpu.region_enter", [t]))
-    start = fresh.block("start")
-    for p, arg in zip(f.params, params, strict=True):
-        if p not in uniform:
-            x = fresh.t(p.type)
-            start.instrs += [ir.Load(span, x, arg), ir.Store(span, p, x)]
-    start.term = ir.Jump(span, blocks[0])
-    targets = [start]
-    for (_, rest, barrier), keep in zip(barriers, per_barrier, strict=True):
-        back = fresh.block("resume")
-        t = current(back, barrier.span)
-        for v in keep:
-            x = fresh.t(v.type)
-            back.instrs += [ir.PtrLoad(barrier.span, x, arrays[v], t), ir.Store(barrier.span, v, x)]
-        back.term = ir.Jump(barrier.span, rest)
-        targets.append(back)
-    dispatch = []
-    waiting = fresh.t(T.BOOL)
-    body.instrs.append(ir.Cmp(span, waiting, "slt", resume, ir.Const(T.INT, 0)))
-    test = fresh.block("dispatch")
-    body.term = ir.Branch(span, waiting, nxt, test)
-    for k, target in enumerate(targets):
-        if k == len(targets) - 1:
-            test.term = ir.Jump(span, target)
-            break
-        hit = fresh.t(T.BOOL)
-        test.instrs.append(ir.Cmp(span, hit, "eq", resume, ir.Const(T.INT, k)))
-        following = fresh.block("dispatch")
-        test.term = ir.Branch(span, hit, target, following)
-        dispatch.append(test)
-        test = following
-    dispatch.append(test)
-
-    # Each barrier: keep what lives after it, say where the thread waits, go to the next thread.
+    # ---- the template every copy is made from: thread indices read from the loop's counters ----
+    counters = dict(zip(_AXES, (xv, yv, zv), strict=True))
+    serve = _IndexReads(counters, tv, uniform_index, shared, fresh)
+    latch_mark = ir.Block("regions.latch")  # each copy's jumps to it go to its own thread loop's latch
+    for b in blocks:
+        b.instrs = serve(b.instrs)
+    # Each barrier: keep what lives after it, note where the thread goes on, go to the next thread.
     for k, ((before, _, barrier), keep) in enumerate(zip(barriers, per_barrier, strict=True)):
         assert before.instrs[-1] is barrier
         before.instrs.pop()
-        t = current(before, barrier.span)
+        t = fresh.t(T.INT)
+        before.instrs.append(ir.Load(barrier.span, t, tv))
         for v in keep:
             x = fresh.t(v.type)
             before.instrs += [ir.Load(barrier.span, x, v), ir.PtrStore(barrier.span, arrays[v], t, x)]
-        before.instrs.append(ops.make(barrier.span, None, "gpu.region_wait", [t], point=k + 1))
-        before.term = ir.Jump(barrier.span, nxt)
+        for v in per_barrier_uniform[k]:
+            x, w = fresh.t(v.type), fresh.t(T.INT)
+            before.instrs += [ir.Load(barrier.span, x, v), ir.Load(barrier.span, w, write_v),
+                              ir.PtrStore(barrier.span, uniform_arrays[v], w, x)]
+        before.instrs.append(ir.PtrStore(barrier.span, resume, t, ir.Const(T.INT, k + 1)))
+        before.term = ir.Jump(barrier.span, latch_mark)
     # A thread that returns has ended.
     for b in blocks:
         if isinstance(b.term, ir.Ret):
             where = b.term.span
-            t = current(b, where)
-            b.instrs.append(ops.make(where, None, "gpu.region_done", [t]))
-            b.term = ir.Jump(where, nxt)
+            t = fresh.t(T.INT)
+            b.instrs += [ir.Load(where, t, tv), ir.PtrStore(where, resume, t, ir.Const(T.INT, -1))]
+            b.term = ir.Jump(where, latch_mark)
 
-    t = current(nxt, span)
-    t1 = fresh.t(T.INT)
-    nxt.instrs += [ir.BinOp(span, t1, "add", t, ir.Const(T.INT, 1)), ir.Store(span, tv, t1)]
-    nxt.term = ir.Jump(span, head)
-    again = fresh.t(T.BOOL)
-    settle.instrs.append(ops.make(span, again, "gpu.region_settle", []))
-    settle.term = ir.Branch(span, again, round_, leave)
+    # ---- a round: poll Ctrl-C once, run the thread loop of the point every live thread waits at ----
+    round_, census, leave = fresh.block("round"), fresh.block("census"), fresh.block("leave")
+    body, latch, c = B.counted(entry, cv, n, "start", round_)
+    body.instrs.append(ir.PtrStore(span, resume, c, ir.Const(T.INT, 0)))  # every thread starts at the entry
+    body.term = ir.Jump(span, latch)
+    round_.instrs += [ir.Store(span, point, ir.Const(T.INT, 0)), ir.Store(span, all_v, ir.Const(T.BOOL, True)),
+                      ir.Store(span, read_v, ir.Const(T.INT, 0)), ir.Store(span, write_v, ir.Const(T.INT, 1))]
+    pick = fresh.block("pick")
+    round_.term = ir.Jump(span, pick)
+    dispatch = pick
+    if polled:
+        hit = fresh.t(T.BOOL)
+        pick.instrs.append(ops.make(span, hit, "interrupt_poll", []))
+        stop, go_on = fresh.block("interrupted"), fresh.block("polled")
+        pick.term = ir.Branch(span, hit, stop, go_on)
+        stop.term = ir.Reraise(span, None)
+        dispatch = go_on
+    at_point = B.load(dispatch, point)
+    for type_key in shuffles.types:  # this round writes one array of each pair and reads the other
+        first, second = exchange[type_key]
+        for var, parity in ((shuffles.write[type_key], write_v), (shuffles.read[type_key], read_v)):
+            one = B.cmp(dispatch, "eq", B.load(dispatch, parity), ir.Const(T.INT, 1))
+            x = fresh.t(var.type)
+            dispatch.instrs += [ir.Select(span, x, one, second, first), ir.Store(span, var, x)]
+    everyone = B.load(dispatch, all_v)
+    starts = [blocks[0]] + [rest for _, rest, _ in barriers]
+    latches: list[ir.Block] = []
+
+    def nest(k: int, start: ir.Block, checked: bool) -> ir.Block:
+        """The loop nest over the block's threads (z, y, x) running the copy of the kernel from `start`.
+        `checked`: some threads have ended, and each is skipped (otherwise there is no test in the loop,
+        so LLVM's loop vectorizer runs the x loop across threads without masks)."""
+        what = f"{k}{'c' if checked else ''}"
+        top = fresh.block(f"threads{what}")
+        kept = []  # the uniform values kept at the barrier the round starts after: read once, before the loop
+        for v in per_barrier_uniform[k - 1] if k else []:
+            r, value = fresh.t(T.INT), fresh.t(v.type)
+            top.instrs += [ir.Load(span, r, read_v), ir.PtrLoad(span, value, uniform_arrays[v], r)]
+            kept.append((v, value))
+        zbody, znext, _ = B.counted(top, zv, dims[2], f"z{what}", census)
+        ybody, ynext, _ = B.counted(zbody, yv, dims[1], f"y{what}", znext)
+        xbody, xnext, x = B.counted(ybody, xv, dims[0], f"x{what}", ynext)
+        latches.append(xnext)
+        z, y = B.load(xbody, zv), B.load(xbody, yv)
+        t = B.binop(xbody, "add", B.binop(xbody, "mul", B.binop(xbody, "add", B.binop(xbody, "mul", z, dims[1]), y),
+                                          dims[0]), x)
+        xbody.instrs.append(ir.Store(span, tv, t))
+        if needs_state:  # the scheduler's `cur` and indices, for what reads them (calls, checks)
+            xbody.instrs.append(ops.make(span, fresh.t(T.INT), "gpu.region_enter", [t]))
+        go = fresh.block(f"go{what}")
+        if checked:
+            at = fresh.t(T.INT)
+            xbody.instrs.append(ir.PtrLoad(span, at, resume, t))
+            xbody.term = ir.Branch(span, B.cmp(xbody, "sge", at, ir.Const(T.INT, 0)), go, xnext)
+        else:
+            xbody.term = ir.Jump(span, go)
+        part = _reachable(start, blocks)
+        copy_ = _copy(part, fresh, f"r{what}", {id(latch_mark): xnext})
+        if k == 0:
+            for prm, arg in zip(f.params, params, strict=True):
+                if prm not in uniform:
+                    start_value = fresh.t(prm.type)
+                    go.instrs += [ir.Load(span, start_value, arg), ir.Store(span, prm, start_value)]
+        else:
+            tt = B.load(go, tv)
+            for v in per_barrier[k - 1]:
+                value = fresh.t(v.type)
+                go.instrs += [ir.PtrLoad(span, value, arrays[v], tt), ir.Store(span, v, value)]
+            go.instrs += [ir.Store(span, v, value) for v, value in kept]
+            redo: list[ir.Instr] = []
+            for v, chain, result in recompute:  # indices-only values: recomputed, not kept
+                temps: dict[int, ir.Value] = {}
+                for i in chain:
+                    i2: Any = copy.copy(i)
+                    if isinstance(i2, ir.Intrinsic):
+                        i2.args, i2.attrs = list(i2.args), dict(i2.attrs)
+                    _replace_operands(i2, temps)
+                    old_result = i2.result  # (copied: the original instruction keeps its own)
+                    temps[old_result.id] = i2.result = fresh.t(old_result.type)
+                    redo.append(i2)
+                stored = temps.get(result.id, result) if isinstance(result, ir.Temp) else result
+                redo.append(ir.Store(span, v, stored))
+            go.instrs += serve(redo)
+        go.term = ir.Jump(span, copy_[part.index(start)])
+        return top
+
+    # Dispatch on the round's point and on whether every thread is alive. A thread ends while others
+    # go on only where a region reaches both a `return` and a barrier; otherwise no checked loops.
+    ends_apart = any(_ends_and_waits(start, blocks, latch_mark, resume, controlled) for start in starts)
+    if warps and ends_apart:
+        return None
+    test = dispatch
+    for k, start in enumerate(starts):
+        plain = nest(k, start, checked=False)
+        target = plain
+        if ends_apart:
+            target = fresh.block(f"alive{k}")
+            target.term = ir.Branch(span, everyone, plain, nest(k, start, checked=True))
+        if k == len(starts) - 1:
+            test.term = ir.Jump(span, target)
+            break
+        following = fresh.block("dispatch")
+        test.term = ir.Branch(span, B.cmp(test, "eq", at_point, ir.Const(T.INT, k)), target, following)
+        test = following
+
+    # ---- the census: the next round's point, the end, or threads waiting apart ----
+    # Reductions LLVM vectorizes: the largest resume point, the smallest of the live threads' (-1:
+    # ended), the smallest of all (negative once one has ended).
+    big = ir.Const(T.INT, 1 << 62)
+    census.instrs += [ir.Store(span, hi_v, ir.Const(T.INT, -1)), ir.Store(span, lo_v, big),
+                      ir.Store(span, low_v, big)]
+    looked = fresh.block("looked")
+    cbody, clatch, c = B.counted(census, cv, n, "census", looked)
+    at = fresh.t(T.INT)
+    cbody.instrs.append(ir.PtrLoad(span, at, resume, c))
+
+    def track(var: ir.Var, pred: str, value: ir.Value) -> None:
+        old = B.load(cbody, var)
+        new = fresh.t(T.INT)
+        cbody.instrs += [ir.Select(span, new, B.cmp(cbody, pred, value, old), value, old), ir.Store(span, var, new)]
+
+    live_at = fresh.t(T.INT)
+    cbody.instrs.append(ir.Select(span, live_at, B.cmp(cbody, "sge", at, ir.Const(T.INT, 0)), at, big))
+    track(hi_v, "sgt", at)
+    track(lo_v, "slt", live_at)
+    track(low_v, "slt", at)
+    cbody.term = ir.Jump(span, clatch)
+    hi, lo = B.load(looked, hi_v), B.load(looked, lo_v)
+    ended, check_apart, again = fresh.block("ended"), fresh.block("check_apart"), fresh.block("again")
+    looked.term = ir.Branch(span, B.cmp(looked, "slt", hi, ir.Const(T.INT, 0)), ended, check_apart)
+    stuck = fresh.block("stuck")
+    check_apart.term = ir.Branch(span, B.cmp(check_apart, "ne", lo, hi), stuck, again)
+    low = B.load(again, low_v)
+    again.instrs += [ir.Store(span, point, hi),
+                     ir.Store(span, all_v, B.cmp(again, "sge", low, ir.Const(T.INT, 0)))]
+    written = B.load(again, write_v)
+    again.instrs += [ir.Store(span, read_v, written),
+                     ir.Store(span, write_v, B.binop(again, "sub", ir.Const(T.INT, 1), written))]
+    again.term = ir.Jump(span, pick)
+    # Every thread has ended: tell the scheduler's census so.
+    ebody, elatch, c = B.counted(ended, cv, n, "ended", leave)
+    ebody.instrs.append(ops.make(span, None, "gpu.region_done", [c]))
+    ebody.term = ir.Jump(span, elatch)
+    # Threads wait at different barriers: mark each where it waits; the scheduler reports the deadlock.
+    sbody, slatch, c = B.counted(stuck, cv, n, "stuck", leave)
+    at = fresh.t(T.INT)
+    sbody.instrs.append(ir.PtrLoad(span, at, resume, c))
+    mark = sbody
+    for k, (_, _, barrier) in enumerate(barriers):
+        here, following = fresh.block("waits_here"), fresh.block("mark")
+        mark.term = ir.Branch(span, B.cmp(mark, "eq", at, ir.Const(T.INT, k + 1)), here, following)
+        here.instrs.append(ops.make(barrier.span, None, "gpu.region_wait", [c], point=k + 1))
+        here.term = ir.Jump(span, slatch)
+        mark = following
+    mark.instrs.append(ops.make(span, None, "gpu.region_done", [c]))
+    mark.term = ir.Jump(span, slatch)
+    if not needs_state and in_any_order:  # (a call or a check reads the scheduler's per-thread state)
+        leave.instrs.append(ops.make(span, None, "gpu.region_parallel", [],
+                                     latches=" ".join(b.label for b in latches)))
     leave.term = ir.Ret(span, None)
 
     g = ir.Function(region_symbol(f.symbol), f.name, f.file, params, T.NONE, f.span)
-    g.vars = list(f.params) + [v for v in f.vars if v not in f.params] + demoted + [tv]
-    g.blocks = [entry, round_, head, body, *dispatch, start, *targets[1:], *blocks, nxt, settle, leave]
-    g.raises = f.raises
+    # The kernel's, and what this pass made: its own, the demoted temporaries, the inlined functions'.
+    g.vars = list(f.params) + [v for v in f.vars if v not in f.params] + [v for v in fresh.made if v not in params]
+    # `leave` last: lowering its `gpu.region_parallel` marks the thread loops, lowered before it.
+    g.blocks = [b for b in _in_order(entry) if b is not leave] + [leave]
+    g.raises = f.raises or polled
     g.exported = False
     g.fastmath, g.noalias = f.fastmath, f.noalias
     return g

@@ -9,7 +9,7 @@ from ..gpu_limits import MAX_BLOCK_THREADS, MAX_GRID, MAX_STATIC_SHARED_BYTES
 from ..interop import is_string as is_python_str
 from ..monomorphize import Program
 from ..semantics import typed as t
-from ..semantics.globals import is_script
+from ..semantics.globals import MAIN_FLAG_PREFIX, is_script
 from ..semantics.gpu import static_shared_bytes
 from ..semantics.ownership import owning
 from ..source import Span
@@ -361,22 +361,33 @@ class FunctionLowering:
             cond = self.select(up, self.cmp(lt, current, limit, s.span),
                                self.cmp("sgt", current, limit, s.span), s.span)
         if chunked:
-            chunk_end = self.hidden("chunk", itype)
+            # A chunk is a counted loop: `left` iterations, at most POLL_EVERY, then a poll. A
+            # counter running down to zero gives LLVM a trip count it can compute, so the chunk
+            # vectorizes and unrolls even with a step other than 1 (`range(lane, n, 32)` in a
+            # kernel), where `i < end` plus an overflow exit would leave a loop of two exits.
+            left_var, last_var = self.hidden("left", itype), self.hidden("last", T.BOOL)
             refill = self.new_block("for.refill")
             self.block.term = ir.Branch(s.span, cond, refill, done)
             self.block = refill
             self.poll_interrupt(s.span)
-            # The chunk ends POLL_EVERY steps on, or at stop: `room`, the distance to stop, is
-            # positive here and exact as an unsigned number of the type's width.
+            # `room`, the distance to stop, is positive here and exact as an unsigned number of
+            # the type's width; the values left are ceil(room / step), written so it cannot wrap.
             room = self.binop("sub", limit, current, s.span) if direction else self.binop("sub", current, limit, s.span)
-            most = ir.Const(itype, abs(step.value) * POLL_EVERY)
-            take = self.select(self.cmp("ult", room, most, s.span), room, most, s.span)
-            self.emit(ir.Store(s.span, chunk_end, self.binop("add" if direction else "sub", current, take, s.span)))
+            stride = ir.Const(itype, abs(step.value))
+            one = ir.Const(itype, 1)
+            remaining = self.binop("add", self.binop("udiv", self.binop("sub", room, one, s.span), stride, s.span),
+                                   one, s.span)
+            most = ir.Const(itype, POLL_EVERY)
+            final = self.cmp("ule", remaining, most, s.span)
+            self.emit(ir.Store(s.span, left_var, self.select(final, remaining, most, s.span)))
+            self.emit(ir.Store(s.span, last_var, final))
             self.goto(head)
-            current = self.emit(ir.Load(s.span, self.temp(itype), counter))
-            end = self.emit(ir.Load(s.span, self.temp(itype), chunk_end))
-            cond = self.cmp(lt, current, end, s.span) if direction else self.cmp("sgt", current, end, s.span)
-            self.block.term = ir.Branch(s.span, cond, body, outer)
+            left = self.emit(ir.Load(s.span, self.temp(itype), left_var))
+            chunk_done = self.new_block("for.chunk.end")
+            self.block.term = ir.Branch(s.span, self.cmp("ne", left, ir.Const(itype, 0), s.span), body, chunk_done)
+            # After the range's last chunk the counter may have stepped past the type's largest
+            # value (wrapped): it is not compared again, the loop is over.
+            chunk_done.term = ir.Branch(s.span, self.emit(ir.Load(s.span, self.temp(T.BOOL), last_var)), done, outer)
         else:
             self.block.term = ir.Branch(s.span, cond, body, done)
         self.block = body
@@ -392,6 +403,13 @@ class FunctionLowering:
         current = self.emit(ir.Load(s.span, self.temp(itype), counter))
         if direction is None:
             step = self.emit(ir.Load(s.span, self.temp(itype), step_var))
+        if chunked:
+            left = self.emit(ir.Load(s.span, self.temp(itype), left_var))
+            self.emit(ir.Store(s.span, left_var, self.binop("sub", left, ir.Const(itype, 1), s.span)))
+            self.emit(ir.Store(s.span, counter, self.binop("add", current, step, s.span)))
+            self.goto(head)
+            self.block = done
+            return
         # Stop where the next value would not fit the type: Python's range never wraps around.
         top, bottom = ir.Const(itype, itype.max), ir.Const(itype, itype.min)
         if direction is True:
@@ -626,7 +644,8 @@ class FunctionLowering:
         """A variable about to be read: a module-level one, outside the script, must have been assigned
         (CPython's NameError otherwise: ir/globals.py)."""
         var = self.var(local)
-        if local.global_symbol is not None and not is_script(self.instance.decl):
+        if local.global_symbol is not None and not is_script(self.instance.decl) \
+                and not local.global_symbol.startswith(MAIN_FLAG_PREFIX):  # (set before `main` runs)
             defined = self.emit(ir.Load(span, self.temp(T.BOOL), self.defined_flag(local)))
             missing = self.emit(ir.Cmp(span, self.temp(T.BOOL), "eq", defined, ir.Const(T.BOOL, False)))
             self.guard(missing, "NameError", f"name '{local.name}' is not defined", span)
@@ -805,6 +824,10 @@ class FunctionLowering:
     def expr_TCallPtr(self, e) -> ir.Value:
         return function_values.call(self, e)
 
+    def expr_TAtomic(self, e) -> ir.Value:  # host atomics (semantics/c_functions.py)
+        args = [self.expr(a) for a in e.args]
+        return self.intrinsic(e.op, args, e.type if e.type != T.NONE else None, e.span, ordering=e.ordering)
+
     def expr_TMakeFnValue(self, e) -> ir.Value:
         return function_values.make(self, e)
 
@@ -856,7 +879,8 @@ class FunctionLowering:
         if e.op == "alloc":
             self.guard(self.cmp("slt", args[0], ir.Const(T.INT, 0), e.span), "ValueError",
                        "negative allocation size", e.span)
-            p = self.emit(ir.Alloc(e.span, self.temp(e.type), args[0]))
+            align = e.args[1].value if len(e.args) > 1 else 0  # a TConst: `alignment=`
+            p = self.emit(ir.Alloc(e.span, self.temp(e.type), args[0], align))
             self.guard(self.cmp("eq", p, ir.Const(e.type, None), e.span), "MemoryError", "", e.span)
             return p
         if e.op == "free":
@@ -871,6 +895,10 @@ class FunctionLowering:
             return ir.Const(T.NONE, None)
         if e.op == "bitcast":
             return self.emit(ir.Cast(e.span, self.temp(e.type), "bitcast", args[0]))
+        if e.op == "prefetch":
+            address = self.emit(ir.PtrOffset(e.span, self.temp(args[0].type), args[0], args[1]))
+            self.intrinsic("prefetch", [address], None, e.span)
+            return ir.Const(T.NONE, None)
         raise AssertionError(e.op)
 
     def expr_TMath(self, e: t.TMath) -> ir.Value:
@@ -1087,6 +1115,8 @@ class FunctionLowering:
             return self.intrinsic("exc_message", args, T.STRING_LITERAL, e.span)
         if e.name.startswith("extern:"):
             return self.intrinsic("extern", args, e.type if e.type != T.NONE else None, e.span, symbol=e.name[7:])
+        if e.name == "extern_ptr":  # `external_call[p, R](...)`: through a C function pointer
+            return self.intrinsic("extern_ptr", args, e.type if e.type != T.NONE else None, e.span)
         if e.name == "abs":
             v = args[0]
             if elem_type(v.type).is_float:

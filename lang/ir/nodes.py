@@ -189,6 +189,7 @@ class PtrStore(Instr):
 class Alloc(Instr):
     result: Temp  # Ptr[T]
     count: Value
+    align: int = 0  # the byte boundary it starts on (`alloc(n, alignment=64)`); 0: malloc's own
 
 
 @dataclass(eq=False)
@@ -281,6 +282,7 @@ class FnAddr(Instr):
 
     result: Temp
     callee: str
+    direct: bool = False  # the function itself, as a C function pointer (semantics/c_functions.py)
 
 
 @dataclass(eq=False)

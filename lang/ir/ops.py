@@ -169,6 +169,9 @@ _add("gpu.region_settle", result=BOOL, side_effects=True, lowering="gpu_region",
      targets=HOST_ONLY)
 _add("gpu.region_spill", result=PTR, attrs=(Attr("slot", int),), lowering="gpu_region", variant="spill",
      targets=HOST_ONLY)
+# The companion's thread loops, by the labels of their latches, are parallel loops (codegen/thread_loops.py).
+_add("gpu.region_parallel", attrs=(Attr("latches", str),), side_effects=True, lowering="gpu_region",
+     variant="parallel", targets=HOST_ONLY)
 
 # ---- --memcheck: (pointer, index, element count, is a store) -> the access failed ----
 _add("memcheck", operands=(PTR, INT, INT, BOOL), result=BOOL, side_effects=True, targets=HOST_ONLY,
@@ -180,6 +183,10 @@ _add("racecheck", operands=(PTR, INT, INT, BOOL), result=BOOL, side_effects=True
      variant="access", feature="--racecheck")
 _add("racecheck.barrier", side_effects=True, targets=HOST_ONLY, lowering="racecheck", variant="barrier",
      feature="--racecheck")
+
+# ---- `p.prefetch(i)`: fetch the cache line of an address that will be read soon (a hint: it
+# changes no value; kept like a side effect so that nothing moves or removes it; nothing on a GPU) ----
+_add("prefetch", operands=(PTR,), side_effects=True)
 
 # ---- the exception state and run-time messages ----
 _add("exc_matches", variadic=STR, result=BOOL)
@@ -193,6 +200,22 @@ _add("texts_release", operands=(PTR,), side_effects=True)
 # ---- a C function by name (`extern[symbol]`) ----
 _add("extern", variadic=ANY, result=ANY, result_optional=True, side_effects=True, attrs=(Attr("symbol", str),),
      targets=HOST_ONLY, feature="external_call")
+
+# ---- C-facing host code (semantics/c_functions.py): a call through a C function pointer (its first
+# operand), and atomics on memory with C11's orderings (the attribute: `ordering` as LLVM names it) ----
+_add("extern_ptr", operands=(PTR,), variadic=ANY, result=ANY, result_optional=True, side_effects=True,
+     targets=HOST_ONLY, feature="external_call through a pointer")
+ORDERING = Attr("ordering", str, ("monotonic", "acquire", "release", "acq_rel", "seq_cst"))
+_add("atomic_load", operands=(PTR,), result=POINTEE, attrs=(ORDERING,), reads=True, side_effects=True,
+     targets=HOST_ONLY, lowering="host_atomic", variant="load", feature="atomic_load")
+_add("atomic_store", operands=(PTR, POINTEE), attrs=(ORDERING,), writes=True, side_effects=True,
+     targets=HOST_ONLY, lowering="host_atomic", variant="store", feature="atomic_store")
+for _kind, _op in (("fetch_add", "add"), ("fetch_sub", "sub"), ("exchange", "xchg")):
+    _add(f"atomic_{_kind}", operands=(PTR, POINTEE), result=POINTEE, attrs=(ORDERING,), reads=True, writes=True,
+         side_effects=True, targets=HOST_ONLY, lowering="host_atomic", variant=_op, feature=f"atomic_{_kind}")
+_add("atomic_compare_exchange", operands=(PTR, POINTEE, POINTEE), result=BOOL, attrs=(ORDERING,), reads=True,
+     writes=True, side_effects=True, targets=HOST_ONLY, lowering="host_atomic", variant="cmpxchg",
+     feature="atomic_compare_exchange")
 
 # ---- the recursion guard (ir/recursion.py); the guard is an opaque pointer into the entry's frame,
 # the limit (the lowest stack address the recursion may reach) a UInt64 the bodies pass on, a site

@@ -44,7 +44,8 @@ def print_instr(i: ir.Instr) -> str:
     if isinstance(i, ir.PtrStore):
         return f"store {i.ptr}[{i.index}], {i.value}"
     if isinstance(i, ir.Alloc):
-        return f"{i.result} = alloc {i.count} : {i.result.type}"
+        aligned = f", align {i.align}" if i.align else ""
+        return f"{i.result} = alloc {i.count}{aligned} : {i.result.type}"
     if isinstance(i, ir.Free):
         return f"free {i.ptr}"
     if isinstance(i, ir.Splat):
@@ -83,7 +84,7 @@ def print_instr(i: ir.Instr) -> str:
     if isinstance(i, ir.BindRef):
         return f"bindref {i.var}, {i.ptr}"
     if isinstance(i, ir.FnAddr):
-        return f"{i.result} = fnaddr @{i.callee}"
+        return f"{i.result} = {'c_fnaddr' if i.direct else 'fnaddr'} @{i.callee}"
     if isinstance(i, ir.CallFn):
         head = f"{i.result} = " if i.result is not None else ""
         unwind = f" except {i.handler.label}" if i.handler is not None else ""

@@ -389,11 +389,17 @@ def _fields_of_dict(values: dict) -> dict:
 
 
 def instantiate_program(module: ast.Module, diags: DiagnosticBag, vector_bits: int = 128) -> Program:
+    from ..semantics.attribute_types import check_with_attribute_types
     from ..semantics.comptime import work_budget
 
-    with work_budget():  # one budget of compile-time work for the whole program
-        loader = ModuleLoader(diags)
-        symbols = loader.collect_program(module)
-        for each in loader.modules:
-            each.vector_bits = vector_bits
-        return Instantiator(symbols, diags, loader).run()
+    def run_once(made) -> Program:
+        with work_budget():  # one budget of compile-time work for the whole program
+            loader = ModuleLoader(diags)
+            made(loader)
+            symbols = loader.collect_program(module)
+            for each in loader.modules:
+                each.vector_bits = vector_bits
+            return Instantiator(symbols, diags, loader).run()
+
+    # Checked again from the start each time an attribute's type is found (semantics/attribute_types.py).
+    return check_with_attribute_types(module, diags, run_once)

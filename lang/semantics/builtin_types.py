@@ -31,6 +31,7 @@ ROLES: dict[str, str] = {
             "unpacking rules",
     "Dict": "Python's dict: `{k: v}`, dict comprehensions, `dict[K, V]`; the size-change check of a loop",
     "Set": "Python's set: `{a, b}`, `set()`, `set[T]`",
+    "Bytes": "Python's bytes: `b\"...\"` literals, `bytes(...)`, `s.encode()`; named `bytes` by `type(x).__name__`",
     "Tuple": "Python's tuple: `(a, b)`, `tuple[A, B]`; one struct per length (Tuple1 ... Tuple8), each "
              "instance named as its items' types",
     "Optional": "`T | None`, `Optional[T]`: narrowing by `is not None`, None assigned or compared",
@@ -49,6 +50,8 @@ ROLES: dict[str, str] = {
     "Zip2": "`zip(a, b)`: an iterator, used up by one walk",
     "Zip3": "`zip(a, b, c)`: an iterator, used up by one walk",
     "ReversedList": "`reversed(xs)`: an iterator, used up by one walk",
+    "ZipRows": "`zip(*rows)`: an iterator, used up by one walk (semantics/zip_rows.py)",
+    "VarTuple": "`tuple[T, ...]`, what `zip(*rows)` makes: a tuple whose length only the run knows",
 }
 
 

@@ -11,6 +11,7 @@ from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
 from . import classes, everyday, fold, function_values, iterable_arguments, python_float
 from .builtin_types import is_builtin
+from .drained_loops import owned_variant
 from .empty_literals import is_empty_literal
 from .generators import is_generator
 from .implicit_mut import aliased_argument
@@ -286,6 +287,8 @@ class CallChecker:
     def finish_call(self, decl: ast.FnDef, bound: list[TExpr], span: Span, name_span: Span,
                     owner: StructType | None = None, receiver: TExpr | None = None, ct_items=None) -> TExpr:
         """Convert bound arguments to the parameters' types, instantiate, and build the call."""
+        if receiver is not None and owner is not None and not bound:  # `f().lower()` (semantics/drained_loops.py)
+            decl = owned_variant(decl, receiver, owner.symbol.methods)
         params = decl.params[1:] if decl.self_convention is not None else decl.params
         if any(b.type == ERROR for b in bound) or (receiver is not None and receiver.type == ERROR):
             self._pending_arguments(decl, params, bound, owner)
@@ -293,6 +296,10 @@ class CallChecker:
         from .stored_arguments import check_stored_arguments
 
         if not check_stored_arguments(self.chk, decl, params, bound, span, owner):  # `C(xs)` storing xs, xs used after
+            return TConst(span, ERROR, None)
+        from .bytes_checks import check_call as check_bytes_call
+
+        if not check_bytes_call(self.chk, decl, params, bound, span, owner):  # `s.encode("utf-16")`, `b == "a"`
             return TConst(span, ERROR, None)
         if decl.name == "format" and owner is None and len(bound) == 2 and is_stdlib_file(decl.span.file.name):
             from .format_spec import spec_problem
@@ -355,6 +362,8 @@ class CallChecker:
                     args.append(TRef(receiver.span, owner, receiver.var))
             elif convention == "":
                 args.append(receiver)
+            elif convention in ("var", "owned"):  # `fn _drain(var self)`: the callee takes it over
+                args.append(self.chk.ownership.consume(receiver, f"passed to `{decl.name}`"))
         for p, b, t in zip(params, bound, arg_types[1:] if convention is not None else arg_types):
             if p.convention != "mut":
                 self.chk.empties.flows_into(b, t)
@@ -436,16 +445,32 @@ class CallChecker:
 
     def external_call(self, func: ast.Subscript, e: ast.Call) -> TExpr:
         """`external_call["symbol", Result](args...)`: a call of a C function in the process (libc,
-        libm, the pyx runtime) with the arguments' own types; nothing about it is checked."""
-        if len(func.items) != 2 or not isinstance(func.items[0], ast.StrLit) or e.keywords:
+        libm, the pyx runtime) with the arguments' own types; nothing about it is checked. A pointer
+        in place of the symbol is a C function pointer to call, and an `fn`'s name as an argument
+        passes its address (semantics/c_functions.py)."""
+        from . import c_functions
+
+        through = len(func.items) == 2 and not isinstance(func.items[0], ast.StrLit)
+        if len(func.items) != 2 or not isinstance(func.items[0], (ast.StrLit, ast.Expr)) or e.keywords:
             self.msg.error("E0169", e.span)
             for a in e.args:
                 self.exprs.expr(a)
             return TConst(e.span, ERROR, None)
         result = self.chk.resolve_type(func.items[1])
-        args = [self.exprs.value(self.exprs.expr(a)) for a in e.args]
+        callee = [self.exprs.value(self.exprs.expr(func.items[0]))] if through else []  # (first, as Python's)
+        args = callee + [(isinstance(a, ast.Name) and c_functions.function_address(self.chk, a))
+                         or self.exprs.value(self.exprs.expr(a)) for a in e.args]
+        if through and args[0].type != ERROR and not isinstance(args[0].type, T.PtrType):
+            self.msg.error("E0169", func.items[0].span)  # neither a symbol nor a C function pointer
+            return TConst(e.span, ERROR, None)
         if result == ERROR or any(a.type == ERROR for a in args):
             return TConst(e.span, ERROR, None)
+        if through:
+            for t, span in [(result, func.items[1].span)] + [(a.type, a.span) for a in args[1:]]:
+                if not (isinstance(t, (ScalarType, T.PtrType)) or (t == T.NONE and span is func.items[1].span)):
+                    self.msg.error("E0170", span, type=t)
+                    return TConst(e.span, ERROR, None)
+            return TBuiltin(e.span, result, "extern_ptr", args)
         symbol = func.items[0].value
         if not symbol.startswith("__pyx_") and not _in_process(symbol):
             self.msg.error("E0173", func.items[0].span, symbol=symbol)
@@ -460,6 +485,10 @@ class CallChecker:
     def default_value(self, p: ast.Param) -> TExpr:
         v = self.exprs.expr(p.default)
         if not isinstance(v, TConst):
+            from .tuple_defaults import is_constant_tuple
+
+            if v.type != ERROR and is_constant_tuple(p.default):
+                return v  # `p: tuple[int, int] = (0, 0)`: an equal tuple at each call (semantics/tuple_defaults.py)
             if v.type != ERROR:
                 self.msg.error("E0219", p.default.span, detail="a default value must be a constant")
             return TConst(p.default.span, ERROR, None)

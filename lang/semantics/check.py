@@ -19,6 +19,7 @@ from . import (
     classes,
     closure_loops,
     context_managers,
+    device_closures,
     everyday,
     function_values,
     inheritance,
@@ -320,6 +321,8 @@ class FunctionChecker:
             return None  # a docstring
         if closure_loops.is_closure_loop(self, e):  # Mojo's `parallelize[body](n)`, `vectorize[body, W](n)`
             return closure_loops.closure_loop(self, s)
+        if device_closures.is_elementwise(self, e):  # Mojo's `elementwise[body, W, target="gpu"](n)`
+            return device_closures.elementwise(self, s)
         spelled = setdefault_then_method(e)
         if spelled is not None:  # `d.setdefault(k, []).append(x)`
             return TBlock(s.span, [x for x in (self.stmt(t) for t in spelled) if x is not None])

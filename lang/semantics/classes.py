@@ -56,6 +56,13 @@ def class_name(t: Type) -> str:
     return t.base or t.name
 
 
+def frozen_refused(chk: FunctionChecker, t: Type, rest: list, span: Span) -> bool:
+    """Whether assigning `obj.<rest>` (obj of class t) sets a frozen dataclass's field (E0153)."""
+    from .frozen_dataclasses import refused
+
+    return refused(chk, t, rest, span)
+
+
 def data_type(chk: FunctionChecker, t: Type) -> StructType | None:
     """The struct holding the attributes of class t, its fields resolved."""
     from .module import resolve_fields
@@ -435,7 +442,7 @@ def assign(chk: FunctionChecker, targets: list[ast.Expr], values: list[TExpr], s
             stmts.append(chk._assign_targets([target], [value], span))
             continue
         handle, rest, _ = found
-        if handle.type == ERROR:
+        if handle.type == ERROR or frozen_refused(chk, handle.type, rest, target.span):
             continue
         chk.sharing.stored_copy(value)
 
@@ -465,6 +472,16 @@ def assign_statement(chk: FunctionChecker, s: ast.Assign):
     handle, rest, t = found
     if handle.type == ERROR:
         return TBlock(s.span, [])  # (reported)
+    if frozen_refused(chk, handle.type, rest, s.targets[0].span):
+        return TBlock(s.span, [])
+    if t == ERROR and len(rest) == 1:
+        from .attribute_types import assigned, is_empty_first, is_first, pending_of
+
+        pending = pending_of(chk, handle.type, rest[0][0])
+        if pending is not None:  # an attribute the checker types: this value may say its type
+            if not (is_first(pending, s.value) and is_empty_first(pending)):
+                assigned(chk, pending, s.value, chk.exprs.expr(s.value))
+            return TBlock(s.span, [])  # (this run ends in a new check, or in E0256)
     value = chk.empty_container(s.value, t)
     if value is None:
         value = chk.exprs.expr(s.value)
@@ -504,7 +521,7 @@ def _property_setter(chk: FunctionChecker, s: ast.Assign):
     return TExprStmt(s.span, call) if call is not None else None
 
 
-def _items_of(target: ast.Expr) -> tuple[ast.Expr, list[ast.Subscript]]:
+def items_of(target: ast.Expr) -> tuple[ast.Expr, list[ast.Subscript]]:
     """`o.grid[i][j]` -> (o.grid, [the two subscripts, outermost first])."""
     subs = []
     while isinstance(target, ast.Subscript):
@@ -513,13 +530,13 @@ def _items_of(target: ast.Expr) -> tuple[ast.Expr, list[ast.Subscript]]:
     return target, subs
 
 
-def _rewrap(inner: ast.Expr, subs: list[ast.Subscript]) -> ast.Expr:
+def rewrap(inner: ast.Expr, subs: list[ast.Subscript]) -> ast.Expr:
     for sub in reversed(subs):
         inner = replace(sub, value=inner)
     return inner
 
 
-def _indices_first(chk: FunctionChecker, subs: list[ast.Subscript], prelude: list) -> list[ast.Subscript] | None:
+def indices_first(chk: FunctionChecker, subs: list[ast.Subscript], prelude: list) -> list[ast.Subscript] | None:
     """The subscripts, each index that may run code computed first (into a variable of its own)."""
     out = []
     for sub in subs:
@@ -536,7 +553,7 @@ def _indices_first(chk: FunctionChecker, subs: list[ast.Subscript], prelude: lis
 def _item_assign(chk: FunctionChecker, s: ast.Assign):
     """`o.items[i] = v`, `o.grid[i][j] = v`, `o.counts[k] = v`: the item of the object's own
     container. None when the container is not inside an object."""
-    inner, subs = _items_of(s.targets[0])
+    inner, subs = items_of(s.targets[0])
     found = split(chk, inner) if isinstance(inner, ast.Attribute) else None
     if found is None:
         return None
@@ -547,20 +564,22 @@ def _item_assign(chk: FunctionChecker, s: ast.Assign):
     value = chk.exprs.expr(s.value)
     if value.type == ERROR:
         return TBlock(s.span, [])
+    if len(subs) == 1 and isinstance(s.targets[0], ast.Subscript):
+        chk.empties.setitem(s.targets[0], value)  # `self.d[k] = v` of a pending `self.d = {}`
     value = evaluated_first(chk, chk.exprs.value(value), s.span, prelude)
-    named = _indices_first(chk, subs, prelude)
+    named = indices_first(chk, subs, prelude)
     if named is None:
         return TBlock(s.span, [])
 
     def use(name):
-        return [chk.structs.setitem(_rewrap(reroot(name, rest, inner.span), named), value, s.span)]
+        return [chk.structs.setitem(rewrap(reroot(name, rest, inner.span), named), value, s.span)]
 
     return TBlock(s.span, prelude + [TExprStmt(s.span, lend(chk, handle, s.span, use, rest[0][0]))])
 
 
 def aug_assign(chk: FunctionChecker, s: ast.AugAssign, root: TExpr | None = None):
     """`obj.x += v`, `obj.items[i] += v`: None when the target does not go through an object."""
-    inner, subs = _items_of(s.target)
+    inner, subs = items_of(s.target)
     prelude: list = []
     if subs:
         if not isinstance(inner, ast.Attribute):
@@ -572,13 +591,13 @@ def aug_assign(chk: FunctionChecker, s: ast.AugAssign, root: TExpr | None = None
         if handle.type == ERROR:
             return TBlock(s.span, [])  # (reported)
         value_ast = named_first(chk, s.value, prelude)
-        named = _indices_first(chk, subs, prelude)
+        named = indices_first(chk, subs, prelude)
         if value_ast is None or named is None:
             return TBlock(s.span, [])
 
         def use_item(name):
             # `x[i] = x[i] op v`, with i computed once (above): what Python's `x[i] op= v` does
-            target = _rewrap(reroot(name, rest, inner.span), named)
+            target = rewrap(reroot(name, rest, inner.span), named)
             current = chk.exprs.expr(target)
             if current.type == ERROR:
                 return []
@@ -590,7 +609,7 @@ def aug_assign(chk: FunctionChecker, s: ast.AugAssign, root: TExpr | None = None
     if found is None:
         return None
     handle, rest, _ = found
-    if handle.type == ERROR:
+    if handle.type == ERROR or frozen_refused(chk, handle.type, rest, s.target.span):
         return TBlock(s.span, [])  # (reported)
     value_ast = named_first(chk, s.value, prelude)
     if value_ast is None:

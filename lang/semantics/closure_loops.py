@@ -19,7 +19,9 @@ refused (Mojo writes that variable where Python binds a local of the body's own)
 parallel body, E0179 in a vectorize one, which may say `var x` or `nonlocal x`. A module-level
 `fn work(i: Int)` (or `fn work[width: Int](i: Int)`)
 is a body too: the loop calls it. Any other body, or one of the wrong shape, is E0179; a
-`@parameter fn` named anywhere but as such a body is E0184 (it is not a value here).
+`@parameter fn` named anywhere but as such a body is E0184 (it is not a value here). Mojo's
+`@__copy_capture(a, ...)` on it copies those variables where it is defined (`define_parameter_fn`),
+and the body reads the copies (here, and as `elementwise`'s kernel: semantics/device_closures.py).
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..syntax import ast
 from ..types import ERROR, FunctionType
-from .typed import LocalVar, TConst
+from .typed import LocalVar, TBlock, TConst
 
 if TYPE_CHECKING:
     from .check import FunctionChecker
@@ -47,6 +49,12 @@ class ParameterFn:
     a TConst of ERROR type with this value, so every other use reports E0184)."""
 
     decl: ast.FnDef
+    # Mojo's `@__copy_capture(a, b)`: the variables copied when the closure is defined, each with
+    # the name of its copy (taken then); the body reads the copy, whatever the variable holds later.
+    copies: tuple[tuple[str, str], ...] = ()
+
+
+COPY_CAPTURE = "__copy_capture"
 
 
 def is_algorithm_import(name: str) -> bool:
@@ -60,10 +68,11 @@ def collect_algorithm_import(item: ast.Import, diags) -> None:
         diags.error("E0179", item.span, form=item.module,
                     detail="its names imported: `from algorithm import parallelize, vectorize`")
         return
+    provided = (*FORMS, "elementwise")  # (the GPU form: semantics/device_closures.py)
     for name, local in item.names:
-        if name not in FORMS or local != name:
+        if name not in provided or local != name:
             diags.error("E0130", item.span, module=item.module,
-                        name=name if name not in FORMS else f"{name}` under another name `{local}")
+                        name=name if name not in provided else f"{name}` under another name `{local}")
 
 
 def is_closure_loop(chk: FunctionChecker, e: ast.Expr) -> bool:
@@ -86,13 +95,28 @@ def _is_function_name(chk: FunctionChecker, name: str) -> bool:
         isinstance(found, LocalVar) and found.type in chk.closures.nested_defs)
 
 
-def define_parameter_fn(chk: FunctionChecker, s: ast.FnDef) -> None:
-    """A nested `@parameter fn`: its name holds it for the closure loops; it makes no code itself."""
-    other = [d for d in s.decorators if d.name not in _BODY_DECORATORS]
+def define_parameter_fn(chk: FunctionChecker, s: ast.FnDef):
+    """A nested `@parameter fn`: its name holds it for the closure loops; it makes no code itself,
+    but the copies `@__copy_capture(a, ...)` asks for, taken here."""
+    other = [d for d in s.decorators if d.name not in _BODY_DECORATORS and d.name != COPY_CAPTURE]
     if other:
         chk.msg.error("E0281", other[0].span, construct=f"the decorator `@{other[0].name}`")
-    chk.scopes.declare(s.name, TConst(s.name_span, ERROR, ParameterFn(s)), function_wide=True)
-    return None
+    copies: dict[str, str] = {}
+    made: list = []
+    for d in s.decorators:
+        if d.name != COPY_CAPTURE:
+            continue
+        for a in d.args:
+            if not (isinstance(a, ast.Name) and isinstance(chk.scopes.lookup(a.id), LocalVar)):
+                chk.msg.error("E0281", a.span, construct="`@__copy_capture` of something other than a variable of "
+                              "the enclosing function")
+                continue
+            if a.id not in copies:
+                copies[a.id] = f"{a.id}@copy:{s.name_span.line}:{s.name_span.col}"
+                made.append(chk.stmt(ast.VarDecl(a.span, copies[a.id], a.span, None, a, True)))
+    chk.scopes.declare(s.name, TConst(s.name_span, ERROR, ParameterFn(s, tuple(copies.items()))), function_wide=True)
+    made = [m for m in made if m is not None]
+    return TBlock(s.span, made) if made else None
 
 
 def misused(chk: FunctionChecker, e: ast.Name, fn: ParameterFn) -> TConst:
@@ -106,6 +130,10 @@ def misused_form(chk: FunctionChecker, name: ast.Name) -> bool:
     found = chk.scopes.lookup(name.id)
     if isinstance(found, TConst) and isinstance(found.value, ParameterFn):
         misused(chk, name, found.value)
+        return True
+    if name.id == "elementwise" and found is None and name.id not in chk.module.functions:
+        chk.msg.error("E0176", name.span, detail='a statement of its own: `elementwise[body, W, target="gpu"](n)` '
+                      "gives nothing")
         return True
     if name.id in FORMS and found is None and name.id not in chk.module.functions:
         _error(chk, name.span, name.id, "a statement of its own, with a function as its body: "
@@ -157,6 +185,8 @@ def closure_loop(chk: FunctionChecker, s: ast.ExprStmt):
     if inlined is None:
         return None
     body = inlined
+    if isinstance(found, TConst) and isinstance(found.value, ParameterFn) and found.value.copies:
+        body = tuple(_rename(stmt, dict(found.value.copies)) for stmt in body)  # `@__copy_capture`'s copies
     index = ast.Name(decl.params[0].span, _fresh(decl, decl.params[0].name))
     width = ast.Name(decl.ct_params[0].span, decl.ct_params[0].name) if decl.ct_params else index
     return chk.stmt_For(_loop(span, form, index, width, items, count, body))

@@ -341,8 +341,7 @@ class ClosureChecker:
         if any(d.name == "parameter" for d in s.decorators):  # Mojo's body of a closure loop
             from .closure_loops import define_parameter_fn
 
-            define_parameter_fn(self.chk, s)
-            return None
+            return define_parameter_fn(self.chk, s)  # (the copies `@__copy_capture` takes)
         made: TExpr | None = None
         for unsupported, what in ((s.decorators, "a decorator"), (s.variadic is not None, "a `*` parameter"),
                                   (s.ct_params, "compile-time parameters")):

@@ -26,7 +26,7 @@ from .builtin_types import is_builtin
 VIEWS = ("keys", "values", "items")
 VIEW_TYPES = ("DictKeysView", "DictValuesView", "DictItems")
 # The stdlib's structs for Python's iterators, which a walk uses up (Python's builtins that give them).
-ITERATOR_TYPES = ("MapIterator", "FilterIterator", "Enumerate", "Zip2", "Zip3", "ReversedList")
+ITERATOR_TYPES = ("MapIterator", "FilterIterator", "Enumerate", "Zip2", "Zip3", "ReversedList", "ZipRows")
 ITERATOR_BUILTINS = {"map": 1, "filter": 1, "enumerate": 0, "zip": 0, "reversed": 0}  # -> first iterable argument
 
 

@@ -102,18 +102,38 @@ class EmptyLiterals:
     def _pending_var(self, node: ast.Expr) -> LocalVar | None:
         """The pending container variable `node` names (not a pending `x = None`: no method of a
         container says what it holds)."""
+        if isinstance(node, ast.Attribute):
+            return self._pending_attribute(node)
         if not self.pending or not isinstance(node, ast.Name):
             return None
         found = self.chk.scopes.lookup(node.id)
         return found if isinstance(found, LocalVar) and found in self.pending \
             and not isinstance(self.pending[found], ast.NoneLit) else None
 
+    def _pending_attribute(self, node: ast.Attribute):
+        """`obj.x` (obj a variable), x an attribute of obj's class still pending with an empty
+        container as its first value (semantics/attribute_types.py): its uses say what it holds as
+        a variable's do, and a resolution checks the program again."""
+        from .attribute_types import is_empty_first, pending_of
+
+        if not isinstance(node.value, ast.Name):
+            return None
+        found = self.chk.scopes.lookup(node.value.id)
+        t = getattr(found, "type", None)
+        if t is None or t == ERROR:
+            return None
+        pending = pending_of(self.chk, t, node.attr)
+        if pending is None or not is_empty_first(pending):
+            return None
+        self.pending[pending] = pending.first  # type: ignore[index]  # (an attribute, not a LocalVar)
+        return pending
+
     def assigned(self, var: LocalVar, value: TExpr) -> None:
         """`prev = cur` to a pending `prev = None`: an Optional of what is assigned."""
         if var in self.pending and isinstance(self.pending[var], ast.NoneLit) and value.type != T.NONE:
             self._resolve(var, value.type)
 
-    def _optional(self, t: Type, literal: ast.Expr) -> Type:
+    def optional_of(self, t: Type, literal: ast.Expr) -> Type:
         """An Optional of t (t itself when it is one): what a variable first bound to None holds."""
         from .classes import is_class
         from .module import struct_instance
@@ -133,10 +153,15 @@ class EmptyLiterals:
         """Record the type for var's literal and start the check again (if the type fits the literal)."""
         literal = self.pending[var]
         if isinstance(literal, ast.NoneLit):  # `prev = None`, later a Node: an Optional[Node]
-            t = self._optional(t, literal)
+            t = self.optional_of(t, literal)
             if t == ERROR or id(literal) in self.hints:
                 return
         elif t == ERROR or not is_builtin(t, _kind(literal)) or id(literal) in self.hints:
+            return
+        from .attribute_types import PendingAttribute, resolve
+
+        if isinstance(var, PendingAttribute):
+            resolve(var, t)  # (for the next check of the whole program)
             return
         owner = self.owners.get(var)
         if owner is not None:  # the script's literal: its check starts again, this one is abandoned
@@ -277,9 +302,11 @@ class EmptyLiterals:
     def report_unresolved(self) -> None:
         if self.chk.globals.script:
             self._ask_functions()
+        from .attribute_types import PendingAttribute
+
         for var, literal in self.pending.items():
-            if var in self.owners:
-                continue  # the script's: reported there
+            if var in self.owners or isinstance(var, PendingAttribute):
+                continue  # the script's: reported there; an attribute's: semantics/attribute_types.py
             if isinstance(literal, ast.NoneLit):  # nothing else is ever assigned to it
                 self.chk.msg.error("E0132", literal.span, name=var.name)
                 continue

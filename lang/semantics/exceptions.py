@@ -15,6 +15,8 @@ PARENT = {
     "NameError": "Exception",  # a module-level variable read before the script assigns it (semantics/globals.py)
     "EOFError": "Exception",  # input() at the end of standard input
     "ValueError": "Exception", "TypeError": "Exception", "AssertionError": "Exception",
+    # bytes.decode / str.encode (stdlib/pybytes.px)
+    "UnicodeError": "ValueError", "UnicodeDecodeError": "UnicodeError", "UnicodeEncodeError": "UnicodeError",
     "StopIteration": "Exception",  # next() of a generator with no item left (semantics/generators.py)
     "MemoryError": "Exception", "RuntimeError": "Exception", "NotImplementedError": "RuntimeError",
     "RecursionError": "RuntimeError",  # recursion deeper than the thread's stack allows

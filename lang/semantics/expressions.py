@@ -15,10 +15,12 @@ from ..diagnostics import Note
 from ..diagnostics.codes import NOT_IN_PYX
 from ..source import Span
 from ..syntax import ast
+from ..syntax.build_ast import ZIP_ROWS
 from ..syntax.properties import is_property
 from ..types import ERROR, FunctionType, LiteralType, ScalarType, StructType, Type, default_type
 from . import classes, closure_loops, everyday, float_sums, fold, function_values, inheritance, python_float, sets
 from .builtin_types import is_builtin
+from .c_functions import ATOMICS, atomic_call
 from .closure_loops import ParameterFn
 from .closures import BUILTIN_VALUES, KEYED
 from .comprehensions import CONSUMERS
@@ -245,6 +247,10 @@ class ExpressionChecker:
         return TDictLit(e.span, dict_type, init, setitem, keys, values)
 
     def expr_Lambda(self, e: ast.Lambda) -> TExpr:
+        if any(p.default is not None for p in e.params):  # `lambda x, k=k:` (semantics/lambda_defaults.py)
+            from .lambda_defaults import lambda_value
+
+            return lambda_value(self.chk, e)
         return self.chk.closures.lambda_value(e)
 
     def expr_Name(self, e: ast.Name) -> TExpr:
@@ -401,6 +407,10 @@ class ExpressionChecker:
             if index is None:
                 return TConst(e.span, ERROR, None)
             return TPtrOp(e.span, base.type.pointee, "load", [base, index])
+        if isinstance(base.type, StructType):  # `p[0]` of a named tuple: of its tuple (semantics/named_tuples.py)
+            from .named_tuples import as_tuple
+
+            base = as_tuple(self.chk, base)
         if isinstance(base.type, T.TupleType):
             return self.chk.tuples.index(base, e)
         if self.chk.structs.struct_of(base.type) is not None:
@@ -562,6 +572,12 @@ class ExpressionChecker:
         return result
 
     def expr_Compare(self, e: ast.Compare) -> TExpr:
+        if isinstance(e.left, ast.Call) or isinstance(e.comparators[0], ast.Call):  # `type(x) is C`
+            from .type_objects import compare
+
+            found = compare(self.chk, e)
+            if found is not None:
+                return found
         operands = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
         if any(isinstance(o.type, StructType) for o in operands):
             return self.chk.structs.struct_compare(e, operands)
@@ -713,6 +729,12 @@ class ExpressionChecker:
     # ---- calls ----
     def expr_Call(self, e: ast.Call) -> TExpr:
         func = e.func
+        if isinstance(func, ast.Name) and func.id == "type":  # `type(x)` as a value (semantics/type_objects.py)
+            from .type_objects import is_type_call, type_value
+
+            made = type_value(self.chk, e) if is_type_call(self.chk, e) else None
+            if made is not None:
+                return made
         if isinstance(func, ast.Subscript):
             return self.chk.calls.parameterized_call(func, e)
         if isinstance(func, ast.Attribute) and func.attr == "format" and isinstance(func.value, ast.StrLit):
@@ -765,6 +787,10 @@ class ExpressionChecker:
         if name == "pow" and len(e.args) == 2 and not e.keywords and name in self.chk.module.functions \
                 and is_stdlib_file(self.chk.module.functions[name].span.file.name):
             return self.expr(ast.Binary(e.span, "**", e.args[0], e.args[1]))  # Python's pow(x, y) is x ** y
+        if name == ZIP_ROWS:  # `zip(*rows)` (semantics/zip_rows.py)
+            from . import zip_rows
+
+            return zip_rows.call(self.chk, e)
         if name in self.chk.module.functions:
             return self.chk.calls.user_call(*self.chk.tuples.callee(name, e))
         if name in self.chk.module.structs:
@@ -773,6 +799,8 @@ class ExpressionChecker:
             return self.chk.mathlib.math_call(self.chk.module.imported[name][1], e)
         if name in GPU_NAMES and name not in ("WARP_SIZE",):
             return self.chk.gpu.gpu_call(name, e)
+        if name in ATOMICS:  # host atomics (semantics/c_functions.py)
+            return atomic_call(self.chk, name, e)
         if name in self.chk.module.comptimes:
             self.msg.error("E0109", func.span, name=name)
             return TConst(e.span, ERROR, None)

@@ -57,9 +57,11 @@ class FnValueType(StructType):
 
 @dataclass(eq=False)
 class TFnAddr(TExpr):
-    """The address of `thunk`'s entry for indirect calls (a Ptr[UInt8])."""
+    """The address of `thunk`'s entry for indirect calls (a Ptr[UInt8]); `direct`: of the function
+    itself, as a C function pointer (semantics/c_functions.py)."""
 
     thunk: FunctionInstance
+    direct: bool = False
 
 
 @dataclass(eq=False)

@@ -43,6 +43,7 @@ from .builtin_types import is_builtin
 from .comprehensions import CompStep
 from .globals import bound_names
 from .imports import is_stdlib_file
+from .lazy_itertools import takes_generators
 from .rules import Loop, typed_by_argument
 from .scope import StructSymbol
 from .typed import (
@@ -511,7 +512,7 @@ class GeneratorChecker:
         for a in args:
             if not isinstance(a.type, GeneratorType):
                 continue
-            if is_stdlib_file(decl.span.file.name):
+            if is_stdlib_file(decl.span.file.name) and not takes_generators(decl):
                 self.msg.error("E0274", a.span, what=f"passed to `{decl.name}`")
                 return False
             if isinstance(a, TLocal) and not self.use_up(a):

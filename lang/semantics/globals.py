@@ -57,10 +57,14 @@ def foreign_variable_notes(module, name: str) -> tuple[Note, ...]:
                  f"is not supported yet: call a function of that module that returns it"),)
 
 
+MAIN_FLAG_PREFIX = "pyx.main."
+
+
 def main_module_flag(module: str) -> str:
     """The global Bool a module's `if __name__ == "__main__":` reads: set by `pyx run`'s entry for the
-    program's main module (codegen's `_as_main_module`), false in a module Python imports."""
-    return f"pyx.main.{module}"
+    program's main module (codegen's `_as_main_module`), false in a module Python imports. A
+    function may read it too (semantics/type_objects.py): it holds a value before any code runs."""
+    return f"{MAIN_FLAG_PREFIX}{module}"
 
 
 def bound_names(body: tuple[ast.Stmt, ...]) -> tuple[set[str], dict[str, Span]]:

@@ -54,7 +54,7 @@ def _struct_named(t: Type, *names: str) -> bool:
     return any(is_builtin(t, name) for name in names)
 
 
-_BUILTIN_STRUCTS = {"str": ("String",), "list": ("List",), "dict": ("Dict",), "set": ("Set",)}
+_BUILTIN_STRUCTS = {"str": ("String",), "list": ("List",), "dict": ("Dict",), "set": ("Set",), "bytes": ("Bytes",)}
 
 
 def isinstance_call(chk: FunctionChecker, e: ast.Call) -> TExpr:

@@ -10,9 +10,14 @@ from .. import types as T
 from ..diagnostics import DiagnosticBag, Note
 from ..diagnostics.codes import NOT_IN_PYX
 from ..syntax import ast
+from ..syntax.build_ast import VAR_TUPLE, ZIP_ROWS
+from ..syntax.bytes_literals import BYTES_LITERAL
+from ..syntax.inheritance import UP
 from ..syntax.nested_spec import NESTED_FORMAT
+from ..syntax.pending_attributes import is_pending_annotation
 from ..types import ERROR, Type
 from . import implicit_mut
+from .attribute_types import resolve_pending
 from .closures import callable_params, is_callable_annotation
 from .everyday import ITERTOOLS_REWRITTEN, STR_REWRITTEN, TUPLE_ITERTOOLS
 from .generators import iterable_params
@@ -175,9 +180,17 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
         # `str.maketrans(x, y)` (semantics/text_tables.py)
         _bind_import(ast.Import(module.span, "translate", None, (("maketrans", MAKETRANS),), True),
                      symbols, seen, diags, loader, stdlib=True)
+    if BYTES_LITERAL in uses.names and not loader.is_stdlib(module, "pybytes"):
+        # `b"..."` (syntax/bytes_literals.py)
+        _bind_import(ast.Import(module.span, "pybytes", None, (("_bytes_literal", BYTES_LITERAL),), True),
+                     symbols, seen, diags, loader, stdlib=True)
     if NESTED_FORMAT in uses.names and not loader.is_stdlib(module, "format_spec"):
         # `f"{x:<{w}}"`: a spec only the run knows (syntax/nested_spec.py)
         _bind_import(ast.Import(module.span, "format_spec", None, (("format_at_run_time", NESTED_FORMAT),), True),
+                     symbols, seen, diags, loader, stdlib=True)
+    if ZIP_ROWS in uses.names and not loader.is_stdlib(module, "zip_rows"):
+        # `zip(*rows)` (syntax/build_ast.py, semantics/zip_rows.py)
+        _bind_import(ast.Import(module.span, "zip_rows", None, (("zip_rows", ZIP_ROWS), ("VarTuple", VAR_TUPLE)), True),
                      symbols, seen, diags, loader, stdlib=True)
 
 
@@ -788,7 +801,10 @@ def check_conformance(sym: StructSymbol, t: Type, symbols: ModuleSymbols, diags:
                     continue
                 # The trait's types are written in its module, the struct's in the struct's.
                 want = _signature_text(required, {"Self": t}, home, home.lookup_constant or lookup)
-                have = _signature_text(method, {**t.ct_env, "Self": t}, symbols, lookup)
+                # A subclass's inherited `__eq__(self, other: Base)` takes Self (a subclass object is
+                # a Base): its bases read as Self here (syntax/classes.py `_traits`).
+                bases = {name[len(UP):]: t for name in sym.methods if name.startswith(UP)}
+                have = _signature_text(method, {**t.ct_env, **bases, "Self": t}, symbols, lookup)
                 if want != have:
                     diags.error("E0139", method.name_span, (Note("required here", required.name_span),),
                                 struct=t, method=required.name, trait=trait_name, expected=want, found=have)
@@ -819,6 +835,8 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSym
         from .function_values import callable_type
 
         return callable_type(expr, diags, lambda x: resolve_type(x, diags, symbols, env, lookup))
+    if is_pending_annotation(expr):  # an attribute the checker types (semantics/attribute_types.py)
+        return resolve_pending(expr)
     if isinstance(expr, ast.Name) and expr.id in env:
         value = env[expr.id]
         if isinstance(value, T.Type):

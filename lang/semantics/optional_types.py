@@ -35,7 +35,6 @@ NOT_YET = {
     "Deque": "write `deque[int]` (`from collections import deque`)",
     "DefaultDict": "write `defaultdict[str, int]` (`from collections import defaultdict`)",
     "Counter": "write `Counter[str]` (`from collections import Counter`)",
-    "NamedTuple": "declare a `struct` with the fields (`@fieldwise_init` gives its constructor)",
     "TypeVar": "write a generic function with compile-time parameters (`fn f[T: AnyType](x: T)`), "
                "or leave a `def` parameter unannotated",
     "Generic": "declare the struct's parameters in brackets: `struct Box[T: AnyType]:`",

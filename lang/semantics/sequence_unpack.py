@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..source import Span
 from ..syntax import ast
-from ..types import TupleType
+from ..types import ERROR, TupleType
 from .builtin_types import is_builtin
 from .imports import is_string
 from .typed import TBlock, TExpr, TLocal, TStmt
@@ -60,8 +60,11 @@ def unpack_sequence(chk: FunctionChecker, targets: ast.TupleExpr, hold: TExpr, s
         return None
     if isinstance(t, TupleType):
         return _from_tuple(chk, targets, hold, star, span)
+    if is_builtin(t, "ZipRows"):  # `xs, ys = zip(*pairs)`: the items the iterator gives, in a list
+        return _from_iterator(chk, targets, hold, span)
     text = is_string(t)
-    if not (text or is_builtin(t, "List")):
+    var_tuple = is_builtin(t, "VarTuple")  # an item of `zip(*rows)` (semantics/zip_rows.py)
+    if not (text or var_tuple or is_builtin(t, "List")):
         chk.msg.error("E0213", targets.span, type=t)
         return None
     name = f"$sequence{chk.next_id}"
@@ -87,7 +90,7 @@ def unpack_sequence(chk: FunctionChecker, targets: ast.TupleExpr, hold: TExpr, s
         if star is not None and k == star:
             stop: ast.Expr = ast.Binary(span, "-", length, ast.IntLit(span, after))
             items: ast.Expr = ast.Subscript(span, seq, (ast.Slice(span, ast.IntLit(span, k), stop, None),))
-            if text:  # Python's starred target is a list, of a str's characters too
+            if text or var_tuple:  # Python's starred target is a list, of a str's characters too
                 items = _call(span, "list", items)
             assert isinstance(target, ast.Starred)
             stmts.append(ast.Assign(target.span, (target.value,), items))
@@ -98,6 +101,23 @@ def unpack_sequence(chk: FunctionChecker, targets: ast.TupleExpr, hold: TExpr, s
         stmts.append(ast.Assign(target.span, (target,), ast.Subscript(span, seq, (index,))))
     checked = [chk.stmt(s) for s in stmts]
     return TBlock(span, [s for s in checked if s is not None])
+
+
+def _from_iterator(chk: FunctionChecker, targets: ast.TupleExpr, hold: TExpr, span: Span) -> TStmt | None:
+    """Unpacking an iterator (`xs, ys = zip(*pairs)`): Python walks it to the end first, so the
+    targets are assigned from `list(it)`, with its length checks."""
+    assert isinstance(hold, TLocal)
+    name = f"$sequence{chk.next_id}"
+    chk.next_id += 1
+    chk.scopes.declare(name, hold.var)
+    listed = chk.exprs.expr(_call(span, "list", ast.Name(span, name)))
+    if listed.type == ERROR:
+        return None
+    var = chk.new_var(f"$sequence{chk.next_id}", listed.type, span)
+    chk.next_id += 1
+    stored = chk.store([var], [listed], span)
+    rest = unpack_sequence(chk, targets, TLocal(span, var.type, var), span)
+    return TBlock(span, [stored, rest]) if rest is not None else None
 
 
 def _from_tuple(chk: FunctionChecker, targets: ast.TupleExpr, hold: TExpr, star: int | None,

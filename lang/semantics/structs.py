@@ -12,9 +12,11 @@ from ..types import ERROR, StructType, Type, default_type
 from . import classes, everyday, function_values, pycollections, text_tables
 from .builtin_types import is_builtin
 from .dict_views import is_iterator
+from .drained_loops import iterator_method
 from .generators import GeneratorType
 from .imports import is_stdlib_file, is_string
 from .module import dotted_name
+from .named_tuples import as_tuple
 from .optional_types import none_test
 from .rules import COMPARE_METHODS, field_span, unify_annotation
 from .sharing import attribute_root, borrowed_argument, reroot
@@ -250,6 +252,12 @@ class StructChecker:
             found = classes.method_call(self.chk, base, func, e, ct_items)
             if found is not None:
                 return found
+        if decl.self_convention == "mut" and isinstance(base, ast.Subscript):  # `obj.groups[0].append(v)`
+            from . import element_methods
+
+            found = element_methods.method_call(self.chk, base, func, e, ct_items)
+            if found is not None:
+                return found
         if decl.self_convention == "mut" and self.chk.sharing.element_read(receiver):  # `xs[i].append(v)`: in place
             lent = self.chk.sharing.lend(
                 receiver, e.span, lambda slot: self.chk.calls.user_call(decl, e, receiver.type, slot, ct_items), mark)
@@ -420,6 +428,8 @@ class StructChecker:
                 return found
         if op in ("in", "not in") and right.type == T.STRING_LITERAL and self.exprs.string_type() is not None:
             right = self.exprs.coerce(right, self.exprs.string_type())  # `c in "aeiou"`: a str
+        if op in ("in", "not in"):
+            right = as_tuple(self.chk, right)  # `x in p` of a named tuple: its tuple (semantics/named_tuples.py)
         if op in ("in", "not in") and isinstance(right.type, StructType):
             found = self.chk.tuples.contains(left, right, e.span) if isinstance(right.type, T.TupleType) \
                 else self.method_call(right, "__contains__", [left], e.span)
@@ -586,6 +596,7 @@ class StructChecker:
         if isinstance(source.type, GeneratorType):
             return self.chk.generators.iterate(s, source)
         source, attribute = classes.iterated(self.chk, source)  # `for x in o.items` (semantics/classes.py)
+        source = as_tuple(self.chk, source)  # `for v in p` of a named tuple: its tuple (semantics/named_tuples.py)
         if source.type == T.STRING_LITERAL and self.exprs.string_type() is not None:  # `for c in "abc"`
             source = self.exprs.coerce(source, self.exprs.string_type())
         sym = self.struct_of(source.type)
@@ -599,7 +610,7 @@ class StructChecker:
         in_place = isinstance(source, TLocal) and source.var.mutable and not borrowed_argument(source.var) \
             and is_iterator(source.type)
         iterator = source if in_place or "__iter__" not in sym.methods \
-            else self.method_call(source, "__iter__", [], s.iter.span)
+            else self.method_call(source, iterator_method(source, sym.methods), [], s.iter.span)
         if iterator is None or iterator.type == ERROR:
             return None
         isym = self.struct_of(iterator.type)

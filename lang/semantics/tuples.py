@@ -17,7 +17,9 @@ from .. import types as T
 from ..diagnostics import DiagnosticBag, Note
 from ..source import Span
 from ..syntax import ast
+from ..syntax.build_ast import ZIP_ROWS
 from ..types import ERROR, LiteralType, TupleType, Type, default_type
+from .named_tuples import as_tuple
 from .typed import LocalVar, TBlock, TConst, TExpr, TField, TLocal, TStmt, TStmtExpr
 
 if TYPE_CHECKING:
@@ -347,6 +349,12 @@ class TupleChecker:
     def unpack(self, targets: ast.TupleExpr, value_ast: ast.Expr, span: Span):
         """`a, b = v`, `(a, (b, c)) = v`, `a, b = b, a`: every value first, then the targets
         from left to right, as Python assigns them."""
+        if isinstance(value_ast, ast.Call) and isinstance(value_ast.func, ast.Name) and value_ast.func.id == ZIP_ROWS:
+            from .zip_rows import unzip  # `xs, ys = zip(*pairs)` (semantics/zip_rows.py)
+
+            done, value_ast = unzip(self.chk, targets, value_ast, span)
+            if done is not None:
+                return done
         if isinstance(value_ast, ast.TupleExpr):
             value = self.literal(value_ast)  # its items evaluated once, before any target is stored
         else:
@@ -355,7 +363,7 @@ class TupleChecker:
             for target in targets.elts:
                 self._bind_error(target)
             return None
-        value = self.exprs.value(value)
+        value = as_tuple(self.chk, self.exprs.value(value))  # `x, y = p` of a named tuple: its tuple
         if value.type == T.STRING_LITERAL and self.exprs.string_type() is not None:  # `a, b = "xy"`
             value = self.exprs.coerce(value, self.exprs.string_type())
         stmts: list[TStmt] = []
@@ -394,6 +402,7 @@ class TupleChecker:
 
     def flatten(self, targets: ast.TupleExpr, value: TExpr, out: list) -> bool:
         """Each name or place of `targets` (nested ones included) with the item it receives."""
+        value = as_tuple(self.chk, value)  # a named tuple (nested too): its fields' tuple
         t = value.type
         if not isinstance(t, TupleType):
             self.msg.error("E0213", targets.span, type=t)

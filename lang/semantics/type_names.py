@@ -21,7 +21,7 @@ from .typed import TConst, TExprStmt, TStmtExpr
 if TYPE_CHECKING:
     from .check import FunctionChecker
 
-CONTAINERS = {"List": "list", "Dict": "dict", "Set": "set", "deque": "deque", "Counter": "Counter",
+CONTAINERS = {"List": "list", "Dict": "dict", "Set": "set", "Bytes": "bytes", "deque": "deque", "Counter": "Counter",
               "defaultdict": "defaultdict", "OrderedDict": "OrderedDict"}
 
 

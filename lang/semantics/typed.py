@@ -235,7 +235,8 @@ class LaneTarget:
 
 @dataclass(eq=False)
 class TPtrOp(TExpr):
-    """alloc(count) | free(p) | offset(p, n) | load(p, i) | store(p, i, v) | bitcast(p)."""
+    """alloc(count[, alignment: a TConst]) | free(p) | offset(p, n) | load(p, i) | store(p, i, v) | bitcast(p)
+    | prefetch(p, i)."""
 
     op: str
     args: list[TExpr]

@@ -1,8 +1,8 @@
 """The syntax tree: frozen dataclasses, every node with the span it came from."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, fields, replace
 
 from ..source import Span
 
@@ -511,6 +511,33 @@ def children(node: Node) -> Iterator[Node]:
             for item in value:
                 if isinstance(item, Node):
                     yield item
+
+
+def transform(node, fn: Callable[[Node], Node | None], moved: dict[int, Node] | None = None):
+    """`node` (a node, or a tuple of items) rebuilt bottom-up with each node replaced by `fn(node)`, called on
+    the node with its children already rebuilt (None keeps it). The tree is copied only where something
+    changed: an unchanged subtree is the same object. `moved`, if given, maps the id of each node replaced
+    to its replacement. The one tree rewriter of the passes that write Python's classes, generators and
+    calls out (generator objects, named tuples, inherited methods, autotuned calls)."""
+    if isinstance(node, tuple):
+        items = tuple(transform(x, fn, moved) for x in node)
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+    if not isinstance(node, Node):
+        return node
+    changes = {}
+    names = _CHILD_FIELDS.get(type(node))
+    for name in names if names is not None else _child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, (Node, tuple)):
+            new_value = transform(value, fn, moved)
+            if new_value is not value:
+                changes[name] = new_value
+    rebuilt = replace(node, **changes) if changes else node
+    result = fn(rebuilt)
+    result = rebuilt if result is None else result
+    if moved is not None and result is not node:
+        moved[id(node)] = result
+    return result
 
 
 def mentions(nodes, name: str) -> bool:

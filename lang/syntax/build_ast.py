@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast as pyast
+import itertools
 import re
 import unicodedata
 import warnings
@@ -14,11 +15,14 @@ from ..diagnostics import DiagnosticBag
 from ..semantics.fold import MAX_FOLD_BITS
 from ..source import SourceFile, Span
 from . import ast, loop_else, nested_spec, with_stmt
+from .autotune import expand_autotune
+from .bytes_literals import bytes_literal, is_bytes_token
 from .classes import ClassDef, expand_classes
 from .dataclass_methods import expand_dataclasses
 from .enums import expand_enums
 from .generator_objects import expand_generator_objects
 from .memoize import expand_memoized
+from .named_tuples import expand_named_tuples
 from .properties import expand_properties
 from .type_names import add_type_name_methods
 
@@ -77,12 +81,14 @@ class BuildAst(Transformer_NonRecursive):
     # ---- module and blocks ----
     def file_input(self, meta, children):
         items = expand_enums(self._flatten(children), self.diags)  # `class C(Enum)` (syntax/enums.py)
+        items = expand_named_tuples(items, self.diags)  # namedtuple, NamedTuple (syntax/named_tuples.py)
         # generators some use needs as objects become classes first (syntax/generator_objects.py)
         # and `@dataclass` classes get their methods written out (syntax/dataclass_methods.py)
         items = expand_dataclasses(expand_generator_objects(items, self.diags), self.diags)
         items = add_type_name_methods(items, self.diags)  # `type(obj).__name__` (syntax/type_names.py)
         items = expand_properties(items, self.diags)  # `@property`, `@x.setter` (syntax/properties.py)
         items = expand_memoized(items, self.diags)  # `@functools.cache` (syntax/memoize.py)
+        items = expand_autotune(items, self.diags)  # `@autotune(TILE=[...])` (syntax/autotune.py)
         return expand_classes(items, self.diags)
 
     def suite(self, meta, children):
@@ -385,13 +391,20 @@ class BuildAst(Transformer_NonRecursive):
             if p.name in seen:  # Python's SyntaxError
                 self.diags.error("E0001", p.span, detail=f"duplicate argument '{p.name}' in function definition")
             seen.add(p.name)
+        bad = next((b for a, b in itertools.pairwise(params) if a.default is not None and b.default is None), None)
+        if bad is not None:  # Python's SyntaxError
+            self.diags.error("E0001", bad.span, detail="non-default argument follows default argument")
         return ast.Lambda(self._span(meta), params, body)
 
     def walrus(self, meta, c):
         return self._bad_expr(meta, "the `:=` operator")
 
     def lambda_params(self, meta, c):
-        return [ast.Param(self._tok(tok), str(tok), None, None, None) for tok in c]
+        return list(c)
+
+    def lambda_param(self, meta, c):
+        tok, default = c
+        return ast.Param(self._tok(tok), str(tok), None, default, None)
 
     def or_op(self, meta, c):
         return ast.BoolOp(self._span(meta), "or", tuple(c))
@@ -442,8 +455,9 @@ class BuildAst(Transformer_NonRecursive):
 
     def call(self, meta, c):
         func, arguments = c
-        if arguments and any(isinstance(a, _StarredZip) for a in arguments):
-            return ast.ErrorExpr(self._span(meta))  # (E0192 said why; no arity error after it)
+        starred = [a for a in arguments or () if isinstance(a, _StarredZip)]
+        if starred:  # `zip(*rows)`: Python's transposition (semantics/zip_rows.py)
+            return ast.Call(self._span(meta), ast.Name(func.span, ZIP_ROWS), (starred[0].value,), ())
         args, keywords = [], []
         bare = [a for a in arguments or () if isinstance(a, _BareGenerator)]
         if bare and len(arguments) > 1:
@@ -476,9 +490,8 @@ class BuildAst(Transformer_NonRecursive):
         if _ZIP_OF_STARRED.search(self.source.text, 0, meta.start_pos) \
                 and not self.source.text.startswith("**", meta.start_pos) \
                 and re.match(r"\s*,?\s*\)", self.source.text[meta.end_pos:meta.end_pos + 40]):
-            # `zip(*rows)`: tuples as long as `rows`, a length only the run knows
-            self.diags.error("E0192", self._span(meta))
-            return _StarredZip(self._span(meta))
+            # `zip(*rows)`: tuples as long as `rows`, a length only the run knows (semantics/zip_rows.py)
+            return _StarredZip(self._span(meta), c[0])
         return self._bad_expr(meta, "argument unpacking with `*`")
 
     def generator(self, meta, c):
@@ -555,13 +568,16 @@ class BuildAst(Transformer_NonRecursive):
         """Adjacent literals are one string, as in Python: `"a" 'b'`, and with f-strings among
         them the text pieces and fields of all of them, joined (see `fstring`)."""
         parts: list[ast.Expr] = []
+        if any(not isinstance(item, _FString) and is_bytes_token(str(item)) for item in c):  # `b"..."`
+            pieces = [(None if isinstance(item, _FString) else str(item),
+                       self._span(meta) if isinstance(item, _FString) else self._tok(item)) for item in c]
+            return bytes_literal(self._span(meta), pieces,
+                                 lambda where, detail: self.diags.error("E0004", where, detail=detail))
         for item in c:
             if isinstance(item, _FString):
                 parts.extend(item.parts)
                 continue
             text = str(item)
-            if text[:1] in "bB" or text[:2].lower() in ("rb", "br"):
-                return self._bad_expr(meta, "bytes literals", "E0007")
             try:
                 with warnings.catch_warnings():
                     # '\ ' and friends keep their backslash, as in Python; no warning on the console.
@@ -726,13 +742,19 @@ class BuildAst(Transformer_NonRecursive):
         raise AssertionError(f"grammar rule `{data}` has no AST builder")
 
 
-# `zip(` right before a `*` argument (`zip(*rows)`, E0192)
+# `zip(` right before a `*` argument (`zip(*rows)`, its only argument)
 _ZIP_OF_STARRED = re.compile(r"(?<![\w.])zip\s*\(\s*\Z")
+# The name `zip(*rows)` calls: stdlib/zip_rows.px's `zip_rows`, under a name no source can spell,
+# and its `VarTuple` (`xs, ys = zip(*pairs)` builds one per column: semantics/zip_rows.py).
+ZIP_ROWS = "zip of rows"
+VAR_TUPLE = "tuple of rows"
 
 
 @dataclass(frozen=True)
-class _StarredZip(ast.ErrorExpr):
-    """The `*rows` of `zip(*rows)`, reported (E0192): the call it is in is an error as a whole."""
+class _StarredZip(ast.Expr):
+    """The `*rows` of `zip(*rows)`: the call becomes `zip_rows(rows)`."""
+
+    value: ast.Expr
 
 
 @dataclass(frozen=True)

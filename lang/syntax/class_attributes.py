@@ -21,7 +21,6 @@ from dataclasses import replace
 
 from ..diagnostics import DiagnosticBag
 from . import ast
-from .inheritance import _rewrite
 
 PREFIX = "__pyx_"
 
@@ -76,7 +75,7 @@ def hoist(items: tuple, class_type, diags: DiagnosticBag) -> tuple:
             found = _resolve(cls, attr, owned, parent)
             if found is not None and found != cls:
                 diags.error("E0269", target.span, target=f"{cls}.{attr}", owner=f"class `{cls}`", cls=found, name=attr)
-        return _with_globals(_rewrite(fn, fix_refs, moved))
+        return _with_globals(ast.transform(fn, fix_refs, moved))
 
     refused = {span for (cls, attr), span in assigned_through_self.items() if _resolve(cls, attr, owned, parent)}
 
@@ -93,10 +92,10 @@ def hoist(items: tuple, class_type, diags: DiagnosticBag) -> tuple:
                 name = _class_attribute_stmt(stmt)
                 if name is None:
                     if isinstance(stmt, ast.FnDef):
-                        stmt = fix_function(_rewrite(stmt, drop_refused, moved) if refused else stmt, moved)
+                        stmt = fix_function(ast.transform(stmt, drop_refused, moved) if refused else stmt, moved)
                     body.append(stmt)
                     continue
-                value = _rewrite(stmt.value, fix_refs)
+                value = ast.transform(stmt.value, fix_refs)
                 g = global_name(item.name, name)
                 hoisted.append(ast.Assign(stmt.span, (ast.Name(stmt.span, g),), value) if isinstance(stmt, ast.Assign)
                                else replace(stmt, name=g, value=value))
@@ -108,7 +107,7 @@ def hoist(items: tuple, class_type, diags: DiagnosticBag) -> tuple:
             out.append(replace(item, body=tuple(body) or (ast.Pass(item.span),), attr_annotations=annotations))
             out.extend(hoisted)
             continue
-        out.append(fix_function(item) if isinstance(item, ast.FnDef) else _rewrite(item, fix_refs))
+        out.append(fix_function(item) if isinstance(item, ast.FnDef) else ast.transform(item, fix_refs))
     return tuple(out)
 
 

@@ -39,6 +39,7 @@ from .inheritance import (
 )
 from .init_params import infer_init_params
 from .object_eq import typed_object_eq
+from .pending_attributes import is_pending_annotation, pending_annotation, pending_first_value
 from .reflected_eq import reflect_comparisons
 
 OBJECT_FIELD = "__pyx_obj"  # the handle's one field: Ptr[Int] to the block (element 0: the count)
@@ -341,7 +342,6 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
     if h.in_hierarchy(cls.name):
         methods = inherited(h, cls.name, methods, diags, _parser(cls.name, diags))
     init = next((m for m in methods if m.name == "__init__"), None)
-    untyped: set[int] = set()
     # Attributes are declared by `__init__`'s assignments, then by those of the class's other
     # methods (an attribute a method sets later starts as its type's zero value).
     setters = ([init] if init is not None else []) + [m for m in methods if id(m) in own_ids and m is not init]
@@ -369,15 +369,12 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
                 else:
                     literal = _literal_annotation(value)
                     if literal is None:
-                        diags.error("E0256", target.span, name=name, cls=cls.name)
-                        untyped.add(id(origin.get(id(assign), assign)))
-                        continue
-                    annotation = ast.Name(value.span, literal)
+                        # Typed by the checker from this first value and the later uses
+                        # (semantics/attribute_types.py); E0256 there when nothing says.
+                        annotation = pending_annotation(cls.name, name, value)
+                    else:
+                        annotation = ast.Name(value.span, literal)
             fields[name] = annotation
-    if untyped:  # (an attribute without a type is reported once, not again as a missing field)
-        methods = [replace(m, body=tuple(s for s in m.body if id(s) not in untyped)) if id(m) in own_ids else m
-                   for m in methods]
-        init = next((m for m in methods if m.name == "__init__"), None)
     fields = {name: _nullable(ann, classes, True) for name, ann in fields.items()}
     attributes[cls.name] = fields
     if init is not None and (not init.params or init.params[0].name != "self"):
@@ -406,6 +403,8 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
     for name, ann in fields.items():
         if name in leading:
             firsts.append(f"{_INIT_VAR}{name}^")
+        elif is_pending_annotation(ann):
+            firsts.append(pending_first_value(ann))
         elif _is_class_annotation(ann, classes):
             firsts.append(f"{_annotation_text(ann)}.{NULL_METHOD}()")
         else:
@@ -413,7 +412,7 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
     defaults = ", ".join(["1"] + ([str(h.ids[cls.name])] if hierarchy else []) + firsts)
     lines += [
         "",
-        f"struct {handle}({', '.join(_traits(methods, cls.name))}):",
+        f"struct {handle}({', '.join(_traits(methods, cls.name, tuple(h.ancestors(cls.name))))}):",
         f"    var {OBJECT_FIELD}: Ptr[Int]",
         "",
         "    fn __copyinit__(out self, other: Self):",
@@ -518,8 +517,8 @@ def _leading_assignments(init: ast.FnDef, fields: dict, classes: set[str]) -> tu
                 and isinstance(s.targets[0].value, ast.Name) and s.targets[0].value.id == "self"):
             break
         name = s.targets[0].attr
-        if name not in fields or name in seen or _mentions_self(s.value):
-            break
+        if name not in fields or name in seen or _mentions_self(s.value) or is_pending_annotation(fields[name]):
+            break  # (a pending attribute's assignment stays in the body, where the checker types it)
         seen.add(name)
         k += 1
         empty = (isinstance(s.value, ast.ListExpr) and not s.value.elts) or (
@@ -530,14 +529,17 @@ def _leading_assignments(init: ast.FnDef, fields: dict, classes: set[str]) -> tu
     return leading, body[k:]
 
 
-def _traits(methods: list[ast.FnDef], cls: str) -> list[str]:
+def _traits(methods: list[ast.FnDef], cls: str, ancestors: tuple = ()) -> list[str]:
     """The standard traits a class conforms to, by the special methods it has: pyx's conformance is
-    declared (Mojo's), Python's is by having the methods. `__eq__` and `__ne__` it always has."""
+    declared (Mojo's), Python's is by having the methods. `__eq__` and `__ne__` it always has. An
+    `__eq__(self, other: Base)` a subclass inherits is the trait's too (semantics/module.py
+    `check_conformance` takes a base for Self there: a subclass object is one), so the subclass's
+    objects are dict keys and set items as in Python."""
     names = {m.name for m in methods}
     eq = next((m for m in methods if m.name == "__eq__"), None)
     if eq is not None and len(eq.params) == 2 and isinstance(eq.params[1].annotation, ast.Name) \
-            and eq.params[1].annotation.id != cls:
-        return []  # `__eq__(self, other: Base)` in a subclass: `==` calls it, but it is not the trait's
+            and eq.params[1].annotation.id != cls and eq.params[1].annotation.id not in ancestors:
+        return []  # `__eq__(self, other: X)`, X not this class or a base: `==` calls it, but it is not the trait's
     traits = ["KeyElement" if "__hash__" in names else "EqualityComparable"]
     if {"__lt__", "__le__", "__gt__", "__ge__"} <= names:
         traits.append("Comparable")

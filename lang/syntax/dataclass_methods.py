@@ -16,10 +16,12 @@ would write by hand (docs/python-subset.md, "Dataclasses"):
   equal (the class test is written as isinstance tests against each subclass in the module);
 - `order=True`: `__lt__`, `__le__`, `__gt__`, `__ge__` comparing the fields as tuples do (the
   first unequal field decides);
-- `unsafe_hash=True`: `__hash__` of the tuple of the hashed fields, so objects can be set
-  members and dict keys (with `eq=True` and no `__hash__`, Python's dataclass is unhashable, as
-  pyx's class with `__eq__` is). `frozen=True` is refused for now (E0198): nothing yet stops an
-  assignment to a field, which Python's frozen class turns into FrozenInstanceError.
+- `unsafe_hash=True`, or `frozen=True` with `eq=True`: `__hash__` of the tuple of the hashed
+  fields, so objects can be set members and dict keys (with `eq=True` and no `__hash__`, Python's
+  dataclass is unhashable, as pyx's class with `__eq__` is);
+- `frozen=True`: an assignment to a field outside the generated `__init__` is E0153 at compile
+  time, where Python raises FrozenInstanceError (semantics/frozen_dataclasses.py); a frozen and
+  a non-frozen dataclass in one hierarchy is E0198 (Python's TypeError).
 
 Anything whose meaning pyx would not reproduce is refused at compile time with E0198 (a field
 without a default after one with a default, a mutable or non-constant default that Python would
@@ -40,6 +42,7 @@ OPTIONS = {"init": True, "repr": True, "eq": True, "order": False, "frozen": Fal
 IGNORED_OPTIONS = {"match_args", "slots", "weakref_slot"}  # no behaviour a pyx program can observe
 FIELD_OPTIONS = {"default", "default_factory", "init", "repr", "compare", "hash", "metadata"}
 ORDER = (("__lt__", "<"), ("__le__", "<="), ("__gt__", ">"), ("__ge__", ">="))
+FROZEN_METHOD = "__pyx_frozen_fields"  # a frozen dataclass's fields, "x,y" (semantics/frozen_dataclasses.py)
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,7 @@ class Dataclasses:
         self.names = _Names()
         self.fields: dict[str, list[_Field]] = {}  # dataclass -> all its fields (bases' first)
         self.generated_repr: dict[str, list[_Field]] = {}  # class with a generated __repr__ -> its fields
+        self.frozen: dict[str, bool] = {}  # dataclass -> whether it is frozen
 
     def run(self) -> tuple:
         from .classes import ClassDef
@@ -184,8 +188,18 @@ class Dataclasses:
                 self.diags.error("E0198", c.decorators[0].span, what="`order=True` on a class with a base or "
                                  "subclasses", advice="compare objects of one class, or write `__lt__` by hand")
             added += [m for m in self._order(c, [f for f in fields if f.compare]) if m.name not in methods]
-        if "__hash__" not in methods and options["unsafe_hash"]:
-            added += self._hash(c, [f for f in fields if f.hashed])
+        if "__hash__" not in methods and (options["unsafe_hash"] or (options["eq"] and options["frozen"])):
+            added += self._hash(c, [f for f in fields if f.hashed])  # (Python's table: frozen and eq hash)
+        self.frozen[c.name] = options["frozen"]
+        if base in self.frozen and self.frozen[base] != options["frozen"]:
+            self.diags.error("E0198", c.decorators[0].span, what="a frozen and a non-frozen dataclass in one hierarchy",
+                             advice="Python raises TypeError: cannot inherit "
+                                    + ("frozen dataclass from a non-frozen one" if options["frozen"]
+                                       else "non-frozen dataclass from a frozen one"))
+        if options["frozen"]:  # its fields are refused as assignment targets (semantics/frozen_dataclasses.py)
+            names = ",".join(f.name for f in fields)
+            added += _parse(f"<class {c.name}>", f'def {FROZEN_METHOD}(self) -> str:\n    return "{names}"\n',
+                            self.diags)
         return replace(c, body=tuple(body) + tuple(added), decorators=())
 
     def _options(self, d: ast.Decorator, options: dict) -> None:
@@ -193,10 +207,6 @@ class Dataclasses:
             if not isinstance(a, ast.Keyword):
                 self.diags.error("E0198", a.span, what="a positional argument to `@dataclass`",
                                  advice="Python's dataclass() takes keyword arguments only")
-            elif a.name == "frozen" and isinstance(a.value, ast.BoolLit) and a.value.value:
-                self.diags.error("E0198", a.span, what="`@dataclass(frozen=True)`",
-                                 advice="pyx does not yet stop assignments to the fields; for a hashable class "
-                                        "write `unsafe_hash=True` and do not assign the fields")
             elif a.name not in OPTIONS:
                 self.diags.error("E0198", a.span, what=f"`@dataclass({a.name}=...)`",
                                  advice="pyx supports " + ", ".join(sorted(OPTIONS)))
@@ -263,13 +273,16 @@ class Dataclasses:
 
     def _check_defaults(self, c, fields: list[_Field]) -> None:
         seen_default = None
+        from ..semantics.tuple_defaults import is_constant_tuple
+
         for f in fields:
-            if isinstance(f.default, ast.TupleExpr) and f.init:
+            constant_tuple = f.default is not None and is_constant_tuple(f.default)  # (semantics/tuple_defaults.py)
+            if isinstance(f.default, ast.TupleExpr) and f.init and not constant_tuple:
                 self.diags.error("E0198", f.default.span, what=f"the tuple default of field `{f.name}`",
-                                 advice="a parameter's default is a constant in pyx, and a tuple is not one yet: "
-                                        "leave the default out and pass the tuple where objects are made")
+                                 advice="a tuple default is taken when its items are literals (Python evaluates "
+                                        "it once); leave the default out and pass the tuple where objects are made")
                 continue
-            if f.default is not None and not _is_constant(f.default, self.constants):
+            if f.default is not None and not constant_tuple and not _is_constant(f.default, self.constants):
                 mutable = isinstance(f.default, (ast.ListExpr, ast.DictExpr, ast.SetExpr)) \
                     if hasattr(ast, "SetExpr") else isinstance(f.default, (ast.ListExpr, ast.DictExpr))
                 self.diags.error("E0198", f.default.span, what=f"the default of field `{f.name}`",

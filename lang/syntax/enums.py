@@ -29,7 +29,6 @@ from dataclasses import replace
 from ..diagnostics import DiagnosticBag
 from ..source import SourceFile
 from . import ast
-from .inheritance import _rewrite
 from .written_modules import WrittenImport
 
 MODULE = "enum"
@@ -319,15 +318,16 @@ def {PREFIX}{name}_by_name(name: str) -> {name}:
         from .classes import ClassDef
 
         if isinstance(item, ClassDef) and item.name in self.enums:
-            return replace(item, body=tuple(_rewrite(s, fix) if isinstance(s, ast.FnDef) else s for s in item.body))
+            return replace(item, body=tuple(ast.transform(s, fix) if isinstance(s, ast.FnDef) else s
+                                            for s in item.body))
         if isinstance(item, ClassDef):  # (attr_annotations name `self.x: T = v` assignments by identity)
             moved: dict = {}
-            body = _rewrite(item.body, fix, moved)
+            body = ast.transform(item.body, fix, moved)
             if body is item.body:
                 return item
             return replace(item, body=body, attr_annotations=tuple(
                 (moved.get(id(a), a), ann) for a, ann in item.attr_annotations))
-        return _rewrite(item, fix)
+        return ast.transform(item, fix)
 
     def _check_uses(self, item) -> set:
         """E0196 for the enum class as a value anywhere the rewrite left it (the ids of those names),

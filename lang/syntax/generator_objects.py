@@ -39,7 +39,6 @@ lambda, `global`/`nonlocal`, `del`, and loops with a `yield` over something othe
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 
 from ..diagnostics import DiagnosticBag
 from ..source import Span
@@ -83,24 +82,6 @@ def _walk(node, into_scopes: bool = False):
 def _walk_body(body):
     for s in body:
         yield from _walk(s)
-
-
-def _map(node, fn: Callable):
-    """`node` rebuilt bottom-up, each node replaced by `fn(node)` (None keeps it)."""
-    changes = {}
-    for f in dataclasses.fields(node):
-        v = getattr(node, f.name)
-        if isinstance(v, ast.Node):
-            nv = _map(v, fn)
-            if nv is not v:
-                changes[f.name] = nv
-        elif isinstance(v, tuple) and any(isinstance(x, ast.Node) for x in v):
-            nt = tuple(_map(x, fn) if isinstance(x, ast.Node) else x for x in v)
-            if any(a is not b for a, b in zip(nt, v, strict=True)):
-                changes[f.name] = nt
-    out = dataclasses.replace(node, **changes) if changes else node
-    new = fn(out)
-    return out if new is None else new
 
 
 def _yields(fn: ast.FnDef) -> bool:
@@ -663,7 +644,7 @@ class GeneratorObjects:
                 for m in item.methods:
                     self.scan(m.body, recursive)
         if self.refused:
-            self.items = tuple(_map(item, lambda n: ast.ErrorExpr(n.span) if id(n) in self.refused else None)
+            self.items = tuple(ast.transform(item, lambda n: ast.ErrorExpr(n.span) if id(n) in self.refused else None)
                                for item in self.items)
         if not self.sites:
             return self.items
@@ -689,8 +670,8 @@ class GeneratorObjects:
                 return dataclasses.replace(n, func=ast.Name(n.func.span, class_name(g)))
             return None
 
-        out = [_map(item, objects) for item in self.items]
-        return tuple(out) + tuple(_map(c, objects) for c in classes)
+        out = [ast.transform(item, objects) for item in self.items]
+        return tuple(out) + tuple(ast.transform(c, objects) for c in classes)
 
 
 _READERS = ("len", "sum", "min", "max", "sorted", "list", "str", "repr", "enumerate", "zip", "reversed", "any",

@@ -22,7 +22,7 @@ and caught by name as the built-in ones are.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 from ..diagnostics import DiagnosticBag
 from ..source import Span
@@ -175,29 +175,6 @@ def _base_call(node: ast.Call, self_name: str, bases: list[str]) -> bool:
         and not node.keywords
 
 
-def _rewrite(node, fix, moved: dict | None = None):
-    """node with `fix` applied bottom-up to every node (the tree rebuilt only where something changes;
-    moved, if given, maps the id of each node rebuilt to its new node)."""
-    if isinstance(node, tuple):
-        items = tuple(_rewrite(x, fix, moved) for x in node)
-        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
-    if not isinstance(node, ast.Node):
-        return node
-    changes = {}
-    for f in fields(node):
-        if f.name in ("span", "name_span"):
-            continue
-        value = getattr(node, f.name)
-        new = _rewrite(value, fix, moved)
-        if new is not value:
-            changes[f.name] = new
-    old = node
-    node = fix(replace(node, **changes) if changes else node)
-    if moved is not None and node is not old:
-        moved[id(old)] = node
-    return node
-
-
 def rewrite_super(h: Hierarchy, owner: str, method: ast.FnDef, diags: DiagnosticBag,
                   moved: dict | None = None) -> ast.FnDef:
     """`super().m(...)` in a method class owner defines: the definition owner's base resolves m
@@ -234,7 +211,7 @@ def rewrite_super(h: Hierarchy, owner: str, method: ast.FnDef, diags: Diagnostic
                                                      UP + target), (), ())
         return replace(node, func=ast.Attribute(node.func.span, receiver, callee))
 
-    return _rewrite(method, fix, moved)
+    return ast.transform(method, fix, moved)
 
 
 def dispatcher(h: Hierarchy, cls: str, method: ast.FnDef, overriders: dict[str, list[int]], parse) -> ast.FnDef:
@@ -363,6 +340,6 @@ def narrow_ifs(items: tuple, defs: list) -> tuple:
     out = []
     for item in items:
         if (isinstance(item, ast.FnDef) and item.kind == "def") or type(item).__name__ == "ClassDef":
-            item = _rewrite(item, fix)
+            item = ast.transform(item, fix)
         out.append(item)
     return tuple(out)

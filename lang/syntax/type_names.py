@@ -9,6 +9,7 @@ not classes (semantics/type_names.py).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from ..diagnostics import DiagnosticBag
@@ -16,15 +17,42 @@ from ..source import SourceFile
 from . import ast
 
 TYPE_NAME_METHOD = "__pyx_type_name"
+TYPE_OBJECT = "__pyx_TypeObject"
+_TYPE_CALL = re.compile(r"(?<![\w.])type\(")  # `type(x)`, not `dtype(`, `x.type(`
+# What `type(x)` is as a value: Python's class object reduced to what a program can do with it
+# here, print it (`<class '__main__.C'>`) and compare it with another (semantics/type_objects.py).
+TYPE_OBJECT_SOURCE = f"""struct {TYPE_OBJECT}:
+    var text: String
+
+    fn __init__(out self, text: String):
+        self.text = text
+
+    fn __eq__(self, other: Self) -> Bool:
+        return self.text == other.text
+
+    fn __ne__(self, other: Self) -> Bool:
+        return self.text != other.text
+
+    fn __str__(self) -> String:
+        return self.text
+
+    fn __repr__(self) -> String:
+        return self.text
+"""
 
 
 def add_type_name_methods(items: tuple, diags: DiagnosticBag) -> tuple:
-    """items with a TYPE_NAME_METHOD in each class, where the module reads `.__name__`."""
+    """items with a TYPE_NAME_METHOD in each class, where the module reads `.__name__` or calls
+    `type(...)` (and then the TYPE_OBJECT struct too)."""
     from .classes import ClassDef
     from .parser import parse  # (the parser imports the builder, which imports this module)
 
+    written = next((i.span.file.text for i in items if not i.span.file.name.startswith("<")), "")
+    calls_type = _TYPE_CALL.search(written) is not None
+    if calls_type:  # `type(x)` as a value: printed, compared (semantics/type_objects.py)
+        items = tuple(items) + tuple(parse(SourceFile("<type objects>", TYPE_OBJECT_SOURCE), diags).body)
     classes = [c for c in items if isinstance(c, ClassDef)]
-    if not classes or ".__name__" not in classes[0].span.file.text:
+    if not classes or (".__name__" not in classes[0].span.file.text and not calls_type):
         return items
     defined = {c.name: c for c in classes}
 

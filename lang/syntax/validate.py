@@ -36,6 +36,7 @@ def check_module_shape(module: ast.Module, diags: DiagnosticBag) -> bool:
         # module with no guard (pyx's own convention), so such a program has no script function.
         body.append(ast.MainGuard(script[0].span))
     elif script:
+        _check_main_runs(body, script, diags)
         first = script[0].span
         # Its span runs from the first statement to the last (what its diagnostics lie within).
         whole = Span(first.file, first.start, max(s.span.end for s in script))
@@ -44,6 +45,15 @@ def check_module_shape(module: ast.Module, diags: DiagnosticBag) -> bool:
     return True
 
 
+
+
+def _check_main_runs(declarations: list[ast.Stmt], script: list[ast.Stmt], diags: DiagnosticBag) -> None:
+    """E0020: an `fn main` in a module that runs as a script, where nothing calls it. Mojo runs `fn main`
+    as the entry; here the script runs instead, so `main` would silently never run. (A `def main()` nothing
+    calls is Python's business: CPython does not run it either.)"""
+    main = next((d for d in declarations if isinstance(d, ast.FnDef) and d.name == "main"), None)
+    if main is not None and main.kind == "fn" and not ast.mentions(declarations + script, "main"):
+        diags.error("E0020", main.name_span)
 
 
 def _is_declaration(stmt: ast.Stmt) -> bool:

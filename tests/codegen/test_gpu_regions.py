@@ -395,13 +395,27 @@ fn shuffles(x: Ptr[Int]):
 
 
 @kernel
+fn divergent_shuffle(x: Ptr[Int]):
+    if thread_idx.x < 16:
+        x[thread_idx.x] = shuffle_xor(x[thread_idx.x], 1)
+
+
+@kernel
+fn reduces(x: Ptr[Int]):
+    x[thread_idx.x] = warp_sum(x[thread_idx.x])
+
+
+@kernel
 fn no_barrier(x: Ptr[Int]):
     x[thread_idx.x] = 1
 """)
-    for kernel in ("reverse", "tiled", "nested", "early", "fresh_shared", "indices", "param_changes", "fails"):
+    # A barrier inside a called function (taken into the kernel) and a shuffle every thread reaches
+    # run as thread loops too (test_gpu_thread_loops.py).
+    for kernel in ("reverse", "tiled", "nested", "early", "fresh_shared", "indices", "param_changes", "fails",
+                   "calls_a_barrier", "shuffles"):
         assert f"fn @k.{kernel}$regions(" in ir, kernel
-    # A barrier inside a called function, a warp operation, no barrier at all: no thread loops.
-    for kernel in ("calls_a_barrier", "shuffles", "no_barrier"):
+    # A shuffle under a branch on the thread, another warp operation, no barrier at all: no thread loops.
+    for kernel in ("divergent_shuffle", "reduces", "no_barrier"):
         assert f"fn @k.{kernel}(" in ir and f"{kernel}$regions" not in ir, kernel
     more = _ir(tmp_path, MORE_SHAPES)
     for kernel in ("both_arms", "breaks", "structs", "guarded", "lanes"):

@@ -61,3 +61,18 @@ def test_printing_a_float_on_the_gpu_is_a_diagnostic(tmp_path: Path):
     assert result.status == 1
     assert "error[E0226]: `printing a Float64 in GPU code` is not available on the `cuda` target" in result.stderr
     assert "p.px:2:5" in result.stderr
+
+
+def test_a_strided_range_loop_in_a_kernel_is_unrolled(tmp_path: Path):
+    # `for j in range(lane, cols, 32)` is a counted loop (a trip count LLVM can compute), so
+    # it unrolls and a lane keeps several loads in flight, as nvcc's code for the same loop
+    # does; a loop that can also leave through an overflow check stays one load per trip.
+    src = tmp_path / "strided.px"
+    src.write_text("@kernel\nfn row_max(x: Ptr[Float32], out: Ptr[Float32], cols: Int):\n"
+                   "    var m: Float32 = 0.0\n"
+                   "    for j in range(thread_idx.x, cols, 32):\n"
+                   "        m = max(m, x[block_idx.x * cols + j])\n"
+                   "    out[block_idx.x * 32 + thread_idx.x] = m\n")
+    ptx = build_ptx(src, tmp_path / "strided.ptx")
+    body = ptx[ptx.index(".entry"):]
+    assert body.count("ld.global") >= 4, body

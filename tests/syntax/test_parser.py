@@ -83,8 +83,8 @@ def test_unsupported_constructs_are_collected_not_fatal():
     from pyx.diagnostics import DiagnosticBag
 
     bag = DiagnosticBag()
-    parse(SourceFile("t.px", "fn f():\n    x = b'ab'\n    async def g():\n        pass\n"), bag)
-    assert [d.code for d in bag.items] == ["E0007", "E0002"]  # bytes are planned, async is not
+    parse(SourceFile("t.px", "fn f():\n    x = f'{f!a}'\n    async def g():\n        pass\n"), bag)
+    assert [d.code for d in bag.items] == ["E0007", "E0002"]  # `!a` is planned, async is not
 
 
 def test_long_flat_expressions_compile_and_run(tmp_path):
