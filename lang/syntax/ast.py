@@ -540,6 +540,19 @@ def transform(node, fn: Callable[[Node], Node | None], moved: dict[int, Node] | 
     return result
 
 
+def yields(stmts) -> bool:
+    """Whether the statements `yield` (as a function body: a nested function's or lambda's yield is its own)."""
+    stack: list[Node] = list(stmts)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Yield):
+            return True
+        if isinstance(n, (FnDef, Lambda)):
+            continue
+        stack.extend(children(n))
+    return False
+
+
 def mentions(nodes, name: str) -> bool:
     """Whether the name `name` appears anywhere in `nodes` (nested functions included)."""
     stack: list[Node] = list(nodes)

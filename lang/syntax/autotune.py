@@ -187,7 +187,7 @@ class Autotune:
                                     "same arguments, and each run would see the last one's changes; pass a `Ptr` "
                                     "to what it writes")
                 return False
-        if _has_yield(fn.body):
+        if ast.yields(fn.body):
             self._refuse(d, fn, "a generator runs when it is iterated, not when it is called; tune a function")
             return False
         return True
@@ -251,18 +251,6 @@ def _returns_a_value(stmts) -> ast.Return | None:
             continue
         stack.extend(ast.children(n))
     return None
-
-
-def _has_yield(stmts) -> bool:
-    stack = list(stmts)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Yield):
-            return True
-        if isinstance(n, (ast.FnDef, ast.Lambda)):
-            continue
-        stack.extend(ast.children(n))
-    return False
 
 
 def _rewrite_calls(node, tuned: dict[str, str]):

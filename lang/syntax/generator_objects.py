@@ -57,17 +57,6 @@ def class_name(gen: str) -> str:
 
 
 # ---- walking the AST ----
-def _children(node):
-    for f in dataclasses.fields(node):
-        v = getattr(node, f.name)
-        if isinstance(v, ast.Node):
-            yield v
-        elif isinstance(v, tuple):
-            for x in v:
-                if isinstance(x, ast.Node):
-                    yield x
-
-
 def _walk(node, into_scopes: bool = False):
     """`node` and every node under it (not entering nested functions or classes unless asked)."""
     stack = [node]
@@ -76,7 +65,7 @@ def _walk(node, into_scopes: bool = False):
         yield n
         if n is not node and not into_scopes and isinstance(n, (*_SCOPES, ast.Lambda)):
             continue
-        stack.extend(reversed(list(_children(n))))
+        stack.extend(reversed(list(ast.children(n))))
 
 
 def _walk_body(body):
@@ -456,7 +445,7 @@ class GeneratorObjects:
                     other.add(name)
         parents: dict[int, ast.Node] = {}
         for n in nodes:
-            for c in _children(n):
+            for c in ast.children(n):
                 parents[id(c)] = n
         targets = {id(tg) for n in nodes if isinstance(n, ast.Assign) for tg in n.targets}
         for name, assigns in assigned.items():
@@ -798,7 +787,7 @@ class _Builder:
             return False  # (a module-level list: the caller's own, shared in Python)
         name = e.id
         nodes = list(_walk_body(self.fn.body))
-        parents = {id(c): n for n in nodes for c in _children(n)}
+        parents = {id(c): n for n in nodes for c in ast.children(n)}
         for n in nodes:
             if isinstance(n, ast.Name) and n.id == name:
                 up = parents.get(id(n))
@@ -1253,7 +1242,7 @@ def _read_before_assigned(body, locals_: set[str], assigned: set[str]) -> ast.Na
                 if after is not None:
                     have = have | after
             elif isinstance(st, ast.Yield | ast.ExprStmt | ast.Return | ast.Raise | ast.Assert):
-                for child in _children(st):
+                for child in ast.children(st):
                     reads(child, have)
             if isinstance(st, _LEAVES):
                 return None

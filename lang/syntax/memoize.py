@@ -149,23 +149,11 @@ class Memoize:
             self._refuse(fn.returns, f"`{fn.name}` returning a `{_text(fn.returns)}`",
                          "Python returns the one cached object, which a caller may change; return a tuple")
             return False
-        if _has_yield(fn.body):
+        if ast.yields(fn.body):
             self._refuse(d, f"`{fn.name}`, a generator", "Python would cache one generator object and return it "
                          "exhausted; cache a function that returns a value")
             return False
         return True
-
-
-def _has_yield(stmts) -> bool:
-    stack = list(stmts)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Yield):
-            return True
-        if isinstance(n, (ast.FnDef, ast.Lambda)):
-            continue
-        stack.extend(ast.children(n))
-    return False
 
 
 def _returns_stored(stmts: tuple, table: str, diags: DiagnosticBag) -> tuple:

@@ -109,15 +109,6 @@ def _as_str(e: ast.Expr) -> ast.Expr:
     return ast.Call(e.span, ast.Name(e.span, "str"), (e,), ()) if isinstance(e, ast.StrLit) else e
 
 
-def _children(node):
-    for f in dataclasses.fields(node):
-        v = getattr(node, f.name)
-        if isinstance(v, ast.Node):
-            yield v
-        elif isinstance(v, tuple):
-            yield from (x for x in v if isinstance(x, ast.Node))
-
-
 class NamedTuples:
     """One module's named tuples (see the module docstring): `run` gives its statements with each
     definition written out as a struct and the `namedtuple`/`NamedTuple` imports removed."""
@@ -190,7 +181,7 @@ class NamedTuples:
             if isinstance(n, ast.Name) and (n.id in self.factory.names("namedtuple")
                                             or n.id in self.base.names("NamedTuple")):
                 return True
-            stack.extend(_children(n))
+            stack.extend(ast.children(n))
         return False
 
     # ---- definitions ----
