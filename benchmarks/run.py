@@ -717,6 +717,26 @@ def run_latency(args, nb) -> list[dict]:
     return out
 
 
+def run_gpu_on_cpu(args) -> list[dict]:
+    """The example kernels (launch syntax, barriers, shuffles) run by pyx's CPU target and by an OpenCL
+    CPU runtime from the same source (SPIR-V through pyopencl), beside NumPy: benchmarks/gpu/opencl_bench.py's
+    rows, at the issue's sizes (its --scale 8; --quick: scale 1). None where no OpenCL runtime is installed."""
+    sys.path.insert(0, str(HERE / "gpu"))
+    import opencl_bench
+
+    from pyx.runtime import opencl
+
+    try:
+        device = opencl.open_device().name
+    except opencl.OpenCLUnavailable:
+        return []
+    rows = []
+    for name, cpu, ocl, ref, err in opencl_bench.rows(1 if args.quick else 8):
+        rows.append({"benchmark": name, "device": device, "pyx": cpu, "pyx_cpu_time": cpu.cpu, "opencl": ocl,
+                     "opencl_cpu_time": ocl.cpu, "numpy": ref, "max_error": err})
+    return rows
+
+
 def run_interop(args, px, nb, tmp: Path) -> list[dict]:
     out = []
     module_dir = str(HERE)
@@ -847,6 +867,8 @@ def main() -> int:
         tuned = [] if args.only and args.only != "autotune" else autotune_rows.run(
             args, 1 if args.smoke else (3 if args.quick else 5))
         programs = [] if args.smoke or args.only else run_programs(args, tmp)
+        # `--only gpu-on-cpu`: just the GPU kernels on the CPU target beside an OpenCL CPU runtime.
+        gpu_cpu = [] if args.smoke or (args.only and args.only != "gpu-on-cpu") else run_gpu_on_cpu(args)
     header = {"machine": platform.machine(), "cpu": _cpu_name(), "cores": os.cpu_count(),
               "parallel_threads": int(THREADS),
               "c_simd_mandelbrot": "AVX-512 intrinsics" if c is not None and c.mandelbrot_simd_is_avx512()
@@ -862,7 +884,7 @@ def main() -> int:
                         for (kind, count), value in peaks.items()}}
     if args.json:
         print(json.dumps({"header": header, "kernels": kernels, "latency": latency, "interop": interop,
-                          "autotune": tuned, "programs": programs}, indent=2))
+                          "autotune": tuned, "programs": programs, "gpu_on_cpu": gpu_cpu}, indent=2))
         return 0 if all(k["agree"] for k in kernels) else 1
     print(f"pyx benchmarks on {header['cpu']} ({header['cores']} cores); numpy {header['numpy']}, "
           f"numba {header['numba']}, {header['gcc']} -O3 -march=native, mojo {header['mojo']}, "
@@ -897,6 +919,15 @@ def main() -> int:
             print(f"\n{title}")
             for item in items:
                 print(f"  {item['what']:<58} {fmt_time(item['seconds']):>10}")
+    if gpu_cpu:
+        print(f"\nGPU kernels on the CPU: pyx's CPU target beside {gpu_cpu[0]['device']} (OpenCL, SPIR-V from the "
+              "same source) and NumPy; median wall time, CPU time of all threads in brackets; ratios are "
+              "OpenCL time / pyx time (above 1: pyx faster)")
+        for g in gpu_cpu:
+            print(f"  {g['benchmark']:<44} pyx {fmt_time(g['pyx']):>9} ({fmt_time(g['pyx_cpu_time'])})  "
+                  f"OpenCL {fmt_time(g['opencl']):>9} ({fmt_time(g['opencl_cpu_time'])})  "
+                  f"NumPy {fmt_time(g['numpy']):>9}  vs OpenCL {ratio(g['opencl'], g['pyx'])} wall, "
+                  f"{ratio(g['opencl_cpu_time'], g['pyx_cpu_time'])} CPU  max |err| {g['max_error']:.2g}")
     if programs:
         print()
         print(programs_table(programs))
