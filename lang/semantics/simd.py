@@ -165,7 +165,12 @@ class SIMDChecker:
                 return TConst(e.span, ERROR, None)
             return TConvert(e.span, T.simd(values[0].scalar, vt.width), receiver, False)
         if name in ("shuffle", "slice"):
-            values = self.ct_args(ct_items, None, name, e.span)
+            items = list(ct_items or ())
+            if name == "slice":  # Mojo's `slice[size, offset=0]`: `offset` may be named
+                named = [i for i in items if isinstance(i, ast.Keyword) and i.name == "offset"]
+                if len(named) == 1 and len(items) == 2 and items[1] is named[0]:
+                    items = [items[0], named[0].value]
+            values = self.ct_args(items, None, name, e.span)
             if values is None or not arity(0):
                 return TConst(e.span, ERROR, None)
             if name == "slice":  # slice[size, offset=0]()
@@ -192,6 +197,13 @@ class SIMDChecker:
         from .comptime import CtError
 
         items = list(items or ())
+        # A keyword item (`p.load[w=2](0)`) names no parameter of these built-in methods (the one
+        # that has a named parameter, `slice[size, offset=...]`, takes it out first): refused, where
+        # dropping it silently once gave `v.slice[4, offset=4]()` the first four lanes.
+        keyword = next((i for i in items if isinstance(i, ast.Keyword)), None)
+        if keyword is not None:
+            self.msg.error("E0207", keyword.span, func=name, name=keyword.name)
+            return None
         if count is not None and len(items) != count:
             self.msg.error("E0128", span, func=name, expected=count, s="s" if count != 1 else "", found=len(items))
             return None

@@ -218,7 +218,8 @@ class StructChecker:
             return TConst(e.span, ERROR, None)
         if is_string(receiver.type):  # `s.endswith((a, b))`, `sep.join("abc")` (semantics/everyday.py)
             e = everyday.method_call(self.chk, func, e)
-            func = e.func
+            if isinstance(e.func, ast.Attribute):  # (`s.m[4](...)`: e.func is the subscript; keep `s.m`)
+                func = e.func
         elif is_builtin(receiver.type, "Dict") and not e.keywords and (func.attr, len(e.args)) in DICT_FORMS:
             # `d.pop(k, default)`, `d.get(k)`: the stdlib's methods for those arities
             func = ast.Attribute(func.span, func.value, DICT_FORMS[(func.attr, len(e.args))])
