@@ -44,7 +44,7 @@ not marked parallel.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any
 
@@ -144,10 +144,12 @@ class _Fresh:
         return ir.Block(f"regions.{what}.{self.label}")
 
 
-def _clone(blocks: list[ir.Block]) -> list[ir.Block]:
-    """Copies of the blocks and their instructions (lists copied, blocks remapped); values and
-    variables are shared, as they stay the same objects in the companion."""
-    mapping = {id(b): ir.Block(b.label) for b in blocks}
+def _clone(blocks: list[ir.Block], mapping: dict[int, ir.Block] | None = None,
+           fix: Callable[[Any], None] | None = None) -> list[ir.Block]:
+    """Copies of the blocks and their instructions (lists and dicts copied, jumps remapped to the copies,
+    or to `mapping`'s block for a block it names); values and variables are shared unless `fix`, called
+    on each copied instruction, replaces them."""
+    mapping = {**{id(b): ir.Block(b.label) for b in blocks}, **(mapping or {})}
 
     def remap(node: Any) -> Any:
         node = copy.copy(node)
@@ -159,6 +161,8 @@ def _clone(blocks: list[ir.Block]) -> list[ir.Block]:
                 setattr(node, fld.name, list(value))
             elif isinstance(value, dict):
                 setattr(node, fld.name, dict(value))
+        if fix is not None:
+            fix(node)
         return node
 
     out = []
@@ -413,34 +417,17 @@ def _copy(blocks: list[ir.Block], fresh: _Fresh, tag: str, outside: dict[int, ir
     """A copy of `blocks` with fresh labels and fresh temporaries (each copy is a thread loop's body in
     one function, so no temporary may be defined twice); jumps to a block of `outside` (by id) go to
     the block given there."""
-    mapping = {id(b): ir.Block(f"{b.label}.{tag}") for b in blocks}
-    mapping.update(outside)
     temps: dict[int, ir.Value] = {}
 
-    def remap(node: Any) -> Any:
-        node = copy.copy(node)
-        for fld in fields(node):
-            value = getattr(node, fld.name)
-            if isinstance(value, ir.Block):
-                setattr(node, fld.name, mapping[id(value)])
-            elif isinstance(value, list):
-                setattr(node, fld.name, list(value))
-            elif isinstance(value, dict):
-                setattr(node, fld.name, dict(value))
+    def fresh_temps(node: Any) -> None:
         _replace_operands(node, temps)
         result = getattr(node, "result", None)
         if result is not None:
             temps[result.id] = new = fresh.t(result.type)
             node.result = new
-        return node
 
-    out = []
-    for b in blocks:
-        nb = mapping[id(b)]
-        nb.instrs = [remap(i) for i in b.instrs]
-        nb.term = remap(b.term)
-        out.append(nb)
-    return out
+    mapping = {id(b): ir.Block(f"{b.label}.{tag}") for b in blocks}
+    return _clone(blocks, {**mapping, **outside}, fresh_temps)
 
 
 def _reachable(start: ir.Block, blocks: list[ir.Block]) -> list[ir.Block]:
