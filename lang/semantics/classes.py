@@ -622,9 +622,10 @@ def aug_assign(chk: FunctionChecker, s: ast.AugAssign, root: TExpr | None = None
 
 
 def method_call(chk: FunctionChecker, base: ast.Expr, func: ast.Attribute, e: ast.Call, ct_items,
-                root: TExpr | None = None):
-    """`obj.items.append(v)`, a `mut` method of an attribute: on the object's own attribute.
-    None when `base` does not go through an object."""
+                root: TExpr | None = None, subs: list[ast.Subscript] | None = None):
+    """`obj.items.append(v)`, a `mut` method of an attribute: on the object's own attribute; with
+    `subs`, the indices of `obj.items[i].m(v)`, on that item (semantics/element_methods.py). None when
+    `base` does not go through an object."""
     found = split(chk, base, root)
     if found is None:
         return None
@@ -632,6 +633,9 @@ def method_call(chk: FunctionChecker, base: ast.Expr, func: ast.Attribute, e: as
     if handle.type == ERROR:
         return handle
     prelude: list = []
+    indices = indices_first(chk, subs, prelude) if subs else ()  # (Python's order: the indices, then the arguments)
+    if indices is None:
+        return TConst(e.span, ERROR, None)
     args = []
     for a in e.args:
         named = named_first(chk, a, prelude)
@@ -641,7 +645,9 @@ def method_call(chk: FunctionChecker, base: ast.Expr, func: ast.Attribute, e: as
     call = replace(e, args=tuple(args))
 
     def use(name):
-        return chk.structs.attribute_call(replace(func, value=reroot(name, rest, base.span)), call, ct_items)
+        receiver = reroot(name, rest, base.span)
+        return chk.structs.attribute_call(replace(func, value=rewrap(receiver, indices) if subs else receiver),
+                                          call, ct_items)
 
     lent = lend(chk, handle, e.span, use, rest[0][0])
     if not prelude or lent.type == ERROR:
