@@ -79,6 +79,40 @@ def run_source(text: str, tmp_path: Path, name: str = "prog.px", *options: str) 
     return run_pyx(path, *options)
 
 
+# Emits `pyx build` writes as bytes, to a file beside the source; the others it prints.
+_BINARY_EMITS = ("obj", "spirv", "exe")
+
+
+def build_source(text: str, tmp_path: Path, emit: str, *options: str, name: str = "prog.px") -> Result:
+    """`pyx build --emit=EMIT OPTIONS` (in-process, the CLI's own exit codes and diagnostics) of `text`
+    written to tmp_path/NAME. A text emit (ast, ir, llvm, asm, ptx) is the result's stdout; a binary
+    one is written beside the source (NAME with the emit as its suffix)."""
+    path = tmp_path / name
+    path.write_text(text)
+    argv = ["build", f"--emit={emit}", *options, str(path)]
+    if emit in _BINARY_EMITS:
+        argv += ["-o", str(path.with_suffix(f".{emit}"))]
+    return run_cli(*argv)
+
+
+def emitted(text: str, tmp_path: Path, emit: str, *options: str, name: str = "prog.px") -> str:
+    """The text `build_source` emits; the build must succeed (a failure shows its diagnostics)."""
+    result = build_source(text, tmp_path, emit, *options, name=name)
+    assert result.status == 0, result.stderr
+    return result.stdout
+
+
+def function_text(emitted_text: str, symbol: str) -> str:
+    """One function's definition in `--emit=ir` (`fn @SYMBOL(`) or `--emit=llvm` (`define ... @SYMBOL(`,
+    quoted or not) text, up to its closing brace."""
+    import re
+
+    head = re.compile(rf'^(fn @{re.escape(symbol)}\(|define [^\n]*@"?{re.escape(symbol)}"?\()', re.M)
+    found = head.search(emitted_text)
+    assert found is not None, f"no definition of {symbol} in the emitted text"
+    return emitted_text[found.start():emitted_text.index("\n}\n", found.start())]
+
+
 def prints_as_python(pyx_text: str, python_text: str, tmp_path: Path) -> None:
     """The pyx program prints exactly what CPython prints for its Python twin (both succeed)."""
     import subprocess

@@ -19,7 +19,7 @@ can end while others wait) and barriers in any control flow.
 What a thread keeps across a barrier is what lives there (a liveness analysis over the kernel's
 blocks): values computed at its start from its indices alone (`var tx = thread_idx.x`, `var row =
 block_idx.y * TILE + ty`) are computed again after the barrier; values every thread holds the same
-(a divergence analysis: `_uniform_vars`) are kept once for the block; the others in per-thread arrays
+(a divergence analysis: ir/divergence.py) are kept once for the block; the others in per-thread arrays
 (`gpu.region_spill`, 1024 elements each, indexed by the thread). Ctrl-C is polled once a round, and
 inside the loops only by `while` loops without a barrier (a thread may spin there). Between two
 barriers threads are independent (anything else is a data race), so the loops are marked parallel
@@ -52,6 +52,7 @@ from .. import types as T
 from ..source import Span
 from . import nodes as ir
 from . import ops
+from .divergence import UNIFORM_INDICES, uniform_vars
 from .verify import operands
 
 SUFFIX = "$regions"
@@ -287,7 +288,7 @@ def _live_in(blocks: list[ir.Block]) -> dict[int, set[ir.Var]]:
 
 
 # Indices the same for every thread of a block: computed once, in the companion's entry.
-_UNIFORM_INDICES = ("block_idx", "block_dim", "grid_dim")
+_UNIFORM_INDICES = UNIFORM_INDICES
 _AXES = ("x", "y", "z")
 # What a thread loop computes itself (its counters): the thread's own indices.
 _THREAD_INDICES = ("gpu.thread_idx", "gpu.global_idx", "gpu.lane_id")
@@ -456,99 +457,6 @@ def _ends_and_waits(start: ir.Block, blocks: list[ir.Block], latch: ir.Block, re
             returns, waits = returns or ended, waits or not ended
             apart = apart or id(b) in controlled
     return returns and waits and apart
-
-
-_UNIFORM_OPS = {"gpu.shared_array", "gpu.dynamic_shared", *(f"gpu.{k}" for k in _UNIFORM_INDICES)}
-
-
-def _staying(b: ir.Block) -> list[ir.Block]:
-    """The successors of `b` but those that raise out of the kernel: a thread raising ends its whole
-    launch, so which threads would take such a branch does not matter (the Ctrl-C polls' branches)."""
-    return [s for s in b.successors()
-            if not (isinstance(s.term, (ir.Raise, ir.Reraise)) and s.term.handler is None)]
-
-
-def _post_dominators(blocks: list[ir.Block]) -> dict[int, set[int]]:
-    """Each block's post-dominators (by id), with one exit after every block that leaves."""
-    ids = [id(b) for b in blocks]
-    succ = {id(b): [id(s) for s in _staying(b)] for b in blocks}
-    everything = set(ids)
-    pdom = {i: (set(everything) if succ[i] else {i}) for i in ids}
-    changed = True
-    while changed:
-        changed = False
-        for i in reversed(ids):
-            if not succ[i]:
-                continue
-            new = set.intersection(*(pdom[s] for s in succ[i])) | {i}
-            if new != pdom[i]:
-                pdom[i], changed = new, True
-    return pdom
-
-
-def _uniform_vars(blocks: list[ir.Block], known: set[ir.Var]) -> tuple[set[ir.Var], set[int]]:
-    """The variables every thread of a block holds the same value of wherever it is (a divergence
-    analysis, optimistic and iterated): every store stores a value computed from constants, uniform
-    variables and the block's own indices, in a block no branch on a thread-dependent condition
-    decides whether to run (outside every such branch's region: the blocks it reaches before its
-    immediate post-dominator). `known`: uniform, never stored (the parameters the kernel does not
-    assign; the others start as the launch's arguments, the same for every thread). Also returns the
-    blocks (by id) that not every thread may run."""
-    stores: dict[ir.Var, list[tuple[ir.Block, ir.Store]]] = {}
-    escaped: set[ir.Var] = set()
-    for b in blocks:
-        for i in b.instrs:
-            if isinstance(i, ir.Store):
-                stores.setdefault(i.var, []).append((b, i))
-            for v in operands(i):
-                if isinstance(v, ir.Ref):
-                    escaped.add(v.var)
-    pdom = _post_dominators(blocks)
-    uniform = {v for v in stores if v.global_symbol is None and v not in escaped} | set(known)
-    while True:
-        temps: set[int] = set()
-
-        def same(v: ir.Value, temps: set[int] = temps) -> bool:
-            return isinstance(v, ir.Const) or (isinstance(v, ir.Temp) and v.id in temps)
-
-        divergent_at: list[ir.Block] = []
-        for b in blocks:
-            for i in b.instrs:
-                r = getattr(i, "result", None)
-                if r is None:
-                    continue
-                if isinstance(i, ir.Load):
-                    ok = i.var in uniform
-                elif isinstance(i, ir.Intrinsic):
-                    ok = i.name in _UNIFORM_OPS
-                elif isinstance(i, (ir.BinOp, ir.Cmp, ir.Cast, ir.Select)):
-                    ok = all(same(x) for x in operands(i))
-                else:
-                    ok = False
-                if ok:
-                    temps.add(r.id)
-            staying = _staying(b)
-            if len(staying) > 1 and not (isinstance(b.term, ir.Branch) and same(b.term.cond)
-                                         and len(b.successors()) == 2):
-                divergent_at.append(b)
-        controlled: set[int] = set()
-        for d in divergent_at:
-            # The immediate post-dominator: the post-dominator (other than d) every other one post-dominates.
-            others = pdom[id(d)] - {id(d)}
-            join = next((p for p in others if others <= pdom[p]), None)
-            seen, stack = set(), list(_staying(d))
-            while stack:
-                s = stack.pop()
-                if id(s) == join or id(s) in seen:
-                    continue
-                seen.add(id(s))
-                stack += _staying(s)
-            controlled |= seen
-        new = {v for v in uniform if v in known or all(id(b) not in controlled and same(i.value)
-                                                        for b, i in stores.get(v, []))}
-        if new == uniform:
-            return uniform, controlled
-        uniform = new
 
 
 def _inline(blocks: list[ir.Block], by_symbol: dict[str, ir.Function], synchronizing: set[str],
@@ -812,7 +720,7 @@ def _regions(f: ir.Function, by_symbol: dict[str, ir.Function],
     # What lives across a barrier: per thread, or once for all threads when it is uniform.
     # Set by the companion itself, around the thread loops: never kept per thread.
     companion_level = {tv, count_v, *shuffles.write.values(), *shuffles.read.values()}
-    same_for_all, controlled = _uniform_vars(blocks, set(uniform) | (companion_level - {tv}))
+    same_for_all, controlled = uniform_vars(blocks, set(uniform) | (companion_level - {tv}))
     # Shuffles wait like barriers, for the whole block: right only where every thread of the block
     # reaches every wait (none under a branch on a thread-dependent condition, none after others ended).
     if warps and any(id(before) in controlled for before, _, _ in barriers):

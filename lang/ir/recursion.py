@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from .. import types as T
 from . import nodes as ir
+from . import ops
 from .memcheck import device_code
 
 GUARD = T.ptr(T.UINT8)
@@ -167,7 +168,7 @@ def _body(f: ir.Function, symbol: str, cycle: set[str], bodies: dict[str, str]) 
         for instr in block.instrs:
             if isinstance(instr, ir.Call) and instr.callee in cycle:
                 here, at = temp(LIMIT), temp(SITE)
-                instrs += [ir.Load(instr.span, here, limit), ir.Intrinsic(instr.span, at, "recursion_site", [])]
+                instrs += [ir.Load(instr.span, here, limit), ops.make(instr.span, at, "recursion_site", [])]
                 instr.callee = bodies[instr.callee]
                 instr.args = list(instr.args) + [here, at]
             instrs.append(instr)
@@ -175,7 +176,7 @@ def _body(f: ir.Function, symbol: str, cycle: set[str], bodies: dict[str, str]) 
     first = body.blocks[0]
     here, at = temp(LIMIT), temp(SITE)
     first.instrs[0:0] = [ir.Load(f.span, here, limit), ir.Load(f.span, at, site),
-                         ir.Intrinsic(f.span, None, "recursion_check", [here, at])]
+                         ops.make(f.span, None, "recursion_check", [here, at])]
     return body
 
 
@@ -187,15 +188,15 @@ def _entry(f: ir.Function, body: ir.Function) -> ir.Function:
     span = f.span
     start, overflow, call, unwind = ir.Block("entry"), ir.Block("overflow"), ir.Block("call"), ir.Block("unwind")
     guard, over = ir.Temp(GUARD, 1), ir.Temp(T.BOOL, 2)
-    start.instrs = [ir.Intrinsic(span, guard, "recursion_guard", []),
-                    ir.Intrinsic(span, over, "recursion_enter", [guard])]
+    start.instrs = [ops.make(span, guard, "recursion_guard", []),
+                    ops.make(span, over, "recursion_enter", [guard])]
     start.term = ir.Branch(span, over, overflow, call)
-    overflow.instrs = [ir.Intrinsic(span, None, "recursion_leave", [guard]),
-                       ir.Intrinsic(span, None, "recursion_raise", [guard])]
+    overflow.instrs = [ops.make(span, None, "recursion_leave", [guard]),
+                       ops.make(span, None, "recursion_raise", [guard])]
     overflow.term = ir.Reraise(span)
     # An exception the body raises passes through here too: the guard is this thread's innermost
     # until the entry leaves, whichever way it leaves.
-    unwind.instrs = [ir.Intrinsic(span, None, "recursion_leave", [guard])]
+    unwind.instrs = [ops.make(span, None, "recursion_leave", [guard])]
     unwind.term = ir.Reraise(span)
     args: list[ir.Value] = []
     next_id = 3
@@ -209,9 +210,9 @@ def _entry(f: ir.Function, body: ir.Function) -> ir.Function:
             args.append(value)
     limit = ir.Temp(LIMIT, next_id)
     result = ir.Temp(f.return_type, next_id + 1) if f.return_type != T.NONE else None
-    call.instrs += [ir.Intrinsic(span, limit, "recursion_limit", [guard]),
+    call.instrs += [ops.make(span, limit, "recursion_limit", [guard]),
                     ir.Call(span, result, body.symbol, args + [limit, ir.Const(SITE, NO_SITE)], handler=unwind),
-                    ir.Intrinsic(span, None, "recursion_leave", [guard])]
+                    ops.make(span, None, "recursion_leave", [guard])]
     call.term = ir.Ret(span, result)
     entry.blocks = [start, overflow, call, unwind]
     return entry

@@ -155,7 +155,9 @@ class _Decls:
 
 # Parsed once per process: immutable trees, like the standard library's (parse_cache._MEMO).
 _DECLS: dict[tuple[int, bool], _Decls] = {}
-_TYPES: dict[str, FnValueType | CellType] = {}  # by the type's name: `Callable[...]`, `Cell[...]`
+# By the types they are made of, not by their names: `Callable[[Point], Int]` of two modules'
+# `Point`s are two types (issue 15 item 4), though both read the same.
+_TYPES: dict[tuple[object, ...], FnValueType | CellType] = {}
 _LOCK = threading.Lock()
 
 
@@ -178,8 +180,9 @@ def _decls(n: int, void: bool) -> _Decls:
 def fn_value_type(params: tuple[Type, ...], result: Type) -> FnValueType:
     """The one type `Callable[[params], result]`."""
     shown = f"Callable[[{', '.join(str(p) for p in params)}], {result}]"
+    key = ("Callable", tuple(params), result)
     with _LOCK:
-        found = _TYPES.get(shown)
+        found = _TYPES.get(key)
         if found is not None:
             return cast(FnValueType, found)
         decls = _decls(len(params), result == T.NONE)
@@ -189,7 +192,7 @@ def fn_value_type(params: tuple[Type, ...], result: Type) -> FnValueType:
                         tuple(params), result)
         sym = StructSymbol(decls.struct, t, {m.name: m for m in decls.struct.methods}, "done")
         object.__setattr__(t, "symbol", sym)
-        _TYPES[shown] = t
+        _TYPES[key] = t
         return t
 
 
@@ -556,15 +559,16 @@ def _cell_decls() -> tuple[ast.StructDef, ast.FnDef]:
 
 def cell_type(held: Type) -> CellType:
     shown = f"Cell[{held}]"
+    key = ("Cell", held)
     with _LOCK:
-        found = cast("CellType | None", _TYPES.get(shown))
+        found = cast("CellType | None", _TYPES.get(key))
     if found is not None:
         return found
     struct, _ = _cell_decls()
     t = CellType(shown, "function_values", [("ptr", PTR_INT)], "Cell", {"T": held}, None, held)
     object.__setattr__(t, "symbol", StructSymbol(struct, t, {m.name: m for m in struct.methods}, "done"))
     with _LOCK:
-        return cast(CellType, _TYPES.setdefault(shown, t))
+        return cast(CellType, _TYPES.setdefault(key, t))
 
 
 def cell_value(span: Span, cell: TExpr, held: Type) -> TExpr:

@@ -30,7 +30,6 @@ one (E0275); `yield` in a `fn` or kernel (E0273) or outside any function (E0016)
 """
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -44,6 +43,7 @@ from .comprehensions import CompStep
 from .globals import bound_names
 from .imports import is_stdlib_file
 from .lazy_itertools import takes_generators
+from .per_declaration import PerDeclaration
 from .rules import Loop, typed_by_argument
 from .scope import StructSymbol
 from .typed import (
@@ -97,9 +97,8 @@ class GeneratorSymbol(StructSymbol):
     owner: StructType | None = None  # a generator method's struct: its first field is `self`
 
 
-# id(FnDef) -> (a weak reference to it, whether its body yields): a declaration is walked once
-# (every call asks), and the cache keeps no tree alive (an editor's analysis makes many).
-_YIELDS: dict[int, tuple[weakref.ref, bool]] = {}
+# Whether a declaration's body yields: walked once (every call asks).
+_YIELDS: PerDeclaration[bool] = PerDeclaration()
 
 
 def _walk_stmts(body) -> list[ast.Node]:
@@ -117,15 +116,10 @@ def _walk_stmts(body) -> list[ast.Node]:
 
 def yields(decl: ast.FnDef) -> bool:
     """Whether `decl`'s own body has a `yield` (one in a nested function is that function's)."""
-    found = _YIELDS.get(id(decl))
-    if found is not None and found[0]() is decl:
-        return found[1]
-    result = any(isinstance(n, ast.Yield) for n in _walk_stmts(decl.body))
-    if len(_YIELDS) > 50_000:  # drop the entries of trees gone
-        for key in [k for k, (ref, _) in _YIELDS.items() if ref() is None]:
-            del _YIELDS[key]
-    _YIELDS[id(decl)] = (weakref.ref(decl), result)
-    return result
+    found = _YIELDS.get(decl)
+    if found is not None:
+        return found
+    return _YIELDS.put(decl, any(isinstance(n, ast.Yield) for n in _walk_stmts(decl.body)))
 
 
 def is_generator(decl: ast.FnDef) -> bool:

@@ -46,6 +46,7 @@ from .builtin_types import is_builtin
 from .classes import is_class
 from .dict_views import is_iterator, is_view, passed_on, viewed_sources
 from .imports import is_string
+from .per_declaration import PerDeclaration
 from .slicing import is_slicing
 from .typed import LocalVar, TCall, TConst, TExpr, TField, TIfExp, TLend, TLocal, TStmtExpr
 
@@ -552,13 +553,13 @@ def _after(copy: _Copy, change: _Change) -> bool:
     return True
 
 
-_RETURNED: dict[int, frozenset[str]] = {}
+_RETURNED: PerDeclaration[frozenset[str]] = PerDeclaration()
 
 
 def returned_params(decl: ast.FnDef) -> frozenset[str]:
     """The parameters a function's `return name` statements may return themselves (not rebound
     first at the top of the body): by the syntax, so known before the function is checked."""
-    found = _RETURNED.get(id(decl))
+    found = _RETURNED.get(decl)
     if found is None:
         params = {p.name for p in decl.params}
         names = set()
@@ -571,7 +572,7 @@ def returned_params(decl: ast.FnDef) -> frozenset[str]:
                     and not _rebound_before(list(decl.body), n.value.id, n.span):
                 names.add(n.value.id)
             stack.extend(ast.children(n))
-        found = _RETURNED[id(decl)] = frozenset(names)
+        found = _RETURNED.put(decl, frozenset(names))
     return found
 
 

@@ -21,6 +21,7 @@ from ..source import Span
 from ..syntax import ast
 from ..syntax.classes import INIT_VAR
 from .imports import is_stdlib_file
+from .per_declaration import PerDeclaration
 from .sharing import python_shared
 from .typed import LocalVar, TExpr, TLocal
 
@@ -30,14 +31,14 @@ if TYPE_CHECKING:
 # Methods of Python's containers that keep their argument itself (not its items)
 _KEEPING_METHODS = {"append": 0, "add": 0, "insert": 1, "appendleft": 0, "setdefault": 1}
 
-_STORED: dict[int, frozenset[str]] = {}
+_STORED: PerDeclaration[frozenset[str]] = PerDeclaration()
 
 
 def stored_params(decl: ast.FnDef) -> frozenset[str]:
     """The parameters `decl` may store as they are: assigned to an attribute or an item, or kept
     by a container's `append`/`add`/`insert`/`setdefault` (by the syntax; nested functions are
     their own)."""
-    found = _STORED.get(id(decl))
+    found = _STORED.get(decl)
     if found is not None:
         return found
     params = {p.name for p in decl.params if p.name != "self"}
@@ -59,8 +60,7 @@ def stored_params(decl: ast.FnDef) -> frozenset[str]:
             if isinstance(kept, ast.Name) and kept.id in params:
                 names.add(kept.id)
         stack.extend(ast.children(n))
-    found = _STORED[id(decl)] = frozenset(names)
-    return found
+    return _STORED.put(decl, frozenset(names))
 
 
 def check_stored_arguments(chk: FunctionChecker, decl: ast.FnDef, params, bound: list[TExpr], span: Span,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from helpers import run_cli, run_source
+from helpers import build_source, run_source
 
 THREADS = """\
 fn count_up(arg: Ptr[UInt8]) -> Ptr[UInt8]:
@@ -81,10 +81,9 @@ def test_a_function_that_may_raise_is_refused_as_a_c_function_pointer(tmp_path: 
 
 
 def test_host_atomics_are_refused_on_a_gpu_target(tmp_path: Path):
-    src = tmp_path / "k.px"
-    src.write_text("@kernel\nfn k(p: Ptr[Int]):\n    _ = atomic_fetch_add(p, 1)\n\n\n"
-                   "fn main():\n    var p = Ptr[Int].alloc(1)\n    launch k[grid=1, block=1](p)\n    p.free()\n")
-    result = run_cli("build", "--emit=ptx", str(src), "-o", str(tmp_path / "k.ptx"))
+    result = build_source("@kernel\nfn k(p: Ptr[Int]):\n    _ = atomic_fetch_add(p, 1)\n\n\n"
+                          "fn main():\n    var p = Ptr[Int].alloc(1)\n    launch k[grid=1, block=1](p)\n    p.free()\n",
+                          tmp_path, "ptx")
     assert result.status == 1
     assert "error[E0226]" in result.stderr and "atomic_fetch_add" in result.stderr
 

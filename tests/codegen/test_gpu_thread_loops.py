@@ -1,13 +1,15 @@
 """A kernel's thread loops (ir/gpu_regions.py) are plain counted loops over the block's threads that
 LLVM vectorizes across threads (codegen/thread_loops.py marks them parallel), with what lives across
 a barrier kept per thread, or once for the block when every thread holds the same value (a
-divergence analysis). Each shape here must give what the coroutine scheduler gives, and what a GPU
-gives: a value the analysis wrongly took for uniform would show up as the wrong thread's value."""
+divergence analysis: ir/divergence.py). Each shape here must give what the coroutine scheduler
+gives, and what a GPU gives: a value the analysis wrongly took for uniform would show up as the wrong thread's value."""
 import re
 
+import pytest
 from test_gpu_regions import coroutines_only
 
-from helpers import run_cli, run_source
+from helpers import emitted, function_text, run_cli, run_source
+from pyx.ir.gpu_regions import region_symbol
 
 SHAPES = """\
 @kernel
@@ -190,33 +192,37 @@ fn main():
 """
 
 
-def _companion(llvm: str, kernel: str) -> str:
-    """The optimized LLVM function that runs a block of `kernel` (its `$regions` companion, inlined
-    into the thunk the launch calls)."""
-    start = llvm.index(f'@"k.{kernel}$regions.thunk"(')
-    return llvm[start:llvm.index("\n}\n", start)]
+def _companion(text: str, kernel: str, thunk: bool = False) -> str:
+    """The function that runs a block of `kernel` of k.px (its `$regions` companion; in optimized
+    LLVM, inlined into the thunk the launch calls)."""
+    symbol = region_symbol(f"k.{kernel}")
+    return function_text(text, symbol + ".thunk" if thunk else symbol)
 
 
 def test_the_tiled_matmul_thread_loops_are_vectorized_across_threads(tmp_path):
-    (tmp_path / "k.px").write_text(TILED)
-    built = run_cli("build", "--emit=llvm", str(tmp_path / "k.px"))
-    assert built.status == 0, built.stderr
-    body = _companion(built.stdout, "matmul")
+    llvm = emitted(TILED, tmp_path, "llvm", name="k.px")
+    body = _companion(llvm, "matmul", thunk=True)
     # The multiply-add of a tile runs on vectors of threads: `b_tile[p * TILE + tx]` a contiguous load
     # (tx is the loop's counter), `a_tile[ty * TILE + p]` one value for the whole row of threads.
     assert re.search(r"fmul <\d+ x float>", body)
     assert re.search(r"load <\d+ x float>", body)
+    # At this small size LLVM vectorizes even unmarked loops (it checks the overlaps itself), so the
+    # marks codegen/thread_loops.py puts on the thread loops are looked for too: a loop of the
+    # companion whose loop ID lists an access group as parallel.
+    metadata = dict(re.findall(r"^(![0-9]+) = (.*)$", llvm, re.M))
+    loop_ids = set(re.findall(r"!llvm\.loop (![0-9]+)", body))
+    assert any("llvm.loop.parallel_accesses" in metadata.get(operand, "")
+               for loop in loop_ids for operand in re.findall(r"![0-9]+", metadata[loop]))
     ran = run_cli("run", str(tmp_path / "k.px"))
     assert ran.stdout == "171.0 188.0\n", ran.stderr
 
 
 def _polls(ir: str, kernel: str) -> int:
-    start = ir.index(f"fn @k.{kernel}$regions(")
-    return ir[start:ir.index("\n}\n", start)].count("interrupt_poll()")
+    return _companion(ir, kernel).count("interrupt_poll()")
 
 
 def test_a_round_polls_for_ctrl_c_once_and_a_spinning_thread_still_polls(tmp_path):
-    (tmp_path / "k.px").write_text("""\
+    ir = emitted("""\
 @kernel
 fn rounds(x: Ptr[Int], n: Int):
     # Loops that pass a barrier, and a range loop: each round polls once, before its thread loop.
@@ -237,15 +243,13 @@ fn spins(x: Ptr[Int]):
     barrier()
     while x[0] != 0:
         x[1] += 1
-""")
-    built = run_cli("build", "--emit=ir", str(tmp_path / "k.px"))
-    assert built.status == 0, built.stderr
-    assert _polls(built.stdout, "rounds") == 1
-    assert _polls(built.stdout, "spins") > 1
+""", tmp_path, "ir", name="k.px")
+    assert _polls(ir, "rounds") == 1
+    assert _polls(ir, "spins") > 1
 
 
 def test_loops_with_prints_or_calls_keep_the_threads_order(tmp_path):
-    (tmp_path / "k.px").write_text("""\
+    ir = emitted("""\
 fn twice(v: Int) -> Int:
     return 2 * v
 
@@ -277,18 +281,11 @@ fn calls(x: Ptr[Int]):
 fn main():
     var x = Ptr[Int].alloc(8)
     launch prints[grid=1, block=8](x)
-""")
-    built = run_cli("build", "--emit=ir", str(tmp_path / "k.px"))
-    assert built.status == 0, built.stderr
-
-    def companion(kernel):
-        start = built.stdout.index(f"fn @k.{kernel}$regions(")
-        return built.stdout[start:built.stdout.index("\n}\n", start)]
-
+""", tmp_path, "ir", name="k.px")
     # Only loops whose threads may run in any order are marked parallel (and so vectorized).
-    assert "gpu.region_parallel" in companion("quiet")
-    assert "gpu.region_parallel" not in companion("prints")
-    assert "gpu.region_parallel" not in companion("calls")
+    assert "gpu.region_parallel" in _companion(ir, "quiet")
+    assert "gpu.region_parallel" not in _companion(ir, "prints")
+    assert "gpu.region_parallel" not in _companion(ir, "calls")
     ran = run_cli("run", str(tmp_path / "k.px"))
     assert ran.stdout == "".join(f"thread {t} {7 - t}\n" for t in range(8)), ran.stderr
 
@@ -390,12 +387,11 @@ def _warps_expected() -> dict[str, str]:
 
 def test_shuffles_every_thread_reaches_run_in_the_thread_loops(tmp_path, monkeypatch):
     monkeypatch.setenv("PYX_NO_CACHE", "1")
-    (tmp_path / "k.px").write_text(WARPS)
-    built = run_cli("build", "--emit=ir", str(tmp_path / "k.px"))
-    assert built.status == 0, built.stderr
+    ir = emitted(WARPS, tmp_path, "ir", name="k.px")
     for kernel in ("kinds", "rows"):
-        assert f"fn @k.{kernel}$regions(" in built.stdout, kernel
-    assert "fn @k.early$regions(" not in built.stdout
+        assert _companion(ir, kernel)
+    with pytest.raises(AssertionError, match="no definition"):
+        _companion(ir, "early")
     loops = run_source(WARPS, tmp_path)
     assert loops.status == 0, loops.stderr
     assert dict(line.split(": ", 1) for line in loops.stdout.splitlines()) == _warps_expected()

@@ -4,7 +4,7 @@ packs its panels so). Beyond malloc's own 16 bytes it is C11's aligned_alloc."""
 import re
 from pathlib import Path
 
-from helpers import run_cli, run_source
+from helpers import emitted, run_source
 
 PROGRAM = """
 comptime LINE = 64
@@ -34,10 +34,7 @@ def test_aligned_memory_holds_values(tmp_path: Path):
 
 
 def test_alignment_beyond_mallocs_own_calls_aligned_alloc(tmp_path: Path):
-    (tmp_path / "p.px").write_text(PROGRAM)
-    result = run_cli("build", "--emit=llvm", "-O0", str(tmp_path / "p.px"), "-o", str(tmp_path / "p.ll"))
-    assert result.status == 0, result.stderr
-    calls = re.findall(r"call ptr @aligned_alloc\(i64 (\d+)", (tmp_path / "p.ll").read_text())
+    calls = re.findall(r"call ptr @aligned_alloc\(i64 (\d+)", emitted(PROGRAM, tmp_path, "llvm", "-O0"))
     assert sorted(calls) == ["32", "64", "64"]  # alignment=8 is malloc's: no call of its own
 
 

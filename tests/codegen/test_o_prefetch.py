@@ -2,7 +2,7 @@
 x86's prefetch instruction on the CPU, and is dropped on GPU targets."""
 from pathlib import Path
 
-from helpers import run_cli, run_source
+from helpers import build_source, emitted, run_source
 
 PROGRAM = """
 fn total(p: Ptr[Float32], n: Int) -> Float32:
@@ -31,10 +31,7 @@ def test_prefetch_changes_no_value(tmp_path: Path):
 
 
 def test_prefetch_is_the_cpu_prefetch_instruction(tmp_path: Path):
-    (tmp_path / "p.px").write_text(PROGRAM)
-    result = run_cli("build", "--emit=asm", str(tmp_path / "p.px"), "-o", str(tmp_path / "p.s"))
-    assert result.status == 0, result.stderr
-    assert "prefetcht0" in (tmp_path / "p.s").read_text()
+    assert "prefetcht0" in emitted(PROGRAM, tmp_path, "asm")
 
 
 def test_prefetch_takes_one_index(tmp_path: Path):
@@ -53,16 +50,14 @@ fn main():
 
 
 def test_prefetch_in_a_gpu_kernel_is_dropped(tmp_path: Path):
-    (tmp_path / "k.px").write_text("""
+    kernel = """
 @kernel
 fn scale(x: Ptr[Float32], n: Int):
     var i = global_idx.x
     if i < n:
         x.prefetch(i + 32)
         x[i] = x[i] * 2.0
-""")
-    for target, emit in (("cuda", "ptx"), ("opencl", "spirv")):
-        out = tmp_path / f"k.{emit}"
-        result = run_cli("build", f"--target={target}", f"--emit={emit}", str(tmp_path / "k.px"), "-o", str(out))
-        assert result.status == 0, result.stderr
-    assert "prefetch" not in (tmp_path / "k.ptx").read_text()
+"""
+    assert "prefetch" not in emitted(kernel, tmp_path, "ptx", "--target=cuda")
+    spirv = build_source(kernel, tmp_path, "spirv", "--target=opencl")
+    assert spirv.status == 0, spirv.stderr
