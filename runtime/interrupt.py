@@ -17,7 +17,7 @@ import ctypes
 import threading
 
 # [0]: a SIGINT is pending; [1]: standalone (a second SIGINT before the first is noticed ends
-# the process, see runtime_lib's handler): set while `pyx run` runs a program. The bridge clears [0]
+# the process, see stdlib/runtime_signal.px's handler): set while `pyx run` runs a program. The bridge clears [0]
 # inline as each call from Python starts (a SIGINT from before the call is not the call's).
 FLAG = (ctypes.c_int32 * 2)()
 _lock = threading.Lock()

@@ -50,12 +50,16 @@ PROTOTYPES: dict[str, CFunction] = {f.name: f for f in (
     CFunction("calloc", "void *calloc(size_t count, size_t size)", _P, (_I64, _I64)),
     CFunction("free", "void free(void *block)", _VOID, (_P,)),
     CFunction("memcpy", "void *memcpy(void *to, const void *from, size_t size)", _P, (_P, _P, _I64)),
+    CFunction("memmove", "void *memmove(void *to, const void *from, size_t size)", _P, (_P, _P, _I64)),
     CFunction("memset", "void *memset(void *block, int byte, size_t size)", _P, (_P, _I32, _I64)),
     CFunction("strcmp", "int strcmp(const char *a, const char *b)", _I32, (_P, _P)),
     CFunction("strlen", "size_t strlen(const char *text)", _I64, (_P,)),
     CFunction("strerror", "char *strerror(int errnum)", _P, (_I32,)),
     CFunction("strtod", "double strtod(const char *text, char **end)", _F64, (_P, _P.as_pointer())),
     CFunction("strtol", "long strtol(const char *text, char **end, int base)", _I64, (_P, _P.as_pointer(), _I32)),
+    CFunction("strtoll", "long long strtoll(const char *text, char **end, int base)", _I64,
+              (_P, _P.as_pointer(), _I32)),
+    CFunction("strtof", "float strtof(const char *text, char **end)", ll.FloatType(), (_P, _P.as_pointer())),
     CFunction("getenv", "char *getenv(const char *name)", _P, (_P,)),
     # <stdio.h>, <stdio_ext.h>
     CFunction("printf", "int printf(const char *format, ...)", _I32, (_P,), True),
@@ -87,7 +91,6 @@ PROTOTYPES: dict[str, CFunction] = {f.name: f for f in (
     CFunction("getcontext", "int getcontext(ucontext_t *context)", _I32, (_P,)),
     CFunction("makecontext", "void makecontext(ucontext_t *context, void (*start)(void), int argc, ...)", _VOID,
               (_P, _fn(), _I32), True),
-    CFunction("swapcontext", "int swapcontext(ucontext_t *save, const ucontext_t *resume)", _I32, (_P, _P)),
     # <pthread.h>
     CFunction("pthread_create", "int pthread_create(pthread_t *thread, const pthread_attr_t *attr, "
               "void *(*start)(void *), void *arg)", _I32, (_I64.as_pointer(), _P, _fn(_P, result=_P), _P)),
@@ -115,6 +118,21 @@ PROTOTYPES: dict[str, CFunction] = {f.name: f for f in (
     CFunction("pthread_attr_getstack", "int pthread_attr_getstack(const pthread_attr_t *attr, void **low, "
               "size_t *size)", _I32, (_P, _P.as_pointer(), _I64.as_pointer())),
     CFunction("pthread_attr_destroy", "int pthread_attr_destroy(pthread_attr_t *attr)", _I32, (_P,)),
+    # <sched.h>
+    CFunction("sched_yield", "int sched_yield(void)", _I32, ()),
+    # Python's C API (<Python.h>): the entry points' conversions (stdlib/runtime_python.px, pyentry.py)
+    CFunction("PyErr_Occurred", "PyObject *PyErr_Occurred(void)", _P, ()),
+    CFunction("PyErr_Clear", "void PyErr_Clear(void)", _VOID, ()),
+    CFunction("PyLong_AsLongLong", "long long PyLong_AsLongLong(PyObject *obj)", _I64, (_P,)),
+    CFunction("PyLong_AsUnsignedLongLong", "unsigned long long PyLong_AsUnsignedLongLong(PyObject *obj)", _I64,
+              (_P,)),
+    CFunction("PyFloat_AsDouble", "double PyFloat_AsDouble(PyObject *obj)", _F64, (_P,)),
+    CFunction("PyObject_Type", "PyObject *PyObject_Type(PyObject *obj)", _P, (_P,)),
+    CFunction("PyType_IsSubtype", "int PyType_IsSubtype(PyTypeObject *a, PyTypeObject *b)", _I32, (_P, _P)),
+    CFunction("PyTuple_GetItem", "PyObject *PyTuple_GetItem(PyObject *tuple, Py_ssize_t index)", _P, (_P, _I64)),
+    CFunction("Py_DecRef", "void Py_DecRef(PyObject *obj)", _VOID, (_P,)),
+    CFunction("PyObject_GetBuffer", "int PyObject_GetBuffer(PyObject *obj, Py_buffer *view, int flags)", _I32,
+              (_P, _P, _I32)),
 )}
 
 # name -> the number of fixed parameters before the `...`: the variadic PROTOTYPES, and two more

@@ -2,7 +2,13 @@
 and whose result is a scalar also gets `PyObject *__pyx_py.f(self, args, nargs, kwnames)`
 (METH_FASTCALL | METH_KEYWORDS), which converts its arguments with the C API, releases
 the GIL around the call and converts the result back: a call costs about what a C
-extension's does. A `Ptr[T]` argument is any writable C-contiguous buffer of at least one
+extension's does. Each argument's conversion is pyx code, stdlib/runtime_python.px (`to_int`,
+`to_uint`, `to_double`, `to_view`: declared here, linked in and inlined as the runtime's `python`
+unit); what is generated per signature is the sequence of those calls, the branch to the
+checked path when one fails, a Span's or Buffer's value from the Py_buffer (pyx's layout of
+them), the GIL's release around the call and the result's conversion.
+
+A `Ptr[T]` argument is any writable C-contiguous buffer of at least one
 dimension (a NumPy array, a memoryview) whose format is T's, held with `PyObject_GetBuffer`
 for the call. A `Span[T]` argument is such a buffer of one dimension, passed as its address and
 length; a `Buffer[T, rank]` argument any writable buffer of `rank` dimensions and any strides
@@ -23,7 +29,7 @@ from llvmlite import ir as ll
 from .. import types as T
 from ..ir import nodes as ir
 from .halfconv import double_to_half
-from .runtime_lib import F32, I1, I64
+from .runtime_lib import F32, I64
 
 PYENTRY_PREFIX = "__pyx_py."
 REAL_TYPES = 4  # self[5]: the types a float parameter takes here (float, int, NumPy's floating, integer)
@@ -94,6 +100,26 @@ def _view_value(b: ll.IRBuilder, view, t, kind: str, data, llvm_type):
     return b.insert_value(b.insert_value(value, dims, 1), steps, 2)
 
 
+def _formats_table(module: ll.Module, t: T.ScalarType) -> ll.GlobalVariable:
+    """The struct-module formats of element type t (buffer_formats), as a constant array of C
+    strings: one per element type in a module."""
+    name = f"{PYENTRY_PREFIX}formats.{t}"
+    found = module.globals.get(name)
+    if found is not None:
+        return found
+    texts = []
+    for k, text in enumerate(buffer_formats(t)):
+        data = bytearray(text.encode()) + b"\0"
+        g = ll.GlobalVariable(module, ll.ArrayType(ll.IntType(8), len(data)), name=f"{name}.{k}")
+        g.linkage, g.global_constant = "private", True
+        g.initializer = ll.Constant(ll.ArrayType(ll.IntType(8), len(data)), data)
+        texts.append(g.bitcast(PTR))
+    table = ll.GlobalVariable(module, ll.ArrayType(PTR, len(texts)), name=name)
+    table.linkage, table.global_constant = "private", True
+    table.initializer = ll.Constant(ll.ArrayType(PTR, len(texts)), texts)
+    return table
+
+
 def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm_type, libc) -> str:
     name = PYENTRY_PREFIX + f.name
     entry = ll.Function(module, ll.FunctionType(PTR, [PTR, PTR.as_pointer(), I64, PTR]), name)
@@ -117,10 +143,16 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
     convert_bb = entry.append_basic_block("convert")
     b.cbranch(simple, convert_bb, fallback_bb)
     b.position_at_end(convert_bb)
-    err_occurred = api("PyErr_Occurred", PTR, [])
-    err_clear = api("PyErr_Clear", ll.VoidType(), [])
     release = api("PyBuffer_Release", ll.VoidType(), [PY_BUFFER.as_pointer()])
-    strcmp = api("strcmp", ll.IntType(32), [PTR, PTR])
+
+    def helper(name):  # an argument's conversion: pyx code (stdlib/runtime_python.px), inlined here
+        from .runtime_source import declare
+
+        return declare(module, name)
+
+    def scratch(ty):
+        with b.goto_entry_block():
+            return b.alloca(ty)
 
     def release_views(b):
         for view in views:
@@ -133,51 +165,18 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
         t = p.type
         kind = _view_kind(t)
         if kind is not None:
+            # Held for the call if it is a buffer of T: runtime_python.to_view (pyx).
             view = next(view_of)
             pointee = t.pointee if kind == "ptr" else t.fields[0][1].pointee
             flags = PYBUF_STRIDED_FORMAT if kind == "buffer" else PYBUF_C_CONTIGUOUS_FORMAT
-            got = b.call(api("PyObject_GetBuffer", ll.IntType(32), [PTR, PY_BUFFER.as_pointer(), ll.IntType(32)]),
-                         [obj, view, ll.IntType(32)(flags)])
-            ok = b.icmp_signed("==", got, ll.IntType(32)(0))
-            fmt_bb, cont_bb = entry.append_basic_block(f"format{i}"), entry.append_basic_block(f"checked{i}")
-            fail_bb = entry.append_basic_block(f"nobuffer{i}")
-            b.cbranch(ok, fmt_bb, fail_bb)
-            b.position_at_end(fmt_bb)
-            fmt = b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(6)]))
-            match = ll.Constant(I1, 0)
-            for text in buffer_formats(pointee):
-                data = bytearray(text.encode()) + b"\0"
-                g = ll.GlobalVariable(module, ll.ArrayType(ll.IntType(8), len(data)),
-                                      name=f"{name}.fmt{i}.{len(module.globals)}")
-                g.linkage, g.global_constant = "private", True
-                g.initializer = ll.Constant(ll.ArrayType(ll.IntType(8), len(data)), data)
-                same = b.icmp_signed("==", b.call(strcmp, [fmt, b.bitcast(g, PTR)]), ll.IntType(32)(0))
-                match = b.or_(match, same)
-            match = b.and_(match, b.icmp_unsigned("!=", fmt, ll.Constant(PTR, None)))
-            # A 0-dimensional buffer (a NumPy scalar, a 0-d array) is not an array: the checked path says so.
-            ndim = b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(5)]))
-            match = b.and_(match, b.icmp_signed(">", ndim, ll.IntType(32)(0)))
-            if kind != "ptr":  # a Span has one dimension, a Buffer its rank
-                rank = 1 if kind == "span" else t.ct_env["rank"]
-                match = b.and_(match, b.icmp_signed("==", ndim, ll.IntType(32)(rank)))
-            if kind == "buffer":
-                # NumPy's strides are in bytes, the Buffer's in elements: a stride that is not
-                # whole elements takes the checked path, which refuses it. Read only once the
-                # buffer is known to have `rank` of them.
-                strides_bb = entry.append_basic_block(f"strides{i}")
-                b.cbranch(match, strides_bb, fail_bb)
-                b.position_at_end(strides_bb)
-                strides = b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(8)]))
-                strides = b.bitcast(strides, I64.as_pointer())
-                match = ll.Constant(I1, 1)
-                for d in range(rank):
-                    stride = b.load(b.gep(strides, [I64(d)]))
-                    whole = b.icmp_signed("==", b.srem(stride, I64(max(1, pointee.bits // 8))), I64(0))
-                    match = b.and_(match, whole)
-            b.cbranch(match, cont_bb, fail_bb)
-            b.position_at_end(fail_bb)
-            b.call(err_clear, [])
-            b.branch(fallback_bb)  # not a buffer of T: the Python path says what is wrong
+            rank = 0 if kind == "ptr" else 1 if kind == "span" else t.ct_env["rank"]
+            itemsize = max(1, pointee.bits // 8) if kind == "buffer" else 0
+            formats = _formats_table(module, pointee)
+            ok = b.call(helper("py_view"), [obj, b.bitcast(view, I64.as_pointer()), ll.IntType(32)(flags),
+                                             b.bitcast(formats, PTR.as_pointer()), I64(len(formats.type.pointee)),
+                                             I64(rank), I64(itemsize)])
+            cont_bb = entry.append_basic_block(f"checked{i}")
+            b.cbranch(ok, cont_bb, fallback_bb)  # not a buffer of T: the Python path says what is wrong
             b.position_at_end(cont_bb)
             data = b.load(b.gep(view, [ll.IntType(32)(0), ll.IntType(32)(0)]))
             if kind == "ptr":
@@ -190,55 +189,21 @@ def define_python_entry(module: ll.Module, f: ir.Function, fn: ll.Function, llvm
             is_true = b.icmp_unsigned("==", obj, true_obj)
             ok = b.or_(is_true, b.icmp_unsigned("==", obj, false_obj))
             values.append(is_true)
-        elif t.is_float:
-            # Only a float, an int or a NumPy real number (self[5]) here: a NumPy complex or array
-            # has __float__ as well, and would lose its imaginary part or be read as one number.
-            # (PyType_IsSubtype walks the type's MRO; PyObject_IsInstance also looks up __class__
-            # after each miss, 40 ns more a call with a NumPy float32.)
-            floats = b.call(get_item, [self_obj, I64(5)])
-            kind = b.call(api("PyObject_Type", PTR, [PTR]), [obj])
-            b.call(api("Py_DecRef", ll.VoidType(), [PTR]), [kind])  # obj keeps its type alive
-            subtype = api("PyType_IsSubtype", ll.IntType(32), [PTR, PTR])
-            real_bb, not_real_bb = entry.append_basic_block(f"real{i}"), entry.append_basic_block(f"notreal{i}")
-            for k in range(REAL_TYPES):  # a float itself first, then each type and its subclasses
-                cls = b.call(get_item, [floats, I64(k)])
-                if k == 0:
-                    maybe_bb = entry.append_basic_block(f"subtype{i}")
-                    b.cbranch(b.icmp_unsigned("==", kind, cls), real_bb, maybe_bb)
-                    b.position_at_end(maybe_bb)
-                found = b.icmp_signed("!=", b.call(subtype, [kind, cls]), ll.IntType(32)(0))
-                next_bb = not_real_bb if k == REAL_TYPES - 1 else entry.append_basic_block(f"subtype{i}.{k}")
-                b.cbranch(found, real_bb, next_bb)
-                if next_bb is not not_real_bb:
-                    b.position_at_end(next_bb)
-            b.position_at_end(not_real_bb)
-            b.call(err_clear, [])
-            b.branch(fallback_bb)
-            b.position_at_end(real_bb)
-            d = b.call(api("PyFloat_AsDouble", F64, [PTR]), [obj])
-            failed = b.and_(b.fcmp_ordered("==", d, ll.Constant(F64, -1.0)),
-                            b.icmp_unsigned("!=", b.call(err_occurred, []), ll.Constant(PTR, None)))
-            ok = b.not_(failed)
+        elif t.is_float:  # a float, an int or a NumPy real number (self[5]): runtime_python.to_double
+            d = scratch(F64)
+            ok = b.call(helper("py_double"), [obj, b.call(get_item, [self_obj, I64(5)]), I64(REAL_TYPES), d])
+            d = b.load(d)
             values.append(d if t.bits == 64 else double_to_half(b, d) if t.bits == 16 else b.fptrunc(d, F32))
-        else:
-            convert = "PyLong_AsLongLong" if t.is_signed else "PyLong_AsUnsignedLongLong"
-            v = b.call(api(convert, I64, [PTR]), [obj])
-            failed = b.and_(b.icmp_unsigned("==", v, I64(-1)),
-                            b.icmp_unsigned("!=", b.call(err_occurred, []), ll.Constant(PTR, None)))
-            ok = b.not_(failed)
-            if t.bits < 64:  # out of range for the narrow type: the Python path explains it
-                fits = b.icmp_signed(">=", v, I64(t.min)) if t.is_signed else ll.Constant(I1, 1)
-                fits = b.and_(fits, b.icmp_signed("<=", v, I64(t.max)) if t.is_signed
-                              else b.icmp_unsigned("<=", v, I64(t.max)))
-                ok = b.and_(ok, fits)
-                v = b.trunc(v, llvm_type(t))
-            values.append(v)
+        else:  # an int that fits t (else the Python path explains it): runtime_python.to_int, to_uint
+            v = scratch(I64)
+            if t.is_signed:
+                ok = b.call(helper("py_int"), [obj, I64(t.min), I64(t.max), v])
+            else:
+                ok = b.call(helper("py_uint"), [obj, I64(t.max), v])
+            v = b.load(v)
+            values.append(b.trunc(v, llvm_type(t)) if t.bits < 64 else v)
         next_bb = entry.append_basic_block(f"arg{i}")
-        bad_bb = entry.append_basic_block(f"bad{i}")
-        b.cbranch(ok, next_bb, bad_bb)
-        b.position_at_end(bad_bb)
-        b.call(err_clear, [])
-        b.branch(fallback_bb)
+        b.cbranch(ok, next_bb, fallback_bb)
         b.position_at_end(next_bb)
     flag = module.globals.get("__pyx_interrupt_flag")  # a Ctrl-C from before this call is not its own
     if flag is not None:

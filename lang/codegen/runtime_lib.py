@@ -3,9 +3,12 @@
 - the exception state: the class and message of the pending exception, and a
   traceback of (function, file, line) frames pushed while it propagates;
 - Python-compatible printing (host only): ints, bools, strings, and floats in
-  Python's shortest round-trip `repr` (whose algorithm is pyx code, stdlib/float_repr.px,
-  linked in by runtime_source.py: here only its "C"-locale wrapper; ints, bools and text are
-  pyx code too, stdlib/runtime_print.px, only declared here);
+  Python's shortest round-trip `repr` (pyx code, stdlib/float_repr.px, run in the "C" locale by
+  stdlib/runtime_float.px and runtime_locale.px, linked in by runtime_source.py; ints, bools and
+  text are pyx code too, stdlib/runtime_print.px, only declared here);
+- the modules' sides of the pyx runtime's Ctrl-C handler (stdlib/runtime_signal.px), "C"
+  locale (runtime_locale.px), stack limit (runtime_stack.px) and print errors
+  (runtime_output.px): the state each finds through an accessor, filled with platform facts;
 - the program's entry, whose ending (the uncaught exception's report, SystemExit's status, the
   flush at exit) is pyx code, stdlib/runtime_exit.px, called with what pyx cannot name: the
   exception state's fields, C's `stdout` and EPIPE.
@@ -15,6 +18,7 @@ and the C functions called are declared from c_library.PROTOTYPES (`libc(name)`)
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from llvmlite import ir as ll
@@ -50,7 +54,27 @@ SOURCE_HELPERS = {"format_i64", "format_u64", "format_f64", "format_f32", "forma
 # C array of C strings, stored by an executable's `main` or, for `pyx run`, by the driver (cli.py).
 # The C library's layouts and numbers (sizeof(struct sigaction), EPIPE, LC_ALL_MASK, ...) are
 # the target's PlatformFacts (platform_facts.py), `self.facts` here.
-STACK_MARGIN = 256 << 10  # bytes a recursion leaves free (a quarter of a smaller stack)
+RUNTIME_MODULE = "__pyx_runtime"  # the module the pyx runtime's units are compiled in (runtime_source.py)
+
+
+@functools.cache
+def _slots(file: str) -> dict[str, int]:
+    """The numbers a stdlib file declares (`comptime NAME = N`)."""
+    text = (STDLIB / file).read_text(encoding="utf-8")
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^comptime (\w+) = (\d+)", text, re.MULTILINE)}
+
+
+def _state_words(file: str, extra: int, values: dict) -> ll.Constant:
+    """The initial state a pyx runtime file reads through its module's accessor: an array of 64-bit
+    words, each of `values` (a number or a constant) in the slot the file names for it
+    (`comptime _NAME = slot`), the others 0; its STATE_WORDS slots, then `extra` more."""
+    slots = _slots(file)
+    words = [I64(0)] * (slots["STATE_WORDS"] + extra)
+    for name, value in values.items():
+        words[slots[name]] = value if isinstance(value, ll.Constant) else I64(value)
+    return ll.Constant(ll.ArrayType(I64, len(words)), words)
+
+
 # The pending exception of one thread: class, message, and the traceback frames pushed while
 # it propagates (function, file, line), innermost first.
 # TEXTS heads this thread's list of messages made at run time (`raise ValueError("bad " + s)`):
@@ -98,7 +122,9 @@ class RuntimeLib:
         self._functions: dict[str, ll.Function] = {}
         self.interrupt_flag = None
         self._define_exception_state()
-        if host:  # every host module can install the SIGINT handler: whichever a loader loads first does
+        # Every host module can install the SIGINT handler: whichever a loader loads first does. Not
+        # the pyx runtime's own module, whose handler must find the state of the module it is linked into.
+        if host and module.name != RUNTIME_MODULE:
             self.sigint_install()
 
     @property
@@ -379,55 +405,29 @@ class RuntimeLib:
         b.ret(b.sext(b.call(snprintf, [fn.args[1], I64(INT_TEXT), self.cstr(b, fmt), fn.args[0]]), I64))
         return fn
 
+    # Numbers in the "C" locale: pyx code (stdlib/runtime_locale.px, runtime_float.px), which
+    # finds the module's cached "C" locale object through `__pyx_locale_state()`.
     def _define_format_fixed(self):
         """`i64 __pyx_format_fixed(double x, i64 precision, i64 code, char *out)`: printf's `%.*f`
         (or e, g, F, E, G: `code` is the letter) into out, its length returned."""
-        fn, b = self._function("__pyx_format_fixed.any_locale", I64, [F64, I64, I64, CHARP])
-        x, precision, code, out = fn.args
-        snprintf = self.libc("snprintf")
-        fmt = b.alloca(ll.ArrayType(I8, 5))
-        for k, ch in enumerate(b"%.*"):
-            b.store(I8(ch), b.gep(fmt, [I32(0), I32(k)]))
-        b.store(b.trunc(code, I8), b.gep(fmt, [I32(0), I32(3)]))
-        b.store(I8(0), b.gep(fmt, [I32(0), I32(4)]))
-        size = b.add(precision, I64(320))
-        written = b.call(snprintf, [out, size, b.gep(fmt, [I32(0), I32(0)]), b.trunc(precision, I32), x])
-        b.ret(b.sext(written, I64))
-        return self._under_c_locale("__pyx_format_fixed", fn)
+        return self._in_c_locale("format_fixed")
 
     def _define_strtod(self):
         """`double __pyx_strtod(char *text, char **end)`: C's strtod in the "C" locale, as Python's
         float() reads: `2.5` and never a locale's `2,5`."""
-        fn, b = self._function("__pyx_strtod.any_locale", F64, [CHARP, CHARP.as_pointer()])
-        b.ret(b.call(self.libc("strtod"), list(fn.args)))
-        return self._under_c_locale("__pyx_strtod", fn)
+        return self._in_c_locale("strtod")
 
-    def _c_locale(self) -> ll.Function:
-        """`locale_t __pyx_c_locale()`: the "C" locale object, made on first use and kept (for
-        LC_ALL_MASK and "C", glibc's newlocale hands out its static C locale without allocating)."""
-        if "__pyx_c_locale" in self._functions:
-            return self._functions["__pyx_c_locale"]
-        cache = self._global("__pyx_c_locale_obj", CHARP, ll.Constant(CHARP, None))
-        fn, b = self._function("__pyx_c_locale", CHARP, [])
-        null = ll.Constant(CHARP, None)
-        with b.if_then(b.icmp_unsigned("==", b.load_atomic(cache, "acquire", 8), null), likely=False):
-            made = b.call(self.libc("newlocale"),
-                          [I32(self.facts.lc_all_mask), self.cstr(b, "C"), null])
-            b.store_atomic(made, cache, "release", 8)  # two threads racing here store equal objects
-        b.ret(b.load_atomic(cache, "acquire", 8))
-        return fn
-
-    def _under_c_locale(self, name: str, impl: ll.Function) -> ll.Function:
-        """`name`: `impl` run with this thread switched to the "C" locale (uselocale is per thread
-        and cheap), so a host's `setlocale(LC_ALL, "de_DE.UTF-8")` cannot turn `1.5` into `1,5`."""
-        fty = impl.function_type
-        fn, b = self._function(name, fty.return_type, list(fty.args))
-        uselocale = self.libc("uselocale")
-        previous = b.call(uselocale, [b.call(self._c_locale(), [])])  # a null object changes nothing
-        result = b.call(impl, list(fn.args))
-        b.call(uselocale, [previous])
-        b.ret(result)
-        return fn
+    def _in_c_locale(self, name: str) -> ll.Function:
+        """The pyx-written helper `name`, which runs in the "C" locale, and the module's side of
+        it: the state `__pyx_locale_state()` gives it (LC_ALL_MASK, the target's; the "C" locale
+        object, null until made), external until linked (runtime_source.MODULE_SIDE)."""
+        if "__pyx_locale_state" not in self.module.globals:
+            words = _state_words("runtime_locale.px", 0, {"_LC_ALL_MASK": self.facts.lc_all_mask})
+            state = self._global("__pyx_locale_state.words", words.type, words)
+            accessor = ll.Function(self.module, ll.FunctionType(I64.as_pointer(), []), "__pyx_locale_state")
+            b = ll.IRBuilder(accessor.append_basic_block("entry"))
+            b.ret(b.gep(state, [I32(0), I32(0)], inbounds=True))
+        return self._pyx_written(name)
 
     def _define_print_bytes(self):
         """`void __pyx_print_bytes(char *text, i64 size)`: UTF-8 that may hold NUL bytes."""
@@ -454,11 +454,9 @@ class RuntimeLib:
 
     def _float_repr(self, name: str) -> ll.Function:
         """`i64 __pyx_format_f64(double x, char out[FLOAT_TEXT])` (and f32, f16, bf16): Python's
-        float repr, its length returned. The algorithm is pyx source, stdlib/float_repr.px, which
-        the pass `llvm` links in (runtime_source.py); here it only runs in the "C" locale."""
-        from .runtime_source import declare
-
-        return self._under_c_locale("__pyx_" + name, declare(self.module, name))
+        float repr, its length returned: pyx code (stdlib/float_repr.px, run in the "C" locale by
+        stdlib/runtime_float.px)."""
+        return self._in_c_locale(name)
 
     # ---- Ctrl-C (host) ----
     def _interrupt_globals(self) -> None:
@@ -513,127 +511,31 @@ class RuntimeLib:
         return fn
 
     def sigint_install(self) -> ll.Function:
-        """`int __pyx_sigint_install()`: put this module's SIGINT handler in front of the one there
-        is (Python's, in a Python process), which it calls after setting the flag. 1 when ours is
-        installed (now or already), 0 when SIGINT is ignored (a background job: left so).
-        `void __pyx_sigint_uninstall()` puts the previous one back if ours is still there."""
+        """`int __pyx_sigint_install()`, the loader's way in (runtime/interrupt.py): the handler, its
+        installation and the state it reads are pyx code (stdlib/runtime_signal.px `install`). Here
+        only the module's side of it: the state that code finds through `__pyx_sigint_state()`,
+        the target's platform facts first."""
         if "__pyx_sigint_install" in self._functions:
             return self._functions["__pyx_sigint_install"]
         self._interrupt_globals()
         facts = self.facts
-        action = ll.ArrayType(I64, -(-facts.sigaction_bytes // 8))
-        prev = self._global("__pyx_sigint_prev", action, ll.Constant(action, None))
-        handler_type = ll.FunctionType(VOID, [I32, CHARP, CHARP])
-        plain_type = ll.FunctionType(VOID, [I32])
-        sigaction = self.libc("sigaction")
-        null = ll.Constant(CHARP, None)
-
-        handler, b = self._function("__pyx_sigint_handler", VOID, [I32, CHARP, CHARP])
-        sig, info, ctx = handler.args
-        flag = b.load(self.interrupt_flag)
-        before = b.atomic_rmw("xchg", flag, I32(1), "seq_cst")
-        standalone = b.load_atomic(b.gep(flag, [I32(1)]), "monotonic", 4)
-        # A second SIGINT while the first is still pending (the program reached no loop to poll:
-        # blocked, or in a recursion without loops) ends a standalone program (`pyx run`, an
-        # executable) at once, as SIGINT's default action would.
-        again = b.and_(b.icmp_signed("!=", before, I32(0)), b.icmp_signed("!=", standalone, I32(0)))
-        kill, chain = handler.append_basic_block("kill"), handler.append_basic_block("chain")
-        b.cbranch(again, kill, chain)
-        b = ll.IRBuilder(kill)
-        signal = self.libc("signal")
-        b.call(signal, [I32(facts.sigint), b.inttoptr(I64(facts.sig_dfl), plain_type.as_pointer())])
-        b.call(self.libc("raise"), [I32(facts.sigint)])  # delivered when this handler returns
-        b.ret_void()
-        b = ll.IRBuilder(chain)
-        prev_bytes = b.bitcast(prev, CHARP)
-        previous = b.load(b.bitcast(prev_bytes, CHARP.as_pointer()))
-        flags = b.load(b.bitcast(b.gep(prev_bytes, [I32(facts.sa_flags_offset)]), I32.as_pointer()))
-        # Python's handler hears of it too, unless the program is the whole process (`pyx run`):
-        # there the program's own KeyboardInterrupt (caught or not) is the whole story.
-        there = b.ptrtoint(previous, I64)
-        installed = b.and_(b.icmp_unsigned("!=", there, I64(facts.sig_dfl)),  # a handler: not SIG_DFL or SIG_IGN
-                           b.icmp_unsigned("!=", there, I64(facts.sig_ign)))
-        real = b.and_(installed, b.icmp_signed("==", standalone, I32(0)))
-        with b.if_then(real):  # noqa: SIM117 (the inner `with` binds the branches the outer one guards)
-            with b.if_else(b.icmp_signed("!=", b.and_(flags, I32(facts.sa_siginfo)), I32(0))) as (siginfo, plain):
-                with siginfo:
-                    b.call(b.bitcast(previous, handler_type.as_pointer()), [sig, info, ctx])
-                with plain:
-                    b.call(b.bitcast(previous, plain_type.as_pointer()), [sig])
-        b.ret_void()
-
+        flag = self.module.get_global("__pyx_interrupt_flag")  # (made by _interrupt_globals)
+        # Each in the slot runtime_signal.px names; "not installed yet" and the previous sigaction: zeros.
+        words = _state_words("runtime_signal.px", -(-facts.sigaction_bytes // 8), {
+            "_SIGINT": facts.sigint, "_SIGPIPE": facts.sigpipe, "_SIG_DFL": facts.sig_dfl, "_SIG_IGN": facts.sig_ign,
+            "_SA_FLAGS": facts.sa_flags_offset, "_SA_SIGINFO": facts.sa_siginfo, "_SA_ONSTACK": facts.sa_onstack,
+            "_SA_RESTART": facts.sa_restart, "_ACTION_BYTES": facts.sigaction_bytes, "_FLAG": flag.ptrtoint(I64)})
+        state = self._global("__pyx_sigint_state.words", words.type, words)
+        accessor = ll.Function(self.module, ll.FunctionType(I64.as_pointer(), []), "__pyx_sigint_state")
+        b = ll.IRBuilder(accessor.append_basic_block("entry"))  # external until linked (runtime_source.MODULE_SIDE)
+        b.ret(b.gep(state, [I32(0), I32(0)], inbounds=True))
         install = ll.Function(self.module, ll.FunctionType(I32, []), "__pyx_sigint_install")
-        b = ll.IRBuilder(install.append_basic_block("entry"))
         self._functions["__pyx_sigint_install"] = install
-        current = b.alloca(action)
-        current_bytes = b.bitcast(current, CHARP)
-        b.call(sigaction, [I32(facts.sigint), null, current_bytes])
-        there = b.ptrtoint(b.load(b.bitcast(current_bytes, CHARP.as_pointer())), I64)
-        ignored, check, ours, fresh = (install.append_basic_block(x) for x in ("ignored", "check", "ours", "fresh"))
-        b.cbranch(b.icmp_unsigned("==", there, I64(facts.sig_ign)), ignored, check)
-        ll.IRBuilder(ignored).ret(I32(0))
-        b = ll.IRBuilder(check)
-        b.cbranch(b.icmp_unsigned("==", there, b.ptrtoint(handler, I64)), ours, fresh)
-        ll.IRBuilder(ours).ret(I32(1))
-        b = ll.IRBuilder(fresh)
-        b.store(b.load(current), prev)
-        new = b.alloca(action)
-        b.store(ll.Constant(action, None), new)
-        new_bytes = b.bitcast(new, CHARP)
-        b.store(b.bitcast(handler, CHARP), b.bitcast(new_bytes, CHARP.as_pointer()))
-        old_flags = b.load(b.bitcast(b.gep(current_bytes, [I32(facts.sa_flags_offset)]), I32.as_pointer()))
-        b.store(b.or_(I32(facts.sa_siginfo | facts.sa_onstack), b.and_(old_flags, I32(facts.sa_restart))),
-                b.bitcast(b.gep(new_bytes, [I32(facts.sa_flags_offset)]), I32.as_pointer()))
-        b.call(sigaction, [I32(facts.sigint), new_bytes, null])
-        b.ret(I32(1))
-
-        uninstall = ll.Function(self.module, ll.FunctionType(VOID, []), "__pyx_sigint_uninstall")
-        b = ll.IRBuilder(uninstall.append_basic_block("entry"))
-        current = b.alloca(action)
-        current_bytes = b.bitcast(current, CHARP)
-        b.call(sigaction, [I32(facts.sigint), null, current_bytes])
-        there = b.load(b.bitcast(current_bytes, CHARP.as_pointer()))
-        with b.if_then(b.icmp_unsigned("==", b.ptrtoint(there, I64), b.ptrtoint(handler, I64))):
-            b.call(sigaction, [I32(facts.sigint), b.bitcast(prev, CHARP), null])
-        b.ret_void()
+        b = ll.IRBuilder(install.append_basic_block("entry"))
+        b.ret(b.call(self._pyx_written("install_sigint"), []))
         return install
 
     # ---- the stack (host) ----
-    def stack_limit(self) -> ll.Function:
-        """`i64 __pyx_stack_limit(ExcState *)`: the lowest address the stack of the thread whose
-        own state this is may reach before a recursion raises RecursionError: the stack's low end
-        plus a margin for the calls the recursive code makes that are not recursive (and for
-        raising). Found once per thread (pthread_getattr_np) and kept in its ExcState; 1 (no
-        limit) where it cannot be known."""
-        if "__pyx_stack_limit" in self._functions:
-            return self._functions["__pyx_stack_limit"]
-        fn, b = self._function("__pyx_stack_limit", I64, [EXC_STATE.as_pointer()])
-        st = fn.args[0]
-        slot = self.field(b, st, STACK)
-        known = b.load(slot)
-        found, compute = fn.append_basic_block("found"), fn.append_basic_block("compute")
-        b.cbranch(b.icmp_unsigned("!=", known, I64(0)), found, compute)
-        ll.IRBuilder(found).ret(known)
-        b = ll.IRBuilder(compute)
-        attr = b.alloca(ll.ArrayType(I64, -(-self.facts.pthread_attr_bytes // 8)))  # a pthread_attr_t
-        attr_p = b.bitcast(attr, CHARP)
-        low, size = b.alloca(CHARP), b.alloca(I64)
-        b.store(ll.Constant(CHARP, None), low)
-        b.store(I64(0), size)
-        got = b.call(self.libc("pthread_getattr_np"),
-                     [b.call(self.libc("pthread_self"), []), attr_p])
-        with b.if_then(b.icmp_signed("==", got, I32(0))):
-            b.call(self.libc("pthread_attr_getstack"),
-                   [attr_p, low, size])
-            b.call(self.libc("pthread_attr_destroy"), [attr_p])
-        base, extent = b.ptrtoint(b.load(low), I64), b.load(size)
-        quarter = b.udiv(extent, I64(4))
-        margin = b.select(b.icmp_unsigned("<", quarter, I64(STACK_MARGIN)), quarter, I64(STACK_MARGIN))
-        limit = b.select(b.icmp_unsigned("==", base, I64(0)), I64(1), b.add(base, margin))
-        b.store(limit, slot)
-        b.ret(limit)
-        return fn
-
     def recursion_begin(self, guard_type: ll.Type) -> ll.Function:
         """`void __pyx_recursion_begin(guard)`, at the start of a recursive function's entry: put
         the thread's stack limit in the guard and make the guard the thread's innermost (the one
@@ -643,7 +545,9 @@ class RuntimeLib:
         could be another thread's. Such a thread's deep recursion overflows the stack as C's does."""
         if "__pyx_recursion_begin" in self._functions:
             return self._functions["__pyx_recursion_begin"]
-        limit_of = self.stack_limit()
+        # The lowest address the stack of a thread with its own state may reach: pyx code
+        # (stdlib/runtime_stack.px), which finds it once per thread and keeps it in the state.
+        limit_of = self._pyx_written("stack_limit")
         fn, b = self._function("__pyx_recursion_begin", VOID, [CHARP])
         guard = b.bitcast(fn.args[0], guard_type.as_pointer())
         st = self.state(b)
@@ -653,7 +557,8 @@ class RuntimeLib:
         mine, shared = fn.append_basic_block("own"), fn.append_basic_block("shared")
         b.cbranch(b.icmp_unsigned("!=", b.ptrtoint(st, I64), b.ptrtoint(self.main_state, I64)), mine, shared)
         b = ll.IRBuilder(mine)
-        b.store(b.call(limit_of, [st]), b.gep(guard, [I32(0), I32(1)]))
+        limit = b.call(limit_of, [self.field(b, st, STACK), I64(self.facts.pthread_attr_bytes)])
+        b.store(limit, b.gep(guard, [I32(0), I32(1)]))
         b.store(b.bitcast(st, CHARP), b.gep(guard, [I32(0), I32(6)]))
         b.store(fn.args[0], innermost)
         b.ret_void()
@@ -674,39 +579,17 @@ class RuntimeLib:
 
     def stdout_check(self) -> ll.Function:
         """`bool __pyx_stdout_check(func, file, line)`, after each print: false while stdout is
-        fine; when a write failed, raise what Python's print raises (BrokenPipeError for a closed
-        pipe, OSError otherwise, with errno and its text) at this frame, drop what is still
-        buffered (Python's print discards it too) and return true."""
+        fine; when a write failed, raise what Python's print raises (BrokenPipeError, OSError) at
+        this frame and return true. Pyx code (stdlib/runtime_output.px), given what it cannot name:
+        C's `stdout`, where errno lives, EPIPE, and how to raise."""
         if "__pyx_stdout_check" in self._functions:
             return self._functions["__pyx_stdout_check"]
         fn, b = self._function("__pyx_stdout_check", I1, [CHARP, CHARP, I32])
-        func, file, line = fn.args
-        out = self._stdout(b)
-        failed = b.icmp_signed("!=", b.call(self.libc("ferror"), [out]), I32(0))
-        bad, good = fn.append_basic_block("failed"), fn.append_basic_block("fine")
-        b.cbranch(failed, bad, good)
-        ll.IRBuilder(good).ret(ll.Constant(I1, 0))
-        b = ll.IRBuilder(bad)
         errno_at = self.libc(self.facts.errno_location, I32.as_pointer(), [])
-        code = b.load(b.call(errno_at, []))
-        b.call(self.libc("__fpurge"), [out])
-        b.call(self.libc("clearerr"), [out])
-        pipe, other = fn.append_basic_block("epipe"), fn.append_basic_block("other")
-        epipe = self.facts.epipe
-        b.cbranch(b.icmp_signed("==", code, I32(epipe)), pipe, other)
-        b = ll.IRBuilder(pipe)
-        b.call(self.raise_, [self.cstr(b, "BrokenPipeError"), self.cstr(b, f"[Errno {epipe}] Broken pipe"),
-                             func, file, line])
-        b.ret(ll.Constant(I1, 1))
-        b = ll.IRBuilder(other)
-        text = b.alloca(ll.ArrayType(I8, 160))
-        textp = b.gep(text, [I32(0), I32(0)])
-        reason = b.call(self.libc("strerror"), [code])
-        size = b.call(self.libc("snprintf"),
-                      [textp, I64(160), self.cstr(b, "[Errno %d] %s"), code, reason])
-        size = b.select(b.icmp_signed(">", size, I32(159)), I32(159), size)
-        b.call(self.raise_text, [self.cstr(b, "OSError"), textp, b.sext(size, I64), func, file, line])
-        b.ret(ll.Constant(I1, 1))
+        b.ret(b.call(self._pyx_written("check_stdout"),
+                     [self._stdout(b), b.bitcast(errno_at, CHARP), I32(self.facts.epipe),
+                      b.bitcast(self.raise_text, CHARP), self.cstr(b, "BrokenPipeError"), self.cstr(b, "OSError"),
+                      *fn.args]))
         for attribute in ("noinline", "cold"):
             fn.attributes.add(attribute)
         return fn
@@ -754,19 +637,10 @@ class RuntimeLib:
         an uncaught KeyboardInterrupt ending the process by SIGINT (status 130 in a shell)."""
         fn = ll.Function(self.module, ll.FunctionType(I32, [I32, CHARP.as_pointer()]), "main")
         b = ll.IRBuilder(fn.append_basic_block("entry"))
-        facts = self.facts
-        handler_type = ll.FunctionType(VOID, [I32]).as_pointer()
-        signal = self.libc("signal")
-        b.call(signal, [I32(facts.sigpipe), b.inttoptr(I64(facts.sig_ign), handler_type)])
-        self._interrupt_globals()
-        b.store(I32(1), b.gep(b.load(self.interrupt_flag), [I32(1)]))  # standalone: see the handler
-        b.call(self.sigint_install(), [])
+        self.sigint_install()  # (the state stdlib/runtime_signal.px reads)
+        b.call(self._pyx_written("start_program"), [])
         if ARGC_GLOBAL in self.module.globals:  # the program reads sys.argv
             count, vector = self.argument_globals()
             b.store(b.sext(fn.args[0], I64), count)
             b.store(fn.args[1], vector)
-        status = b.call(entry, [])
-        with b.if_then(b.icmp_signed("==", status, I32(130))):
-            b.call(signal, [I32(facts.sigint), b.inttoptr(I64(facts.sig_dfl), handler_type)])
-            b.call(self.libc("raise"), [I32(facts.sigint)])
-        b.ret(status)
+        b.ret(b.call(self._pyx_written("end_program"), [b.call(entry, [])]))

@@ -18,7 +18,8 @@ the compiler's fingerprint and the target, so a process pays for it only when th
 the stdlib changed.
 
 The thread pool (`stdlib/runtime_pool.px`) is written with host atomics and C function pointers
-(semantics/c_functions.py), and takes its state from the generated side (codegen/parallel.py).
+(semantics/c_functions.py), and takes its state from the generated side (codegen/parallel.py);
+so is the GPU-on-CPU scheduler (`stdlib/runtime_gpu.px`, given its context by codegen/gpu_cpu.py).
 What stays generated (runtime_lib.py, parallel.py, gpu_cpu.py, ...) is what pyx cannot say:
 the exception state behind a pthread key (one per module, so not in this one shared copy),
 setjmp/longjmp, ucontext switching, signal handlers, the locale switch (whose constants are
@@ -35,7 +36,7 @@ from pathlib import Path
 from llvmlite import ir as ll
 
 from ..ir import nodes as ir
-from .runtime_lib import CHARP, F16, F32, F64, I1, I32, I64, VOID
+from .runtime_lib import CHARP, F16, F32, F64, I1, I32, I64, RUNTIME_MODULE, VOID
 
 PREFIX = "__pyx_rt."  # the runtime's functions in a module: `__pyx_rt.float_repr.repr_f64`
 KIND = "pyxrt 1"  # what the cache entry's keyed checksum binds: LLVM IR text of the pyx runtime
@@ -43,10 +44,26 @@ KIND = "pyxrt 1"  # what the cache entry's keyed checksum binds: LLVM IR text of
 # runtime helper (its `__pyx_` symbol without the prefix) -> (the pyx function that is its body,
 # the LLVM result and parameter types the generated runtime calls it with)
 SOURCE_HELPERS: dict[str, tuple[str, ll.Type, tuple[ll.Type, ...]]] = {
-    "format_f64": ("float_repr.repr_f64", I64, (F64, CHARP)),
-    "format_f32": ("float_repr.repr_f32", I64, (F32, CHARP)),
-    "format_f16": ("float_repr.repr_f16", I64, (F16, CHARP)),
-    "format_bf16": ("float_repr.repr_bf16", I64, (ll.IntType(16), CHARP)),  # a BFloat16 as its bits
+    # float repr in the "C" locale (stdlib/runtime_float.px, around stdlib/float_repr.px)
+    "format_f64": ("runtime_float.format_f64", I64, (F64, CHARP)),
+    "format_f32": ("runtime_float.format_f32", I64, (F32, CHARP)),
+    "format_f16": ("runtime_float.format_f16", I64, (F16, CHARP)),
+    "format_bf16": ("runtime_float.format_bf16", I64, (ll.IntType(16), CHARP)),  # a BFloat16 as its bits
+    # C's strtod and printf's %.*f (e, g, ...) in the "C" locale (stdlib/runtime_locale.px)
+    "strtod": ("runtime_locale.strtod", F64, (CHARP, CHARP.as_pointer())),
+    "format_fixed": ("runtime_locale.format_fixed", I64, (F64, I64, I64, CHARP)),
+    # the thread's stack limit for recursive code (stdlib/runtime_stack.px): its word of the
+    # exception state, sizeof(pthread_attr_t) -> the lowest address a recursion may reach
+    "stack_limit": ("runtime_stack.stack_limit", I64, (I64.as_pointer(), I64)),
+    # A Python call's arguments (stdlib/runtime_python.px), for the CPython entry points (pyentry.py):
+    # the object, what it must fit or be, where the value goes -> whether it converted
+    "py_int": ("runtime_python.to_int", I1, (CHARP, I64, I64, I64.as_pointer())),
+    "py_uint": ("runtime_python.to_uint", I1, (CHARP, I64, I64.as_pointer())),
+    "py_double": ("runtime_python.to_double", I1, (CHARP, CHARP, I64, F64.as_pointer())),
+    "py_view": ("runtime_python.to_view", I1, (CHARP, I64.as_pointer(), I32, CHARP.as_pointer(), I64, I64, I64)),
+    # after a print (stdlib/runtime_output.px): C's stdout, __errno_location, EPIPE, __pyx_raise_text,
+    # "BrokenPipeError", "OSError", the frame (function, file, line) -> whether it raised
+    "check_stdout": ("runtime_output.stdout_check", I1, (CHARP, CHARP, I32, CHARP, CHARP, CHARP, CHARP, CHARP, I32)),
     "print_i64": ("runtime_print.print_i64", VOID, (I64,)),
     "print_u64": ("runtime_print.print_u64", VOID, (I64,)),
     "print_bool": ("runtime_print.print_bool", VOID, (I1,)),
@@ -55,12 +72,24 @@ SOURCE_HELPERS: dict[str, tuple[str, ll.Type, tuple[ll.Type, ...]]] = {
     "uncaught": ("runtime_exit.uncaught", I32, (CHARP, CHARP, I32, I32, CHARP.as_pointer(), CHARP.as_pointer(),
                                                I32.as_pointer())),
     "flush_at_exit": ("runtime_exit.flush_at_exit", I32, (I32, CHARP, I32)),  # status, C's stdout, EPIPE -> status
+    # Ctrl-C (stdlib/runtime_signal.px), each finding the module's state through `__pyx_sigint_state()`.
+    # (A name here is never that of a function the generated runtime defines, `__pyx_sigint_install`
+    # or `__pyx_stdout_check`: RuntimeLib keeps both by their `__pyx_` names.)
+    "install_sigint": ("runtime_signal.install", I32, ()),  # -> 1 when installed, 0 when SIGINT is ignored
+    "start_program": ("runtime_signal.start_program", VOID, ()),  # an executable's main, first
+    "end_program": ("runtime_signal.end_program", I32, (I32,)),  # status -> status (130 ends by SIGINT)
     # The thread pool (stdlib/runtime_pool.px), each with the pool's state (codegen/parallel.py) first:
     # piece, its arguments, pieces, count // pieces, count % pieces -> whether the pool ran the loop
     "pool_core": ("runtime_pool.core", I32, (I64.as_pointer(), CHARP, CHARP, I64, I64, I64)),
     "pool_threads": ("runtime_pool.threads", I64, (I64.as_pointer(),)),
     "pool_set_limit": ("runtime_pool.set_limit", VOID, (I64.as_pointer(), I64)),
     "pool_shutdown": ("runtime_pool.shutdown", VOID, (I64.as_pointer(),)),
+    # The GPU-on-CPU scheduler (stdlib/runtime_gpu.px), each with this OS thread's context first
+    # (codegen/gpu_cpu.py): the launch's parameters, blocks [lo, hi) -> 0, 1 (raised) or 2 (deadlock)
+    "gpu_direct_blocks": ("runtime_gpu.direct_blocks", I64, (I64.as_pointer(), I64.as_pointer(), I64, I64)),
+    "gpu_coroutine_blocks": ("runtime_gpu.coroutine_blocks", I64, (I64.as_pointer(), I64.as_pointer(), I64, I64)),
+    "gpu_region_blocks": ("runtime_gpu.region_blocks", I64, (I64.as_pointer(), I64.as_pointer(), I64, I64)),
+    "gpu_frames": ("runtime_gpu.frames", CHARP, (I64.as_pointer(), I64)),  # bytes -> the aligned buffer
 }
 
 # The runtime's units, each a program that calls its helpers, so the ordinary instantiation
@@ -70,27 +99,49 @@ SOURCE_HELPERS: dict[str, tuple[str, ll.Type, tuple[ll.Type, ...]]] = {
 # float repr, whose `_FLOAT_TEXT` loads the stdlib's String (about 0.9 s of parsing).
 UNITS: dict[str, str] = {
     "float_repr": """\
-from float_repr import repr_f64, repr_f32, repr_f16, repr_bf16
+from runtime_float import format_f64, format_f32, format_f16, format_bf16
 
 
 fn __pyx_runtime_roots(x: Float64, out: Ptr[UInt8]):
-    _ = repr_f64(x, out)
-    _ = repr_f32(Float32(x), out)
-    _ = repr_f16(Float16(x), out)
-    _ = repr_bf16(BFloat16(x), out)
+    _ = format_f64(x, out)
+    _ = format_f32(Float32(x), out)
+    _ = format_f16(Float16(x), out)
+    _ = format_bf16(BFloat16(x), out)
 """,
     "core": """\
 from runtime_print import print_i64, print_u64, print_bool, print_str
 from runtime_exit import uncaught, flush_at_exit
+from runtime_signal import install, start_program, end_program
+from runtime_locale import strtod, format_fixed
+from runtime_stack import stack_limit
+from runtime_output import stdout_check
 
 
-fn __pyx_runtime_roots(x: Int, out: Ptr[UInt8], texts: Ptr[Ptr[UInt8]], lines: Ptr[Int32]):
+fn __pyx_runtime_roots(x: Int, out: Ptr[UInt8], texts: Ptr[Ptr[UInt8]], lines: Ptr[Int32], words: Ptr[Int]):
     print_i64(x)
     print_u64(UInt64(x))
     print_bool(x > 0)
     print_str(out)
     _ = uncaught(out, out, Int32(x), Int32(x), texts, texts, lines)
     _ = flush_at_exit(Int32(x), out, Int32(x))
+    _ = install()
+    start_program()
+    _ = end_program(Int32(x))
+    _ = strtod(out, texts)
+    _ = format_fixed(Float64(x), x, x, out)
+    _ = stack_limit(words, x)
+    _ = stdout_check(out, out, Int32(x), out, out, out, out, out, Int32(x))
+""",
+    "python": """\
+from runtime_python import to_int, to_uint, to_double, to_view
+
+
+fn __pyx_runtime_roots(p: Ptr[UInt8], x: Int, words: Ptr[Int], unsigned: Ptr[UInt64], real: Ptr[Float64],
+                       texts: Ptr[Ptr[UInt8]]):
+    _ = to_int(p, x, x, words)
+    _ = to_uint(p, UInt64(x), unsigned)
+    _ = to_double(p, p, x, real)
+    _ = to_view(p, words, Int32(x), texts, x, x, x)
 """,
     "pool": """\
 from runtime_pool import core, threads, set_limit, shutdown
@@ -102,18 +153,37 @@ fn __pyx_runtime_roots(pool: Ptr[Int], p: Ptr[UInt8], x: Int):
     set_limit(pool, x)
     shutdown(pool)
 """,
+    "gpu": """\
+from runtime_gpu import direct_blocks, coroutine_blocks, region_blocks, frames
+
+
+fn __pyx_runtime_roots(ctx: Ptr[Int], x: Int):
+    _ = direct_blocks(ctx, ctx, x, x)
+    _ = coroutine_blocks(ctx, ctx, x, x)
+    _ = region_blocks(ctx, ctx, x, x)
+    _ = frames(ctx, x)
+""",
 }
-UNIT_OF_MODULE = {"float_repr": "float_repr", "runtime_print": "core", "runtime_exit": "core", "runtime_pool": "pool"}
+UNIT_OF_MODULE = {"float_repr": "float_repr", "runtime_print": "core", "runtime_exit": "core", "runtime_signal": "core",
+                  "runtime_pool": "pool", "runtime_float": "float_repr", "runtime_locale": "core",
+                  "runtime_stack": "core", "runtime_output": "core", "runtime_python": "python",
+                  "runtime_gpu": "gpu"}
+# What a module defines for the runtime's code to call (`external_call["__pyx_sigint_state", ...]`
+# in stdlib/runtime_signal.px): external until the runtime is linked in, so that the runtime's
+# declaration links to it, and internal after, as the rest of the module's support code is.
+MODULE_SIDE = ("__pyx_sigint_state", "__pyx_locale_state")
 ROOTS_FILE = "<pyx runtime>.px"
 # Helpers the module's optimizer may inline and fold like its own code: a line or two each, so
 # inlining costs nothing, and a print of a constant then becomes what C's printf of a literal
 # becomes (`print("a")`'s separator is `putchar(' ')`, as it was when they were generated here).
-INLINED = frozenset(PREFIX + SOURCE_HELPERS[name][0] for name in ("print_i64", "print_u64", "print_bool", "print_str"))
+INLINED = frozenset(PREFIX + SOURCE_HELPERS[name][0] for name in ("print_i64", "print_u64", "print_bool", "print_str",
+                                                                   # (a Python call's conversions: its every argument's)
+                                                                   "py_int", "py_uint", "py_double", "py_view"))
 # Code whose speed is the code generator's: `optnone` also gives a function LLVM's -O0 instruction
 # selection and register allocation, and the thread pool's spin loops then polled slower and spun
 # longer (a 1024^3 matmul of 33 back-to-back loops took 13 ms of CPU against 10.5 for the pool when
 # it was generated). It is small: the module's optimizer takes it again at little cost.
-REOPTIMIZED = (PREFIX + "runtime_pool.",)
+REOPTIMIZED = (PREFIX + "runtime_pool.", PREFIX + "runtime_gpu.")  # (the GPU blocks' loops: the same)
 
 _lock = threading.Lock()
 
@@ -149,6 +219,11 @@ def link_runtime(module, target, tm) -> None:
         lib.data_layout = module.data_layout
         _keep_only(lib, wanted, tm)
         module.link_in(lib)
+    for name in MODULE_SIDE:
+        try:
+            module.get_function(name).linkage = "internal"
+        except NameError:
+            pass  # (a module compiled without it)
     for f in module.functions:
         if not f.is_declaration and f.name not in ours:
             f.linkage = "internal"
@@ -217,7 +292,7 @@ def _generate(target, unit: str) -> str:
     from .llvm_gen import ModuleCodegen
     from .target import init_llvm
 
-    module = ir.Module("__pyx_runtime", ROOTS_FILE)
+    module = ir.Module(RUNTIME_MODULE, ROOTS_FILE)
     module.functions = list(runtime_functions(unit).values())
     init_llvm()
     lib = llvm.parse_assembly(str(ModuleCodegen(module, target).generate()))

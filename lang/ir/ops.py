@@ -156,16 +156,14 @@ _add("gpu.shared_array", result=SHARED_PTR, attrs=(Attr("site", int), Attr("owne
 _add("gpu.dynamic_shared", result=SHARED_PTR, lowering="gpu_dynamic_shared", feature="dynamic_shared")
 # A kernel's threads as loops over the block on the CPU (ir/gpu_regions.py, codegen/gpu_cpu.py): the
 # block's thread count; enter thread t (its indices; where it resumes, -1 if it may not run);
-# thread t waits at barrier `point` / has ended; the census after a round (true: run another);
-# the per-thread array (MAX_THREADS elements) that keeps one variable across barriers.
+# thread t waits at barrier `point` / has ended; the per-thread array (MAX_THREADS elements) that
+# keeps one variable across barriers.
 _add("gpu.region_threads", result=INT, lowering="gpu_region", variant="threads", targets=HOST_ONLY)
 _add("gpu.region_enter", operands=(INT,), result=INT, side_effects=True, lowering="gpu_region", variant="enter",
      targets=HOST_ONLY)
 _add("gpu.region_wait", operands=(INT,), attrs=(Attr("point", int),), side_effects=True, lowering="gpu_region",
      variant="wait", targets=HOST_ONLY)
 _add("gpu.region_done", operands=(INT,), side_effects=True, lowering="gpu_region", variant="done",
-     targets=HOST_ONLY)
-_add("gpu.region_settle", result=BOOL, side_effects=True, lowering="gpu_region", variant="settle",
      targets=HOST_ONLY)
 _add("gpu.region_spill", result=PTR, attrs=(Attr("slot", int),), lowering="gpu_region", variant="spill",
      targets=HOST_ONLY)

@@ -125,10 +125,14 @@ def test_a_host_without_facts_is_E0906_not_another_c_library_s_layout(tmp_path):
 def test_aarch64_code_reserves_aarch64_s_ucontext_and_jmp_buf(tmp_path):
     """The GPU-on-CPU scheduler's contexts and the recursion guard's jmp_buf, laid out from the
     aarch64 facts: a 4560-byte ucontext_t aligned to 16 (a fixed 1024 bytes would let
-    swapcontext write past it) and a 312-byte jmp_buf."""
+    makecontext write past it) and a 312-byte jmp_buf. stdlib/runtime_gpu.px allocates the
+    contexts and jmp_bufs with the sizes the generated piece hands it, and the generated switch
+    steps through them with the same."""
     text = _ir_for("aarch64-unknown-linux-gnu", tmp_path, AARCH64_LAYOUT)
-    assert re.search(r"define internal \{\[12 x i64\], i8\*, \[285 x i128\],", text), "GpuCtx's ucontext_t"
+    assert re.search(r"store i64 4560, i64\* %\S+", text), "sizeof(ucontext_t), handed to the pyx scheduler"
     assert re.search(r"mul i64 %\S+, 4560", text), "the stride of the threads' contexts"
+    assert re.search(r"store i64 320, i64\* %\S+", text), "sizeof(jmp_buf) rounded to 16, handed to it"
+    assert re.search(r"mul i64 %\S+, 320", text), "the stride of the threads' jmp_bufs"
     assert re.search(r"alloca \{\[39 x i64\], i64,", text), "the recursion guard's jmp_buf"
 
 

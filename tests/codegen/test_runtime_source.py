@@ -36,9 +36,9 @@ def test_each_helper_s_c_signature_is_its_pyx_function_s():
 def test_a_module_declares_the_pyx_runtime_and_the_llvm_pass_links_it_in(tmp_path):
     source = SourceFile(str(tmp_path / "floats.px"), PRINTS_FLOATS)
     text = codegen(source, CompileOptions()).llvm_ir
-    assert 'declare i64 @"__pyx_rt.float_repr.repr_f64"(double' in text  # no code of its own for it
+    assert 'declare i64 @"__pyx_rt.runtime_float.format_f64"(double' in text  # no code of its own for it
     linked = str(optimize(source, CompileOptions()).llvm_module)
-    assert "define internal" in linked and "__pyx_rt.float_repr." in linked
+    assert "define internal" in linked and "__pyx_rt.float_repr." in linked and "__pyx_rt.runtime_float." in linked
     assert 'declare i64 @"__pyx_rt.' not in linked
 
 
@@ -113,5 +113,6 @@ def test_the_generated_runtime_declares_c_functions_as_the_table_does(tmp_path):
                 if f.name in PROTOTYPES:
                     seen.add(f.name)
                     assert str(f.function_type) == str(PROTOTYPES[f.name].function_type), f.name
-    # (pthread_create is the pyx thread pool's now: stdlib/runtime_pool.px)
-    assert {"pthread_mutex_lock", "swapcontext", "sigaction", "_setjmp", "longjmp", "snprintf"} <= seen
+    # (pthread_create is the pyx thread pool's now: stdlib/runtime_pool.px; sigaction the pyx
+    # Ctrl-C handler's: stdlib/runtime_signal.px)
+    assert {"pthread_mutex_lock", "_setjmp", "longjmp", "makecontext", "snprintf"} <= seen

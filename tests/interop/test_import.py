@@ -255,13 +255,14 @@ def test_cache_info_and_clear(tmp_path, monkeypatch):
     run_fresh(tmp_path, CALL, cache)
     monkeypatch.setenv("PYX_CACHE_DIR", str(cache))
     info = run_cli("cache", "info", str(tmp_path))
-    # The module, and the runtime unit its `print` links in (runtime_source.py `core`, kept in the
-    # same cache directory) with the parsed stdlib files that unit was compiled from.
+    # The module, and the runtime unit its `print` and Ctrl-C handler link in (runtime_source.py
+    # `core`, kept in the same cache directory) with the parsed stdlib files that unit was compiled from.
     kept = sorted(p.name.split(".")[0] for p in cache.iterdir() if p.suffix in (".pyxc", ".pyxast", ".pyxrt"))
-    assert kept == ["kernels", "pyx_runtime", "runtime_exit", "runtime_print"]
-    assert info.status == 0 and f"{cache}: 4 entries" in info.stdout
+    assert kept == ["kernels", "pyx_runtime", "runtime_exit", "runtime_locale", "runtime_output", "runtime_print",
+                    "runtime_signal", "runtime_stack"]
+    assert info.status == 0 and f"{cache}: 8 entries" in info.stdout
     cleared = run_cli("cache", "clear", str(tmp_path))
-    assert "removed: 4 entries" in cleared.stdout and not list(cache.glob("*.pyx*"))
+    assert "removed: 8 entries" in cleared.stdout and not list(cache.glob("*.pyx*"))
 
 
 def test_a_module_that_does_not_compile_is_an_import_error_with_diagnostics(tmp_path, monkeypatch):
