@@ -215,6 +215,7 @@ class CudaKernel:
         self._meta = meta
         self._device = device
         self._function = device.function(module, meta["entry"])
+        self._module = module
         self._cpu = cpu_kernel  # argument checking and conversion are the CPU path's
 
     def __repr__(self) -> str:
@@ -247,9 +248,15 @@ class CudaKernel:
             check(driver, "cuCtxSynchronize", driver.cuCtxSynchronize(), name)
             for host, buffer in copies:
                 buffer.to_host(host)
+            from .kernel_raised import cuda_take, exception
+
+            record = cuda_take(device, self._module)  # a thread's exception, if one raised
         finally:
             for _, buffer in copies:
                 buffer.free()
+        raised = exception(record) if record is not None else None
+        if raised is not None:
+            raise raised
 
     def _argument(self, param: dict, value, copies: list):
         desc = param["type"]

@@ -13,7 +13,8 @@ own (pageable host) memory.
 
 A launch waits for its kernel (on its stream, or the whole context for stream 0), as on the
 CPU target, so the host may read the results on the next line. A failing launch raises
-`RuntimeError` in the pyx program, with the driver's error and the kernel's name.
+`RuntimeError` in the pyx program, with the driver's error and the kernel's name; a thread
+that raised makes the launch raise its exception (runtime/kernel_raised.py).
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import sys
 
 from ..codegen.abi import ALLOC_HOOK, FREE_HOOK, LAUNCH_HOOK
 from .cuda import CudaError, Device, check
+from .kernel_raised import cuda_take, hook_reply
 
 LAUNCH = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, *[ctypes.c_int64] * 8)
 ALLOC = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int64)
@@ -78,7 +80,13 @@ class ProgramOnDevice:
                 check(driver, "cuStreamSynchronize", driver.cuStreamSynchronize(stream), kernel)
             else:
                 check(driver, "cuCtxSynchronize", driver.cuCtxSynchronize(), kernel)
-            return None
+            record = cuda_take(self.device, self.module)
+            reply = hook_reply(record) if record is not None else None
+            if reply is None:
+                return None
+            message = ctypes.create_string_buffer(reply, len(reply))  # a thread's exception
+            self.messages.append(message)
+            return ctypes.addressof(message)
         except Exception as exc:  # noqa: BLE001 - anything here must become the pyx program's error
             text = str(exc) if isinstance(exc, CudaError) else f"pyx: launching kernel {kernel}: {exc!r}"
             message = ctypes.create_string_buffer(text.removeprefix("pyx: ").encode())

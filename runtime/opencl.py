@@ -24,6 +24,8 @@ import os
 import warnings
 from pathlib import Path
 
+from .kernel_raised import exception, opencl_take
+
 
 class OpenCLUnavailable(RuntimeError):
     """No way to run SPIR-V kernels here: pyopencl, an OpenCL runtime, or a device taking SPIR-V is missing."""
@@ -263,6 +265,7 @@ class OpenCLKernel:
         self.__doc__ = cpu_kernel.__doc__
         self._meta = meta
         self._device = device
+        self._program = program
         try:
             self._kernel = device.cl.Kernel(program, meta["entry"])
         except device.cl.Error as exc:
@@ -295,14 +298,19 @@ class OpenCLKernel:
         size = tuple(g * b for g, b in zip(grid, block, strict=True))
         try:
             self._kernel(device.queue, size, tuple(block), *values)
+            taken = opencl_take(device, self._program)  # a work-item's exception, if one raised
             for host, buffer in copies:
                 cl.enqueue_copy(device.queue, host, buffer)
             device.queue.finish()
+            record = taken()
         except cl.Error as exc:
             raise OpenCLError(f"pyx: launching kernel {self.__name__} failed: {exc}") from None
         finally:
             for _, buffer in copies:
                 buffer.release()
+        raised = exception(record) if record is not None else None
+        if raised is not None:
+            raise raised
 
     def _argument(self, param: dict, value, copies: list):
         import numpy as np

@@ -13,7 +13,8 @@ fine-grained shared virtual memory (SVM):
 - a device with neither cannot run a whole program: that is an error before `main` starts.
 
 A launch waits for its kernel, as on the CPU target. A failing launch raises `RuntimeError` in
-the pyx program, with the runtime's error and the kernel's name.
+the pyx program, with the runtime's error and the kernel's name; a work-item that raised makes
+the launch raise its exception (runtime/kernel_raised.py).
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import sys
 
 from ..codegen.abi import ALLOC_HOOK, FREE_HOOK, LAUNCH_HOOK
 from .cuda_program import ALLOC, FREE, LAUNCH
+from .kernel_raised import hook_reply, opencl_take
 from .opencl import Device, OpenCLError
 
 # A kernel parameter as the launch hook finds it: ("ptr", None) or ("scalar", ctypes type).
@@ -116,8 +118,15 @@ class ProgramOnOpenCL:
             block = (bx, by, bz)
             size = tuple(g * b for g, b in zip((gx, gy, gz), block, strict=True))  # OpenCL counts work-items
             cl.enqueue_nd_range_kernel(self.device.queue, handle, size, block)
+            taken = opencl_take(self.device, self.built)  # a work-item's exception, if one raised
             self.device.queue.finish()
-            return None
+            record = taken()
+            reply = hook_reply(record) if record is not None else None
+            if reply is None:
+                return None
+            message = ctypes.create_string_buffer(reply, len(reply))  # a work-item's exception
+            self.messages.append(message)
+            return ctypes.addressof(message)
         except Exception as exc:  # noqa: BLE001 - anything here must become the pyx program's error
             text = str(exc) if isinstance(exc, OpenCLError) else f"pyx: launching kernel {kernel}: {exc}"
             message = ctypes.create_string_buffer(text.removeprefix("pyx: ").encode())

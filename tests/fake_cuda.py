@@ -10,6 +10,7 @@ class FakeDriver:
     class CUresult(enum.IntEnum):
         CUDA_SUCCESS = 0
         CUDA_ERROR_INVALID_VALUE = 1
+        CUDA_ERROR_NOT_FOUND = 500
 
     class CUjit_option(enum.IntEnum):
         CU_JIT_ERROR_LOG_BUFFER = 5
@@ -21,6 +22,9 @@ class FakeDriver:
 
     def __init__(self):
         self.calls, self.memory, self.ptx, self.reject = [], {}, None, False
+        # A module's kernel status record (__pyx_kernel_raised), when its PTX has one, and what a
+        # launch writes there (`raises`: the record of a thread that raised).
+        self.record, self.raises = None, None
         ok = self.CUresult.CUDA_SUCCESS
         self.ok = ok
 
@@ -60,6 +64,16 @@ class FakeDriver:
         self.calls.append(("function", name))
         return self.ok, name
 
+    def cuModuleGetGlobal(self, module, name):
+        self.calls.append(("global", name))
+        text = self.ptx.decode() if isinstance(self.ptx, bytes) else str(self.ptx)
+        if f".visible .global .align 4 .b8 {name.decode()}[" not in text:
+            return self.CUresult.CUDA_ERROR_NOT_FOUND, None, 0
+        if self.record is None:
+            size = int(text.split(f" {name.decode()}[", 1)[1].split("]", 1)[0])
+            self.record = ctypes.create_string_buffer(size)
+        return self.ok, ctypes.addressof(self.record), len(self.record)
+
     def cuMemAlloc(self, nbytes):
         block = ctypes.create_string_buffer(nbytes)
         self.memory[ctypes.addressof(block)] = block
@@ -93,6 +107,10 @@ class FakeDriver:
         n = ctypes.cast(slots[3], ctypes.POINTER(ctypes.c_int64))[0]
         for i in range(min(n, gx * bx)):
             y[i] = a * x[i] + y[i]
+        if self.raises is not None:  # a thread raised: the kernel wrote the module's record
+            if self.record is None:
+                self.record = ctypes.create_string_buffer(len(self.raises))
+            ctypes.memmove(self.record, self.raises, len(self.raises))
         return (self.ok,)
 
     def cuCtxSynchronize(self):

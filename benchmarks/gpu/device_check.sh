@@ -17,7 +17,9 @@ echo "== parity and timings"
 timeout 150 python3 benchmarks/gpu/gpu_bench.py 2>&1 | tee "$OUT/gpu_bench.log" || status=1
 echo "== ptxas -v registers (sm_90)"
 for ex in saxpy gpu_sum gpu_matmul gpu_softmax flash_attn; do
-  python3 -m pyx build --emit=ptx examples/$ex.px -o /tmp/$ex.ptx && ptxas -arch=sm_90 -v /tmp/$ex.ptx -o /tmp/$ex.cubin 2>&1 | grep -E "Compiling|registers" | tr '\n' ' '; echo
+  python3 -m pyx build --emit=ptx examples/$ex.px -o /tmp/$ex.ptx && ptxas -arch=sm_90 -v /tmp/$ex.ptx -o /tmp/$ex.cubin 2>&1 | grep -E "Compiling|registers" | tr '\n' ' '
+  # what the timings depend on (docs/gpu.md, PTX): unrolled exp loops, whole-warp butterflies
+  for op in ld.global ex2.approx shfl.sync.bfly shfl.sync.idx max.f32; do printf ' %s=%s' $op "$(sed -n '/\.entry/,$p' /tmp/$ex.ptx | grep -c "$op")"; done; echo
 done 2>&1 | tee "$OUT/ptxas.log"
 echo "== nvcc -O3 registers of the CUDA C twins (sm_90)"
 nvcc -arch=sm_90 -O3 -Xptxas -v -c benchmarks/gpu/twins.cu -o /tmp/twins.o 2>&1 | grep -E "Compiling|registers" \

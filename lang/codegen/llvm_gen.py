@@ -244,9 +244,11 @@ class ModuleCodegen:
             params = [self.llvm_type(p.type) for p in f.params]
             entry = ll.Function(self.module, ll.FunctionType(ll.VoidType(), params), self.symbol(f.symbol + ".kernel"))
             b = ll.IRBuilder(entry.append_basic_block("entry"))
-            if f.raises:  # a GPU thread has nowhere to raise to: the status is dropped
+            if f.raises:  # the exception goes to the status record the host reads (kernel_raised.py)
+                from .kernel_raised import note_raise
+
                 slot = [b.alloca(self.llvm_type(f.return_type))] if f.return_type != T.NONE else []
-                b.call(inner, slot + list(entry.args))
+                note_raise(self, b, b.call(inner, slot + list(entry.args)))
             else:
                 b.call(inner, list(entry.args))
             b.ret_void()
@@ -268,6 +270,10 @@ class ModuleCodegen:
             from .convergent import mark_convergent
 
             mark_convergent(self)  # after the entries, which it marks too
+        if self.target.name == "cuda":
+            from .device_raise import inline_raise_helpers
+
+            inline_raise_helpers(self.module)  # a call costs registers in every PTX kernel
         if self._recursion_overflow is not None:
             self.define_recursion_overflow()
         if exports or kernels:
@@ -1028,9 +1034,9 @@ class FunctionCodegen:
                                            self.value(i.shared_bytes), self.value(i.stream)])
             failed = self.b.icmp_unsigned("!=", message, ll.Constant(CHARP, None))
             with self.b.if_then(failed, likely=False):
-                # The runtime keeps the message alive; -1: no frame here, on_error adds this one.
-                self.b.call(rt.raise_, [rt.cstr(self.b, "RuntimeError"), message, rt.cstr(self.b, self.f.name),
-                                        rt.cstr(self.b, self.f.file), I32(-1)])
+                from .kernel_raised import raise_launch_failure
+
+                raise_launch_failure(self, message)  # the kernel's exception, or the runtime's error
             return self.b.zext(failed, I32)
 
         status = hooks.device_or_cpu(self.b, self.mg.module, LAUNCH_HOOK, hooks.LAUNCH, on_device, on_cpu)

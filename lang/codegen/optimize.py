@@ -1,6 +1,9 @@
 """LLVM IR text -> optimized module, assembly, object code, PTX."""
 from __future__ import annotations
 
+import contextlib
+import threading
+
 import llvmlite.binding as llvm
 
 from .target import Target, init_llvm
@@ -31,12 +34,38 @@ def parse_and_optimize(llvm_ir: str, target: Target, opt: int, tm=None):
         pto.slp_vectorization = opt >= 2
         pb = llvm.create_pass_builder(tm, pto)
         pm = pb.getModulePassManager()
-        pm.run(module, pb)
+        if target.name == "cuda":
+            with _side_exits_unroll():
+                pm.run(module, pb)
+        else:
+            pm.run(module, pb)
     if target.name == "opencl":  # after LLVM's passes, which would merge the chunks again
         from .spirv_vectors import legalized_module
 
         module = legalized_module(module, tm)  # LLVM's SPIR-V backend aborts on vectors wider than 16 lanes
     return module, tm
+
+
+_UNROLL_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _side_exits_unroll():
+    """Device loops with one exit besides the latch's unroll at run-time trip counts too.
+
+    Such an exit is nearly always a raise (`math.exp`'s OverflowError, an IndexError): LLVM's
+    runtime unroller refuses a loop with a second exit unless told the exit is rarely taken, so
+    softmax's exp loop kept one load and one `ex2` per trip while the loops beside it unrolled 8x.
+    Every exit stays where it was (each unrolled copy keeps its check), so no program changes what it
+    does; a raise never taken is a predictable branch. The option is process-wide: it is on only
+    while a CUDA module is optimized, under a lock (a host module optimized at that moment by another
+    thread could see it: how far its loops unroll, never what they compute)."""
+    with _UNROLL_LOCK:
+        llvm.set_option("", "-unroll-runtime-other-exit-predictable=true")
+        try:
+            yield
+        finally:
+            llvm.set_option("", "-unroll-runtime-other-exit-predictable=false")
 
 
 def emit_assembly(module, tm) -> str:

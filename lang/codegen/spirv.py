@@ -249,14 +249,19 @@ def define_kernel_entries(mg) -> None:
         entry.calling_convention = "spir_kernel"
         b = ll.IRBuilder(entry.append_basic_block("entry"))
         args = list(entry.args)
-        if f.raises:  # a work-item has nowhere to raise to: the status is dropped
+        if f.raises:  # the exception goes to the status record the host reads (kernel_raised.py)
+            from .kernel_raised import note_raise
+
             slot = [b.alloca(mg.llvm_type(f.return_type))] if f.return_type != T.NONE else []
-            b.call(inner, slot + args)
+            note_raise(mg, b, b.call(inner, slot + args))
         else:
             b.call(inner, args)
         b.ret_void()
         if uses_warp(mg, f.symbol):
             entry.set_metadata("intel_reqd_sub_group_size", mg.module.add_metadata([I32(WARP)]))
+    from .kernel_raised import attach_raise_notes
+
+    attach_raise_notes(mg)  # a raising work-item writes the status record as it raises
 
 
 def _holds_pointer(t) -> bool:

@@ -182,6 +182,10 @@ class DeviceLanes:
         partial = b.sub(b.shl(I32(1), b.select(b.icmp_unsigned("<", self.count, I32(WARP)), self.count, I32(0))),
                         I32(1))
         self.mask = b.select(b.icmp_unsigned("<", self.count, I32(WARP)), partial, I32(-1))
+        # Whether all 32 lanes of this warp exist: the same in every lane of the warp, so a branch on it
+        # never splits the warp (every block of a multiple of 32 threads takes the fast side).
+        self.full = b.icmp_unsigned("==", self.count, I32(WARP))
+        self.whole = False  # True in the lanes of whole_warp()
 
     def shfl(self, kind: str, value, operand):
         """One `shfl.sync` of any 32- or 64-bit value (64-bit ones as two halves)."""
@@ -201,7 +205,18 @@ class DeviceLanes:
         joined = b.or_(b.zext(lo, I64), b.shl(b.zext(hi, I64), I64(32)))
         return b.bitcast(joined, ll.DoubleType()) if t.is_float else joined
 
+    def whole_warp(self):
+        """These lanes where the whole warp exists (`self.full`): every exchange's member mask is the
+        constant 0xffffffff and every source lane of a constant offset below 32 exists, so an exchange
+        is one `shfl.sync` (no `WARPSYNC` of a computed mask, no select)."""
+        whole = object.__new__(DeviceLanes)
+        whole.cg, whole.b, whole.t, whole.lane = self.cg, self.b, self.t, self.lane
+        whole.count, whole.mask, whole.full, whole.whole = I32(WARP), I32(-1), ll.Constant(ll.IntType(1), 1), True
+        return whole
+
     def xor(self, v, offset):
+        if self.whole:  # lane ^ offset < 32 for every lane
+            return self.shfl("bfly", v, I32(offset)), ll.Constant(ll.IntType(1), 1)
         return self.shfl("bfly", v, I32(offset)), self.b.icmp_unsigned("<", self.b.xor(self.lane, I32(offset)),
                                                                        self.count)
 
@@ -221,18 +236,45 @@ SOURCES = {"shuffle_down": lambda b, lane, k: b.add(lane, k), "shuffle_up": lamb
            "shuffle_xor": lambda b, lane, k: b.xor(lane, k), "shuffle_idx": lambda b, lane, k: b.urem(k, I64(WARP))}
 
 
+def _shuffle(lanes, name: str, args):
+    # Read the source lane by index: `shfl.sync.down` and friends would use the operand's low 5
+    # bits only (shuffle_down(v, 33) would read lane + 1) and read lanes outside the member mask.
+    b = lanes.b
+    if name == "shuffle_xor" and lanes.whole:
+        # In a whole warp, lane ^ k exists exactly when k < 32 (unsigned; lane < 32), and then it is
+        # the lane `shfl.sync.bfly` reads with k's low 5 bits: one butterfly, as nvcc's __shfl_xor_sync.
+        k = args[1]
+        value = lanes.shfl("bfly", args[0], b.trunc(b.and_(k, I64(WARP - 1)), I32))
+        return b.select(b.icmp_unsigned("<", k, I64(WARP)), value, args[0])
+    source = SOURCES[name](b, b.zext(lanes.lane, I64), args[1])
+    exists = b.icmp_unsigned("<", source, b.zext(lanes.count, I64))  # a negative source is huge unsigned
+    value = lanes.shfl("idx", args[0], b.trunc(b.and_(source, I64(WARP - 1)), I32))
+    return b.select(exists, value, args[0])
+
+
+def _whole_or_partial(lanes, run):
+    """`run(lanes)` twice, on the whole-warp lanes where all 32 lanes exist and on the general ones
+    otherwise (a block's last, partial warp), joined by a phi. The branch is uniform in a warp."""
+    b = lanes.b
+    with b.if_else(lanes.full, likely=True) as (whole, partial):
+        with whole:
+            fast = run(lanes.whole_warp())
+            fast_end = b.block
+        with partial:
+            slow = run(lanes)
+            slow_end = b.block
+    joined = b.phi(fast.type)
+    joined.add_incoming(fast, fast_end)
+    joined.add_incoming(slow, slow_end)
+    return joined
+
+
 def device(cg, i, name: str, args):
     t = i.args[0].type
     lanes = DeviceLanes(cg, t)
     if name in SOURCES:
-        # Read the source lane by index: `shfl.sync.down` and friends would use the operand's low 5
-        # bits only (shuffle_down(v, 33) would read lane + 1) and read lanes outside the member mask.
-        b = cg.b
-        source = SOURCES[name](b, b.zext(lanes.lane, I64), args[1])
-        exists = b.icmp_unsigned("<", source, b.zext(lanes.count, I64))  # a negative source is huge unsigned
-        value = lanes.shfl("idx", args[0], b.trunc(b.and_(source, I64(WARP - 1)), I32))
-        return b.select(exists, value, args[0])
+        return _whole_or_partial(lanes, lambda ls: _shuffle(ls, name, args))
     if name == "ballot":
         fn = cg.mg.rt.libc("llvm.nvvm.vote.ballot.sync", I32, [I32, ll.IntType(1)])
         return cg.b.call(fn, [lanes.mask, args[0]])
-    return RECIPES[name](lanes, args[0], name)
+    return _whole_or_partial(lanes, lambda ls: RECIPES[name](ls, args[0], name))
