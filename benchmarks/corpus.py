@@ -99,29 +99,40 @@ def at_benchmark_size(path: Path, directory: Path) -> Path:
     return copy
 
 
-def time_program(path: Path, directory: Path, repeat: int = 3) -> dict:
-    """Whole-process wall time of CPython and of `pyx run` (cache warmed first, so it is the cost of a
-    run, not of compiling) on the program at its benchmark size, and whether they print the same."""
-    import statistics
+def run_timed(command, env=None, cwd=ROOT) -> tuple[float, float, str, int]:
+    """Runs a command to its end: (wall seconds, CPU seconds (user + sys of the process and its
+    children: the fairer figure on a loaded machine), stdout, exit status)."""
+    import resource
     import time
+
+    def cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    start, cpu_start = time.perf_counter(), cpu()
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd)
+    return time.perf_counter() - start, cpu() - cpu_start, done.stdout, done.returncode
+
+
+def time_program(path: Path, directory: Path, repeat: int = 3) -> dict:
+    """Whole-process wall and CPU time of CPython and of `pyx run` (cache warmed first, so it is the
+    cost of a run, not of compiling) on the program at its benchmark size, and whether they print the
+    same. `output` is what CPython printed (the peers' twins are checked against it)."""
+    import statistics
 
     program = at_benchmark_size(path, directory)
     env = dict(os.environ, PYTHONHASHSEED="0", PYX_CACHE_DIR=str(directory / "cache"))
-
-    def run(*command: str) -> tuple[float, str, int]:
-        start = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
-        return time.perf_counter() - start, done.stdout, done.returncode
-
     pyx_cmd = (sys.executable, "-m", "pyx", "run", str(program))
-    _, pyx_out, pyx_status = run(*pyx_cmd)  # compiles and caches
-    py_times, pyx_times, py_out = [], [], ""
+    _, _, pyx_out, pyx_status = run_timed(pyx_cmd, env)  # compiles and caches
+    py_runs, pyx_runs, py_out = [], [], ""
     for _ in range(repeat):
-        seconds, py_out, _ = run(sys.executable, str(program))
-        py_times.append(seconds)
-        pyx_times.append(run(*pyx_cmd)[0])
-    return {"program": path.stem, "cpython": statistics.median(py_times), "pyx": statistics.median(pyx_times),
-            "agree": pyx_status == 0 and pyx_out == py_out}
+        wall, cpu, py_out, _ = run_timed((sys.executable, str(program)), env)
+        py_runs.append((wall, cpu))
+        pyx_runs.append(run_timed(pyx_cmd, env)[:2])
+    return {"program": path.stem, "cpython": statistics.median(w for w, _ in py_runs),
+            "pyx": statistics.median(w for w, _ in pyx_runs), "cpython_cpu": statistics.median(c for _, c in py_runs),
+            "pyx_cpu": statistics.median(c for _, c in pyx_runs),
+            "agree": pyx_status == 0 and pyx_out == py_out, "output": py_out}
 
 
 def _first_difference(expected: str, got: str) -> str:

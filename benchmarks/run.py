@@ -777,8 +777,10 @@ def run_interop(args, px, nb, tmp: Path) -> list[dict]:
 
 def run_programs(args, tmp: Path) -> list[dict]:
     """Whole programs as a Python user writes them (benchmarks/corpus, unmodified) that pyx runs:
-    whole-process time of CPython and of `pyx run`, at each program's marked benchmark size."""
+    whole-process time of CPython and of `pyx run`, at each program's marked benchmark size, and of
+    the program's Numba and Mojo twins where they exist (benchmarks/program_peers.py)."""
     import corpus
+    import program_peers
 
     rows = []
     for path in corpus.sized_programs():
@@ -787,7 +789,10 @@ def run_programs(args, tmp: Path) -> list[dict]:
         if corpus.classify(path).verdict != "same":
             rows.append({"program": path.stem, "cpython": None, "pyx": None, "agree": None})
             continue
-        rows.append(corpus.time_program(path, tmp, repeat=1 if args.quick else 3))
+        row = corpus.time_program(path, tmp, repeat=1 if args.quick else 3)
+        program_peers.time_peers(row, path, tmp, repeat=1 if args.quick else 3)
+        del row["output"]
+        rows.append(row)
         print(f"  program {path.stem}: done", file=sys.stderr)
     return rows
 
@@ -840,7 +845,7 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as tmpdir:
             programs = run_programs(args, Path(tmpdir))
         print(json.dumps(programs, indent=2) if args.json else programs_table(programs))
-        return 0 if all(p["agree"] is not False for p in programs) else 1
+        return 0 if all(p["agree"] is not False and p.get("peers_agree") is not False for p in programs) else 1
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         os.environ["PYX_CACHE_DIR"] = str(tmp / "cache")
@@ -931,21 +936,33 @@ def main() -> int:
     if programs:
         print()
         print(programs_table(programs))
-    return 0 if all(k["agree"] for k in kernels) and all(p["agree"] is not False for p in programs) else 1
+    programs_ok = all(p["agree"] is not False and p.get("peers_agree") is not False for p in programs)
+    return 0 if all(k["agree"] for k in kernels) and programs_ok else 1
 
 
 def programs_table(programs: list[dict]) -> str:
-    lines = ["whole programs (benchmarks/corpus, unmodified Python; whole-process time, pyx's cache warm)",
-             f"  {'program':<16} {'CPython':>10} {'pyx':>10} {'Numba':>8} {'vs CPython':>11}  ok"]
+    """CPU time (user + sys, whole process: on a loaded machine steadier than wall time; the JSON has
+    both) of each program under CPython, pyx (cache warm), its Numba twin (cold: compiling every
+    @njit; cached: cache=True warm) and its Mojo twin (benchmarks/program_peers.py); ratios are
+    peer / pyx."""
+    lines = ["whole programs (benchmarks/corpus, unmodified Python): CPU time (user+sys) of the whole process, "
+             "pyx's cache warm; Numba twins (benchmarks/programs_numba) pay import and JIT: cold = empty cache, "
+             "cached = cache=True warm; Mojo twins (benchmarks/mojo/programs): -O3 --fp-mode contract=off binaries",
+             f"  {'program':<14} {'CPython':>9} {'pyx':>9} {'Numba cold':>10} {'cached':>9} {'Mojo':>9} "
+             f"{'vs CPython':>10} {'vs cached':>9} {'vs Mojo':>8}  ok"]
     for p in programs:
-        # Numba: none of these has a Numba twin; those built on classes (richards, deltablue,
-        # binary_trees, nbody, raytrace, float_points, graph_objects) cannot have one, since Numba
-        # compiles no Python classes (its experimental jitclass has no inheritance or self-reference).
+        # Programs built on classes (richards, deltablue, binary_trees, raytrace, float_points,
+        # graph_objects) cannot have a Numba twin: Numba compiles no Python classes.
         if p["agree"] is None:
-            lines.append(f"  {p['program']:<16} {'-':>10} {'-':>10} {'-':>8} {'-':>11}  pyx does not run it yet")
+            lines.append(f"  {p['program']:<14} {'-':>9} {'-':>9} {'-':>10} {'-':>9} {'-':>9} {'-':>10} {'-':>9} "
+                         f"{'-':>8}  pyx does not run it")
             continue
-        lines.append(f"  {p['program']:<16} {fmt_time(p['cpython']):>10} {fmt_time(p['pyx']):>10} {'-':>8} "
-                     f"{ratio(p['cpython'], p['pyx']):>11}  {'yes' if p['agree'] else 'NO'}")
+        ok = "yes" if p["agree"] and p.get("peers_agree") is not False else "NO"
+        mine = p.get("pyx_cpu")
+        lines.append(f"  {p['program']:<14} {fmt_time(p.get('cpython_cpu')):>9} {fmt_time(mine):>9} "
+                     f"{fmt_time(p.get('numba_cpu')):>10} {fmt_time(p.get('numba_cached_cpu')):>9} "
+                     f"{fmt_time(p.get('mojo_cpu')):>9} {ratio(p.get('cpython_cpu'), mine):>10} "
+                     f"{ratio(p.get('numba_cached_cpu'), mine):>9} {ratio(p.get('mojo_cpu'), mine):>8}  {ok}")
     return "\n".join(lines)
 
 
