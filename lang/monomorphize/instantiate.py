@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from .. import cancel
 from .. import types as T
 from ..diagnostics import DiagnosticBag
+from ..semantics import recursive_returns
 from ..semantics.check import FunctionChecker
 from ..semantics.empty_literals import Retry
 from ..semantics.generators import is_generator
@@ -118,6 +119,11 @@ class Instantiator:
         self.too_many_instances = False
         self.worklist: deque[FunctionInstance] = deque()
         self.depth = 0
+        # Recursive `def`s without `-> T` (semantics/recursive_returns.py): each check under way or
+        # done inside the outermost one, with its fields as they were when it started (so a `def`
+        # that learned its type can check again what its first pass saw), and the types learned.
+        self.check_log: list[tuple[FunctionInstance, dict]] = []
+        self.recursive_seeds: dict[int, Type] = {}
         from .generic_check import GenericBodies
 
         self.generic_bodies = GenericBodies(self)
@@ -190,6 +196,33 @@ class Instantiator:
             self.check(instance)
         return instance
 
+    def _learned_result(self, instance: FunctionInstance, fresh: dict, log_mark: int, mark: int) -> bool:
+        """After a pass of a recursive `def` that called itself before its type was known: True when
+        another `return` gave the type, and every check made during the pass is undone, to be made
+        again with it (semantics/recursive_returns.py); else its first such call is E0221."""
+        found = recursive_returns.seed(instance)
+        if found is None:
+            self.diags.error("E0221", instance.recursive_calls[0], func=instance.decl.name)
+            instance.return_type = ERROR  # reported once, not again at each caller
+            for other, _ in self.check_log[log_mark + 1:]:
+                if other.return_type is None:  # (`pong`, waiting for this `ping`'s type)
+                    other.return_type = ERROR
+            return False
+        self.recursive_seeds[id(instance)] = found
+        undone = self.check_log[log_mark + 1:]
+        del self.check_log[log_mark + 1:]
+        spans = [instance.decl.span] + [other.decl.span for other, _ in undone]
+        self.diags.drop_since(mark, lambda s: any(s.file is d.file and d.start <= s.start <= d.end for d in spans))
+        for other, its_fresh in undone:
+            for name, value in _fields_of_dict(its_fresh).items():
+                setattr(other, name, value)
+            other.in_progress = other.checked = False
+            self.worklist.append(other)  # checked again where the new pass calls it, else from here
+        for name, value in _fields_of_dict(fresh).items():
+            setattr(instance, name, value)
+        instance.return_type = found
+        return True
+
     def unique_symbol(self, symbol: str) -> str:
         count = self.symbols_given.get(symbol, 0) + 1
         self.symbols_given[symbol] = count
@@ -209,13 +242,21 @@ class Instantiator:
         abandoned = False
         try:
             home = self.home(instance.decl)
+            if instance.return_type is None and id(instance) in self.recursive_seeds:
+                instance.return_type = self.recursive_seeds[id(instance)]
             fresh = _fields_of(instance)
             known_globals = dict(home.globals)
             mark = len(self.diags.items)
+            log_mark = len(self.check_log)
+            self.check_log.append((instance, fresh))
             while True:
                 try:
                     FunctionChecker(home, instance, self.diags, self.instantiate, self.resolver(home),
                                     self.comptime_value, self.home).check()
+                    if instance.recursive_calls and self._learned_result(instance, fresh, log_mark, mark):
+                        home.globals.clear()
+                        home.globals.update(known_globals)
+                        continue
                     break
                 except Retry as retry:
                     # An empty literal's type is known now: check again from the start with it
@@ -240,6 +281,9 @@ class Instantiator:
                     home.globals.update(known_globals)
         finally:
             self.depth -= 1
+            recursive_returns.finished(instance)
+            if self.depth == 0:
+                self.check_log.clear()
             instance.in_progress = False
             instance.checked = not abandoned
             if abandoned:

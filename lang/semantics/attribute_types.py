@@ -210,11 +210,24 @@ def assigned(chk, pending: PendingAttribute, value_node: ast.Expr, value) -> Non
             resolve(pending, value.type)
     elif is_first(pending, value_node):
         from ..types import default_type
-        from .classes import is_class
 
-        if is_class(value.type):
-            return  # its zero value would be a new object: E0256 (write the annotation)
+        # (an object's value before `__init__` assigns it is None: `object_start`)
         resolve(pending, chk.exprs.string_or(default_type(value.type)))
+
+
+def object_start(chk, func: ast.Subscript, e: ast.Call):
+    """`__pyx_zero[T]()`, the value an attribute typed by the checker holds before `__init__`
+    assigns it (syntax/pending_attributes.py), where T turned out to be a class (`self.p =
+    origin()`): None, the null handle, as for an attribute annotated with a class, not `T()`, a
+    new object (its `__init__` may take arguments). None (no value) for any other call."""
+    from ..syntax.classes import ZERO_FN
+    from .classes import is_class, none_value
+
+    if not (isinstance(func.value, ast.Name) and func.value.id == ZERO_FN and len(func.items) == 1
+            and is_pending_annotation(func.items[0]) and not e.args and not e.keywords):
+        return None
+    t = chk.resolve_type(func.items[0])
+    return none_value(chk, t, e.span) if is_class(t) else None
 
 
 def _report_unresolved(module: ast.Module, state: _State, diags) -> None:

@@ -71,6 +71,10 @@ class CallChecker:
             if base.id == "dynamic_shared":
                 return self.chk.gpu.dynamic_shared(func, e)
             if base.id in self.chk.module.functions:
+                from .attribute_types import object_start
+                start = object_start(self.chk, func, e)  # an object attribute's None before `__init__` sets it
+                if start is not None:
+                    return start
                 return self.user_call(self.chk.module.functions[base.id], e, ct_items=func.items)
             if base.id in FUTURE_NAMES:
                 self.msg.error("E0007", func.span, construct=f"`{base.id}[...]`")
@@ -411,7 +415,9 @@ class CallChecker:
             self.chk.exceptions.check_may_raise(f"through `{decl.name}` (a `raises` function)", span)
         ret = instance.return_type
         if ret is None:
-            self.msg.error("E0221", span, func=decl.name)
+            from .recursive_returns import pending
+            if not pending(instance, span):  # else known from its other returns (semantics/recursive_returns.py)
+                self.msg.error("E0221", span, func=decl.name)
             return TConst(span, ERROR, None)
         return self.chk.ownership.fresh_value(TCall(span, ret, instance, args))
 

@@ -27,6 +27,7 @@ from . import (
     print_order,
     pycollections,
     python_float,
+    recursive_returns,
     sets,
 )
 from .builtin_types import is_builtin
@@ -42,7 +43,7 @@ from .gpu import GPUChecker
 from .imports import is_string
 from .mathlib import MathChecker
 from .messages import MessageBuilder
-from .narrowing import after_statement, narrowed, not_none_when
+from .narrowing import AttributePlace, after_statement, narrowed, not_none_when
 from .ownership import OwnershipChecker
 from .parallel import analyze as analyze_prange
 from .pointers import PointerChecker
@@ -125,12 +126,19 @@ def setdefault_then_store(s: ast.Assign) -> tuple[ast.Stmt, ...] | None:
     return (*first, ast.Assign(s.span, (ast.Subscript(target.span, item, target.items),), s.value))
 
 
+def _plain_place(e: ast.Expr) -> bool:
+    """A variable or an attribute of one (`d`, `self.index`): read again without a side effect."""
+    while isinstance(e, ast.Attribute):
+        e = e.value
+    return isinstance(e, ast.Name)
+
+
 def _setdefault_parts(inner: ast.Call) -> tuple[tuple[ast.Stmt, ...], ast.Subscript] | None:
     """For `d.setdefault(k, v)` (d a variable): the statements that set `d[k] = v` when k is
     absent (the key computed once into a hidden variable first, unless a variable or a
     literal), and the item `d[k]` to use in its place."""
     if not (isinstance(inner.func, ast.Attribute) and inner.func.attr == "setdefault" and len(inner.args) == 2
-            and not inner.keywords and isinstance(inner.func.value, ast.Name)):
+            and not inner.keywords and _plain_place(inner.func.value)):
         return None
     d, (key, default) = inner.func.value, inner.args
     first: tuple[ast.Stmt, ...] = ()
@@ -196,7 +204,7 @@ class FunctionChecker:
         self.empties: EmptyLiterals = EmptyLiterals(self)
         self.generators: GeneratorChecker = GeneratorChecker(self)
         self._reads_discard: bool | None = None  # whether the function reads `_` (fresh_discard)
-        self.narrowed: set[LocalVar] = set()  # Optional variables read as their values here (narrowing.py)
+        self.narrowed: set[LocalVar | AttributePlace] = set()  # Optionals read as values here (narrowing.py)
         if self.globals.script:
             self.scopes.on_outermost = self.globals.declare_script_variable
 
@@ -866,6 +874,9 @@ class FunctionChecker:
         if s.value is not None:
             value = self.exprs.expr(s.value)
         expected = self.fn.return_type
+        if expected is None and self.infer_return and value is not None and recursive_returns.unknown(value.type):
+            self.assigned = None  # made from a recursive call's pending value: fixes nothing (recursive_returns.py)
+            return TReturn(s.span, None)
         if expected is None and self.infer_return:
             self.fn.return_type = everyday.result_type(self, default_type(value.type)) if value is not None else T.NONE
             expected = self.fn.return_type

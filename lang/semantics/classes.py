@@ -550,6 +550,24 @@ def indices_first(chk: FunctionChecker, subs: list[ast.Subscript], prelude: list
     return out
 
 
+def _empty_item(chk: FunctionChecker, container: Type, s: ast.Assign) -> TExpr:
+    """`self.groups[k] = []`: the empty literal takes the item type of the object's dict (list),
+    as `groups[k] = []` of a variable does (check.py `empty_item`); while the attribute's own
+    type is pending (`self.groups = {}`, semantics/attribute_types.py), nothing yet (ERROR,
+    quietly: `.append(v)` of the item says what it holds)."""
+    from .builtin_types import is_builtin
+
+    if container == ERROR:
+        return TConst(s.span, ERROR, None)
+    item = None
+    target = s.targets[0]
+    if isinstance(container, StructType) and isinstance(target, ast.Subscript) and len(target.items) == 1:
+        item = container.ct_env.get("V") if is_builtin(container, "Dict") else \
+            container.ct_env.get("T") if is_builtin(container, "List") else None
+    value = chk.empty_container(s.value, item) if isinstance(item, StructType) else None
+    return value if value is not None else chk.exprs.expr(s.value)
+
+
 def _item_assign(chk: FunctionChecker, s: ast.Assign):
     """`o.items[i] = v`, `o.grid[i][j] = v`, `o.counts[k] = v`: the item of the object's own
     container. None when the container is not inside an object."""
@@ -557,11 +575,13 @@ def _item_assign(chk: FunctionChecker, s: ast.Assign):
     found = split(chk, inner) if isinstance(inner, ast.Attribute) else None
     if found is None:
         return None
-    handle, rest, _ = found
+    handle, rest, container = found
     if handle.type == ERROR:
         return TBlock(s.span, [])  # (reported)
     prelude: list = []
-    value = chk.exprs.expr(s.value)
+    from .empty_literals import is_empty_literal
+
+    value = _empty_item(chk, container, s) if is_empty_literal(s.value, chk.module) else chk.exprs.expr(s.value)
     if value.type == ERROR:
         return TBlock(s.span, [])
     if len(subs) == 1 and isinstance(s.targets[0], ast.Subscript):

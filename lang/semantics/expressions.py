@@ -27,7 +27,8 @@ from .comprehensions import CONSUMERS
 from .gpu import GPU_NAMES
 from .imports import is_stdlib_file, is_string
 from .messages import MessageBuilder
-from .narrowing import narrowed, not_none_when
+from .narrowing import attribute_read as narrowing_attribute_read
+from .narrowing import narrowed, not_none_when, operand_guards
 from .optional_types import ambiguous_truth, coerce_to_optional
 from .rules import (
     BINARY_METHODS,
@@ -344,6 +345,9 @@ class ExpressionChecker:
 
         if isinstance(e.value, ast.Name) and e.value.id in INDEX_NAMES and self.chk.scopes.lookup(e.value.id) is None:
             return self.chk.gpu.gpu_index(e)
+        narrowed_value = narrowing_attribute_read(self.chk, e)  # `self.best is None or n > self.best`
+        if narrowed_value is not None:
+            return narrowed_value
         other = self.chk.structs.px_module_of(e.value)
         if other is not None:
             return self.chk.structs.qualified_value(other, e)
@@ -623,7 +627,7 @@ class ExpressionChecker:
         values = []
         for i, v in enumerate(e.values):
             # `v is None or R`: R runs only where v is not None (narrowing.py); so for `and`.
-            known = [x for before in e.values[:i] for x in not_none_when(self.chk, before, e.op == "and")]
+            known = operand_guards(self.chk, e.values, i, e.op == "and")
             with narrowed(self.chk, known, (v,)):
                 values.append(self.expr(v))
         if any(v.type == ERROR for v in values):
@@ -774,6 +778,10 @@ class ExpressionChecker:
             return TConst(e.span, ERROR, None)
         if name == "set" and name not in self.chk.module.functions and name not in self.chk.module.structs:
             return sets.set_call(self.chk, e)  # Python's set(...) (semantics/sets.py)
+        if name == "tuple" and name not in self.chk.module.functions and name not in self.chk.module.structs:
+            from . import tuple_calls
+
+            return tuple_calls.call(self.chk, e)  # Python's tuple(x) (semantics/tuple_calls.py)
         if name in KEYED and any(kw.name == "key" for kw in e.keywords) and self.chk.closures.builtin(name):
             return self.chk.closures.keyed(name, e)  # sorted(xs, key=f), min(xs, key=f), max(...)
         if name in CONSUMERS:  # sum(x for x in xs), any(...), max(xs), list(...)
@@ -922,7 +930,7 @@ class ExpressionChecker:
             # where the value of `3.5 and n` would be an int or a float: E0208).
             values = []
             for i, v in enumerate(e.values):
-                known = [x for before in e.values[:i] for x in not_none_when(self.chk, before, e.op == "and")]
+                known = operand_guards(self.chk, e.values, i, e.op == "and")
                 with narrowed(self.chk, known, (v,)):  # `if best is None or x > best:` (narrowing.py)
                     values.append(self.condition(v))
             if any(v.type == ERROR for v in values):

@@ -274,6 +274,10 @@ class _Uses:
                 # (semantics/sequence_unpack.py)
                 self.text = True
                 self.kinds.update((ast.Slice, ast.ListExpr))
+            if kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id == "tuple":
+                # `tuple("abc")`, `tuple([a, b])`: a tuple display (semantics/tuple_calls.py)
+                self.tuples = True
+                self.text = self.text or any(isinstance(a, ast.StrLit) for a in node.args)
             if kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id == "range" \
                     and id(node) not in loop_ranges:
                 self.range_values = True
@@ -916,9 +920,10 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSym
                     else f"the type `{name}`")
         return ERROR
     if isinstance(expr, ast.StrLit):
-        # Permanent: a string annotation is Python's forward reference, which pyx never needs.
-        diags.error(NOT_IN_PYX, expr.span, construct="a string annotation (write the type itself: a type declared "
-                    "later in the file is already known)")
+        # A plain `"Node"` was read as the type it spells (syntax/string_annotations.py): this one has a
+        # prefix or escapes, or is no type.
+        diags.error(NOT_IN_PYX, expr.span, construct="a string annotation other than a type written plainly inside "
+                    "quotes (write the type itself, or `\"Node\"`)")
         return ERROR
     text = expr.span.file.text[expr.span.start:expr.span.end]
     diags.error("E0104", expr.span, name=text if len(text) <= 40 else text[:37] + "...")

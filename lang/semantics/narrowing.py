@@ -12,10 +12,17 @@ The regions, each guarded by `v is not None` (or by `v is None` being false):
   for `if v is not None:`, and `assert v is not None` (`after_statement`).
 A region that assigns the variable again is not narrowed: the value read there might be None
 (the test said nothing about it). Class references need none of this (they are nullable).
+
+An object's attribute (`if self.best is None or n > self.best:`, `obj.name is not None and
+len(obj.name) > 3`; obj a variable of a class type) is narrowed the same way (an `AttributePlace`),
+where the region assigns no attribute of that name and calls nothing that could (only the
+built-in functions and the attribute's own methods: a method of the object could set it to None,
+and CPython would then raise where pyx read a value).
 """
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from ..syntax import ast
@@ -27,12 +34,84 @@ if TYPE_CHECKING:
     from .check import FunctionChecker
 
 
-def _tested(chk: FunctionChecker, test: ast.Expr) -> tuple[LocalVar, bool] | None:
-    """(v, True) for `v is not None`, (v, False) for `v is None`, v an Optional variable."""
+@dataclass(frozen=True)
+class AttributePlace:
+    """`obj.attr`, obj a variable holding an object, the attribute an Optional."""
+
+    var: LocalVar
+    attr: str
+
+    @property
+    def name(self) -> str:
+        return self.var.name
+
+
+def _attribute_place(chk: FunctionChecker, e: ast.Expr) -> AttributePlace | None:
+    """`obj.attr` as an AttributePlace, when obj is a variable of a class type whose attribute
+    `attr` is an Optional (None otherwise)."""
+    from .classes import data_type, is_class
+
+    if not (isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name)):
+        return None
+    var = chk.scopes.lookup(e.value.id)
+    if not isinstance(var, LocalVar) or not is_class(var.type):
+        return None
+    data = data_type(chk, var.type)
+    index = data.field_index(e.attr) if data is not None else None
+    if data is None or index is None or not is_builtin(data.fields[index][1], "Optional"):
+        return None
+    return AttributePlace(var, e.attr)
+
+
+_PURE_BUILTINS = frozenset({"len", "str", "int", "float", "abs", "min", "max", "repr", "bool", "round", "print",
+                            "ord", "chr", "hash", "isinstance", "format"})
+
+
+def _may_change(region: tuple[ast.Node, ...], place: AttributePlace) -> bool:
+    """Whether the region may set `place` (see the module's docstring)."""
+    stack: list[ast.Node] = list(region)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.Delete)):
+            targets = (n.target,) if isinstance(n, ast.AugAssign) else n.targets
+            if any(isinstance(t, ast.Attribute) and t.attr == place.attr for t in targets):
+                return True
+        if isinstance(n, ast.Call):
+            f = n.func
+            own = isinstance(f, ast.Attribute) and isinstance(f.value, ast.Attribute) and f.value.attr == place.attr \
+                and isinstance(f.value.value, ast.Name) and f.value.value.id == place.var.name
+            if not own and not (isinstance(f, ast.Name) and f.id in _PURE_BUILTINS):
+                return True
+        stack.extend(ast.children(n))
+    return place.var.name in bound_names(cast("tuple[ast.Stmt, ...]", region))[0]
+
+
+def attribute_read(chk: FunctionChecker, e: ast.Attribute):
+    """`obj.attr` read where a test has shown it is not None: its value (`.value()`); else None."""
+    if not chk.narrowed or not isinstance(e.value, ast.Name):
+        return None
+    var = chk.scopes.lookup(e.value.id)
+    place = AttributePlace(var, e.attr) if isinstance(var, LocalVar) else None
+    if place is None or place not in chk.narrowed:
+        return None
+    chk.narrowed.discard(place)
+    try:
+        read = chk.exprs.expr(e)
+    finally:
+        chk.narrowed.add(place)
+    return chk.structs.method_call(read, "value", [], e.span)
+
+
+def _tested(chk: FunctionChecker, test: ast.Expr) -> tuple[LocalVar | AttributePlace, bool] | None:
+    """(v, True) for `v is not None`, (v, False) for `v is None`, v an Optional variable (or an
+    object's Optional attribute)."""
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and test.ops[0] in ("is", "is not")):
         return None
     left, right = test.left, test.comparators[0]
     name = left if isinstance(right, ast.NoneLit) else right if isinstance(left, ast.NoneLit) else None
+    place = _attribute_place(chk, name) if isinstance(name, ast.Attribute) else None
+    if place is not None:
+        return place, test.ops[0] == "is not"
     if not isinstance(name, ast.Name):
         return None
     var = chk.scopes.lookup(name.id)
@@ -41,7 +120,7 @@ def _tested(chk: FunctionChecker, test: ast.Expr) -> tuple[LocalVar, bool] | Non
     return var, test.ops[0] == "is not"
 
 
-def not_none_when(chk: FunctionChecker, test: ast.Expr, outcome: bool) -> list[LocalVar]:
+def not_none_when(chk: FunctionChecker, test: ast.Expr, outcome: bool) -> list[LocalVar | AttributePlace]:
     """The Optional variables known not to be None where `test` evaluated to `outcome`. Only in
     Python's `def`s: in a Mojo-style `fn`, `opt.value()` is written out, as Mojo has it."""
     if chk.fn.decl.kind != "def":
@@ -50,19 +129,32 @@ def not_none_when(chk: FunctionChecker, test: ast.Expr, outcome: bool) -> list[L
     if found is not None:
         return [found[0]] if found[1] == outcome else []
     if isinstance(test, ast.BoolOp) and (test.op == "and") == outcome:
-        return [v for value in test.values for v in not_none_when(chk, value, outcome)]
+        return operand_guards(chk, test.values, len(test.values), outcome)
     if isinstance(test, ast.Unary) and test.op == "not":
         return not_none_when(chk, test.operand, not outcome)
     return []
 
 
-def _assigns(region: tuple[ast.Node, ...], var: LocalVar) -> bool:
+def operand_guards(chk: FunctionChecker, values: tuple[ast.Expr, ...], i: int, outcome: bool) -> list:
+    """What `v is None or R` (outcome False; `v is not None and R`, True) shows about operand i
+    of a chain of `or` (`and`): the variables its earlier operands tested; an attribute only
+    where the operands between cannot set it (`o.v is not None and o.reset() and o.v > 3`)."""
+    known = []
+    for k, before in enumerate(values[:i]):
+        known += [v for v in not_none_when(chk, before, outcome)
+                  if not (isinstance(v, AttributePlace) and _may_change(tuple(values[k + 1:i]), v))]
+    return known
+
+
+def _assigns(region: tuple[ast.Node, ...], var: LocalVar | AttributePlace) -> bool:
+    if isinstance(var, AttributePlace):
+        return _may_change(region, var)
     # (bound_names walks any nodes; an expression region binds nothing but through a nested one)
     return var.name in bound_names(cast("tuple[ast.Stmt, ...]", region))[0]
 
 
 @contextmanager
-def narrowed(chk: FunctionChecker, variables: list[LocalVar], region: tuple[ast.Node, ...]):
+def narrowed(chk: FunctionChecker, variables: list[LocalVar | AttributePlace], region: tuple[ast.Node, ...]):
     """Check `region` with reads of these variables as their values (unless it assigns them)."""
     added = [v for v in variables if v not in chk.narrowed and not _assigns(region, v)]
     chk.narrowed.update(added)
@@ -83,7 +175,7 @@ def always_leaves(stmts) -> bool:
     return isinstance(last, ast.If) and always_leaves(last.body) and always_leaves(last.orelse)
 
 
-def after_statement(chk: FunctionChecker, s: ast.Stmt) -> list[LocalVar]:
+def after_statement(chk: FunctionChecker, s: ast.Stmt) -> list[LocalVar | AttributePlace]:
     """The Optional variables known not to be None after `s` (a guard; see the docstring)."""
     if isinstance(s, ast.Assert):
         return not_none_when(chk, s.test, True)

@@ -9,6 +9,10 @@ formatted when printed:
 
 - an object Python shares (a class instance, a list, dict, set, deque, Counter, defaultdict) held
   by a variable is printed from that variable, as it is when printed (Python's object);
+- an object's list, dict or set attribute (`print("items:", self.items, len(self.items))`) is
+  printed from where it is when the later arguments run no user code (only the standard library's,
+  on no object: nothing can put another list in the attribute meanwhile, and what changes it in
+  place shows, as in Python); else it would be a copy (E0263, classes.shared_attribute_copied);
 - any other value (a number, a str, a tuple, a call's result) is kept as it was when evaluated
   (Python's immutable object, or the one object a call returned).
 """
@@ -20,7 +24,7 @@ from .. import types as T
 from ..syntax import ast
 from ..types import ERROR
 from .builtin_types import is_builtin
-from .classes import is_class, runs_code
+from .classes import is_class, reaches_object, runs_code
 from .typed import TConst, TExpr, TExprStmt, TLocal, TMove
 
 if TYPE_CHECKING:
@@ -31,6 +35,44 @@ def _shared(t) -> bool:
     from .sharing import python_shared
 
     return python_shared(t) or is_class(t) or is_builtin(t, "defaultdict")
+
+
+def _mentions_object(t) -> bool:
+    if is_class(t):
+        return True
+    env = getattr(t, "ct_env", None)
+    if not env:
+        return False
+    return any(isinstance(a, T.Type) and _mentions_object(a) for a in env.values())
+
+
+def _runs_user_code(e) -> bool:
+    """Whether the checked expression e calls a function of the program, or one of the standard
+    library's on an object (`sorted(objs)` calls their `__lt__`): code that could rebind an
+    object's attribute."""
+    from dataclasses import fields, is_dataclass
+
+    from ..semantics.imports import is_stdlib_file
+    from .typed import TCall
+
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, TCall):
+            inst = node.callee
+            if inst.decl.name != "__copyinit__" and (  # (an object's: a new reference)
+                    not is_stdlib_file(inst.decl.span.file.name) or _mentions_object(inst.owner)
+                    or any(_mentions_object(t) for t in inst.param_types)):
+                return True
+        if not is_dataclass(node):
+            continue
+        for f in fields(node):
+            value = getattr(node, f.name)
+            if isinstance(value, (list, tuple)):
+                stack.extend(x for x in value if is_dataclass(x) and not isinstance(x, type))
+            elif is_dataclass(value) and not isinstance(value, type) and f.name not in ("type", "callee", "var"):
+                stack.append(value)
+    return False
 
 
 def evaluated_before_printing(chk: FunctionChecker, args: list[ast.Expr], values: list[TExpr]) -> list:
@@ -45,6 +87,8 @@ def evaluated_before_printing(chk: FunctionChecker, args: list[ast.Expr], values
         v = values[i]
         if v.type == ERROR or isinstance(v, TConst) or (isinstance(v, TLocal) and _shared(v.type)):
             continue
+        if _shared(v.type) and reaches_object(v) and not any(_runs_user_code(w) for w in values[i + 1:last + 1]):
+            continue  # an object's list attribute: printed from where it is (see the docstring)
         if v.type == T.NONE:  # a call giving None: run now, printed as None (no value to hold)
             prelude.append(TExprStmt(v.span, v))
             values[i] = TConst(v.span, T.NONE, None)

@@ -71,6 +71,9 @@ class FunctionInstance:
     empty_hints: dict = field(default_factory=dict)
     retries: int = 0
     raises_text: bool = False  # it raises with a message made at run time
+    # Calls of itself (a `def` with no `-> T`) made before a `return` fixed its result type
+    # (semantics/recursive_returns.py).
+    recursive_calls: list = field(default_factory=list)
 
     @property
     def is_abstract(self) -> bool:

@@ -24,6 +24,8 @@ from .generator_objects import expand_generator_objects
 from .memoize import expand_memoized
 from .named_tuples import expand_named_tuples
 from .properties import expand_properties
+from .string_annotations import annotation as string_annotation
+from .string_annotations import is_future_import
 from .type_names import add_type_name_methods
 
 CONVENTIONS = {"mut", "owned", "out", "ref", "var"}
@@ -104,6 +106,7 @@ class BuildAst(Transformer_NonRecursive):
 
     def annassign_stmt(self, meta, c):
         target, annotation, value = c
+        annotation = string_annotation(annotation, self.source)  # `x: "Node"` (string_annotations.py)
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self" \
                 and value is not None:
             # `self.x: T = v` (a class's attribute, declared in `__init__`): the assignment, T kept aside
@@ -123,6 +126,7 @@ class BuildAst(Transformer_NonRecursive):
 
     def var_stmt(self, meta, c):
         _, name, annotation, value = c
+        annotation = string_annotation(annotation, self.source)
         return ast.VarDecl(self._span(meta), str(name), self._tok(name), annotation, value, True)
 
     def comptime_stmt(self, meta, c):
@@ -167,7 +171,8 @@ class BuildAst(Transformer_NonRecursive):
         if any(isinstance(x, Token) and x.type == "STAR" for x in c):
             return self._bad_stmt(meta, "`import *`")
         names = next(x for x in c[1:] if isinstance(x, list))
-        return ast.Import(self._span(meta), c[0], None, tuple(names), True)
+        made = ast.Import(self._span(meta), c[0], None, tuple(names), True)
+        return ast.Pass(made.span) if is_future_import(made) else made  # `from __future__ import annotations`
 
     def yield_stmt(self, meta, c):
         # (the grammar's anonymous "from" leaves no token: the text after `yield` says)
@@ -317,6 +322,7 @@ class BuildAst(Transformer_NonRecursive):
 
     def funcdef(self, meta, c):
         kind, name, ct_params, params, raises, returns, body = c
+        returns = string_annotation(returns, self.source)  # `-> "Tree"`
         ct_params, params = tuple(ct_params or ()), tuple(params or ())
         variadic = [p for p in params if p.variadic]
         for extra in variadic[1:]:
@@ -343,6 +349,7 @@ class BuildAst(Transformer_NonRecursive):
 
     def param(self, meta, c):
         convention, name, annotation, default = c
+        annotation = string_annotation(annotation, self.source)
         conv = None
         if convention is not None:
             conv = str(convention)
