@@ -255,7 +255,7 @@ def _users_mistake(exc: Exception, comp):
     code generator is imported here, not before the pass: only it raises these, and importing it
     inside the first pass's timer made `--time` charge its import to `parse`."""
     from .codegen.libdevice import LibdeviceNotFound
-    from .codegen.llvm_gen import UnsupportedOnTarget
+    from .codegen.llvm_gen import ExceptionTypeInDeviceCode, UnsupportedOnTarget
     from .codegen.platform_facts import NoPlatformFacts, known_targets
     from .diagnostics import CompileError, error, statement_of
 
@@ -263,6 +263,9 @@ def _users_mistake(exc: Exception, comp):
         return CompileError([error("E0904", None, detail=str(exc))])
     if isinstance(exc, NoPlatformFacts):
         return CompileError([error("E0906", None, triple=exc.triple, known=known_targets())])
+    if isinstance(exc, ExceptionTypeInDeviceCode):
+        return CompileError([error("E0913", exc.span or statement_of(exc), what=exc.what,
+                                   target=comp.options.target)])
     if isinstance(exc, UnsupportedOnTarget):
         span = exc.span or statement_of(exc)
         return CompileError([error("E0226", span, func=exc.what, target=comp.options.target)])

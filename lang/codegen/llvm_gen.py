@@ -63,6 +63,15 @@ class UnsupportedOnTarget(Exception):
         self.span = span
 
 
+class ExceptionTypeInDeviceCode(UnsupportedOnTarget):
+    """`except E`, `except ... as e` or `raise e` in GPU code built for a device (E0913). They read
+    the exception's type and message from the module's exception state, which a device cannot keep
+    per thread: on CUDA one global shared by every thread, on SPIR-V a private-space global that
+    LLVM's backend copies into each function (the handler read its own, empty copy; Intel's CPU
+    runtime crashed the process on it), and the type is compared by the C library's `strcmp`,
+    which neither device has. A bare `except:` needs only the raising call's flag, and works."""
+
+
 def _is_double_to_half(source: ll.Type, dest: ll.Type) -> bool:
     if isinstance(source, ll.VectorType):
         source, dest = source.element, dest.element
@@ -736,6 +745,8 @@ class FunctionCodegen:
             rt.cstr(self.b, self.f.file), I32(line)])
 
     def op_exc_matches(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        if self.mg.device:
+            raise ExceptionTypeInDeviceCode("`except` naming an exception type", i.span)
         rt, strcmp = self.mg.rt, self.mg.rt.libc("strcmp", I32, [CHARP, CHARP])
         current = self.b.load(rt.exc_field(self.b, TYPE))
         hit = ll.Constant(I1, 0)
@@ -744,12 +755,16 @@ class FunctionCodegen:
         return hit
 
     def op_exc_value(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        if self.mg.device:
+            raise ExceptionTypeInDeviceCode("`except ... as` binding the exception", i.span)
         pair = ll.Constant(self.mg.llvm_type(T.EXCEPTION), ll.Undefined)
         state = self.mg.rt.state(self.b)
         pair = self.b.insert_value(pair, self.b.load(self.mg.rt.field(self.b, state, TYPE)), 0)
         return self.b.insert_value(pair, self.b.load(self.mg.rt.field(self.b, state, MSG)), 1)
 
     def op_exc_restore(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        if self.mg.device:
+            raise ExceptionTypeInDeviceCode("`raise` of a caught exception value", i.span)
         state = self.mg.rt.state(self.b)
         self.b.store(self.b.extract_value(args[0], 0), self.mg.rt.field(self.b, state, TYPE))
         self.b.store(self.b.extract_value(args[0], 1), self.mg.rt.field(self.b, state, MSG))

@@ -28,6 +28,7 @@ def parse_and_optimize(llvm_ir: str, target: Target, opt: int, tm=None):
 
         if uses_runtime(module):  # the runtime's helpers written in pyx (float repr)
             link_runtime(module, target, tm)
+    opt = target.opt_level(opt)  # at least 1 on a device (Target.opt_level says why)
     if opt > 0:
         pto = llvm.create_pipeline_tuning_options(speed_level=opt)
         pto.loop_vectorization = opt >= 2

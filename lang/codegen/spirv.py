@@ -278,6 +278,9 @@ def emit_spirv(module, opt: int = 3) -> bytes:
     import subprocess
     import sys
 
+    # At least 1, as for every device module (Target.opt_level): the backend's -O0 instruction
+    # selection indexes structs with `OpConstantNull`, which spirv-val rejects.
+    opt = max(opt, 1)
     done = subprocess.run([sys.executable, "-m", "pyx.codegen.spirv_emit", str(opt)], input=str(module).encode(),
                           capture_output=True)
     if done.returncode != 0 or not done.stdout:

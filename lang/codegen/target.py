@@ -48,8 +48,18 @@ class Target:
     def cache_key(self) -> str:
         return f"{self.triple}/{self.cpu}/{self.features}"
 
+    def opt_level(self, opt: int) -> int:
+        """The optimization level code for this target is built at: `opt`, but at least 1 on a
+        device. At -O0 LLVM runs no pass, so the device module keeps the runtime's C library calls
+        (`memcpy`, `malloc`, `free` in `__pyx_raise_text`), which ptxas cannot resolve ("Unresolved
+        extern function 'memcpy'") and no OpenCL runtime links; and the SPIR-V backend's -O0
+        instruction selection indexes structs with `OpConstantNull`, which spirv-val rejects. No
+        program prints differently at another level, so -O0 still applies to the host's code."""
+        return opt if self.host else max(opt, 1)
+
     def target_machine(self, opt: int = 3, reloc: str = "pic", codemodel: str = "jitdefault"):
         init_llvm()
+        opt = self.opt_level(opt)
         if self.name == "opencl":
             init_spirv()
         target = llvm.Target.from_triple(self.triple)

@@ -297,6 +297,7 @@ CODES: tuple[ErrorCode, ...] = (
     ErrorCode('E0906', 'no_platform_facts', TOOLS, "no platform facts for the target `{triple}`: pyx's runtime knows the C library's layouts on {known} only"),
     ErrorCode('E0907', 'nothing_to_tune', TOOLS, '`{path}` has no `@autotune` function: `pyx tune` times the candidates of the `@autotune` functions a program calls'),
     ErrorCode('E0908', 'nothing_tuned', TOOLS, "`{path}` ran without calling an `@autotune` function: nothing was timed; call the tuned functions from `main` with the sizes to tune for"),
+    ErrorCode('E0913', 'exception_type_in_device_code', TOOLS, "{what} in GPU code is not available on the `{target}` target: a thread there cannot tell which exception it caught; test the condition with `if` before the operation that raises, or catch with a bare `except:` (the CPU target runs `except E as e` in kernels)"),
     # W0xxx: warnings
     ErrorCode('W0002', 'file_too_large_for_live_checking', WARNING, 'file too large for live checking ({size} characters; the editor checks files up to {limit}); run `pyx check` on it'),
 
