@@ -17,7 +17,11 @@ An object's attribute (`if self.best is None or n > self.best:`, `obj.name is no
 len(obj.name) > 3`; obj a variable of a class type) is narrowed the same way (an `AttributePlace`),
 where the region assigns no attribute of that name and calls nothing that could (only the
 built-in functions and the attribute's own methods: a method of the object could set it to None,
-and CPython would then raise where pyx read a value).
+and CPython would then raise where pyx read a value). Operators, truth tests and built-in calls
+run an object's own methods too (`b == c` is `b.__eq__(c)`, `len(b)` is `b.__len__()`), so the
+region's operators, operands and built-in calls must be of values that hold no object (numbers,
+strings, literals: `_plain`); otherwise it is not narrowed and the read stays an Optional
+(a compile-time error, never a value CPython would not have read).
 """
 from __future__ import annotations
 
@@ -67,11 +71,82 @@ _PURE_BUILTINS = frozenset({"len", "str", "int", "float", "abs", "min", "max", "
                             "ord", "chr", "hash", "isinstance", "format"})
 
 
-def _may_change(region: tuple[ast.Node, ...], place: AttributePlace) -> bool:
-    """Whether the region may set `place` (see the module's docstring)."""
+_LITERALS = (ast.IntLit, ast.FloatLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
+
+
+def _plain(chk: FunctionChecker, e: ast.Node, place: AttributePlace) -> bool:
+    """Whether evaluating e (or testing its truth, or comparing it) can run no method of the
+    program: a literal, the narrowed attribute itself, a variable whose type holds no object, or
+    operators and built-in calls of those."""
+    from .print_order import mentions_object
+
+    if isinstance(e, _LITERALS):
+        return True
+    if isinstance(e, ast.Attribute):
+        if e.attr == place.attr and isinstance(e.value, ast.Name) and e.value.id == place.var.name:
+            return True
+        return _plain_field(chk, e)
+    if isinstance(e, ast.Subscript):  # a list's or dict's item (an object's own __getitem__: not plain)
+        return _plain(chk, e.value, place) and all(_plain(chk, i, place) for i in e.items)
+    if isinstance(e, ast.Name):
+        var = chk.scopes.lookup(e.id)
+        return isinstance(var, LocalVar) and not mentions_object(var.type)
+    if isinstance(e, ast.Unary):
+        return _plain(chk, e.operand, place)
+    if isinstance(e, ast.Binary):
+        return _plain(chk, e.left, place) and _plain(chk, e.right, place)
+    if isinstance(e, ast.Compare):
+        return all(_plain(chk, x, place) for x in (e.left, *e.comparators))
+    if isinstance(e, ast.BoolOp):
+        return all(_plain(chk, x, place) for x in e.values)
+    if isinstance(e, ast.Call):
+        f = e.func
+        own = isinstance(f, ast.Attribute) and _plain(chk, f.value, place) and isinstance(f.value, ast.Attribute)
+        builtin = isinstance(f, ast.Name) and f.id in _PURE_BUILTINS
+        return (own or builtin) and not e.keywords and all(_plain(chk, a, place) for a in e.args)
+    return False
+
+
+def _plain_field(chk: FunctionChecker, e: ast.Attribute) -> bool:
+    """`obj.attr`, obj a variable of a class type and attr a data field (not a property) whose type
+    holds no object."""
+    from .classes import data_type, is_class
+    from .print_order import mentions_object
+
+    if not isinstance(e.value, ast.Name):
+        return False
+    var = chk.scopes.lookup(e.value.id)
+    if not isinstance(var, LocalVar) or not is_class(var.type):
+        return False
+    data = data_type(chk, var.type)
+    index = data.field_index(e.attr) if data is not None else None
+    return data is not None and index is not None and not mentions_object(data.fields[index][1])
+
+
+def _runs_object_code(chk: FunctionChecker, n: ast.Node, place: AttributePlace) -> bool:
+    """Whether n is an operator or built-in call that may run a method of an object (`b == c`,
+    `-b`, `len(b)`): see `_plain`."""
+    if isinstance(n, ast.Compare) and any(op not in ("is", "is not") for op in n.ops):
+        return not _plain(chk, n, place)
+    if isinstance(n, (ast.Binary, ast.Unary)):
+        return not _plain(chk, n, place)
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _PURE_BUILTINS:
+        return not all(_plain(chk, a, place) for a in n.args)
+    return False
+
+
+def _may_change(chk: FunctionChecker, region: tuple[ast.Node, ...], place: AttributePlace,
+                tested: bool = False) -> bool:
+    """Whether the region may set `place` (see the module's docstring). `tested`: the region's
+    nodes are operands of `and`/`or`, whose truth is tested (an object's `__bool__`/`__len__`)."""
+    if tested and any(isinstance(n, ast.Expr) and not isinstance(n, (ast.Compare, ast.Call, ast.BoolOp))
+                      and not _plain(chk, n, place) for n in region):
+        return True
     stack: list[ast.Node] = list(region)
     while stack:
         n = stack.pop()
+        if _runs_object_code(chk, n, place):
+            return True
         if isinstance(n, (ast.Assign, ast.AugAssign, ast.Delete)):
             targets = (n.target,) if isinstance(n, ast.AugAssign) else n.targets
             if any(isinstance(t, ast.Attribute) and t.attr == place.attr for t in targets):
@@ -142,13 +217,13 @@ def operand_guards(chk: FunctionChecker, values: tuple[ast.Expr, ...], i: int, o
     known = []
     for k, before in enumerate(values[:i]):
         known += [v for v in not_none_when(chk, before, outcome)
-                  if not (isinstance(v, AttributePlace) and _may_change(tuple(values[k + 1:i]), v))]
+                  if not (isinstance(v, AttributePlace) and _may_change(chk, tuple(values[k + 1:i]), v, tested=True))]
     return known
 
 
-def _assigns(region: tuple[ast.Node, ...], var: LocalVar | AttributePlace) -> bool:
+def _assigns(chk: FunctionChecker, region: tuple[ast.Node, ...], var: LocalVar | AttributePlace) -> bool:
     if isinstance(var, AttributePlace):
-        return _may_change(region, var)
+        return _may_change(chk, region, var)
     # (bound_names walks any nodes; an expression region binds nothing but through a nested one)
     return var.name in bound_names(cast("tuple[ast.Stmt, ...]", region))[0]
 
@@ -156,7 +231,7 @@ def _assigns(region: tuple[ast.Node, ...], var: LocalVar | AttributePlace) -> bo
 @contextmanager
 def narrowed(chk: FunctionChecker, variables: list[LocalVar | AttributePlace], region: tuple[ast.Node, ...]):
     """Check `region` with reads of these variables as their values (unless it assigns them)."""
-    added = [v for v in variables if v not in chk.narrowed and not _assigns(region, v)]
+    added = [v for v in variables if v not in chk.narrowed and not _assigns(chk, region, v)]
     chk.narrowed.update(added)
     try:
         yield
@@ -182,7 +257,7 @@ def after_statement(chk: FunctionChecker, s: ast.Stmt) -> list[LocalVar | Attrib
     if not isinstance(s, ast.If):
         return []
     if always_leaves(s.body):  # past it only when the test was false (and the else, if any, ran)
-        return [v for v in not_none_when(chk, s.test, False) if not _assigns(tuple(s.orelse), v)]
+        return [v for v in not_none_when(chk, s.test, False) if not _assigns(chk, tuple(s.orelse), v)]
     if always_leaves(s.orelse):
-        return [v for v in not_none_when(chk, s.test, True) if not _assigns(tuple(s.body), v)]
+        return [v for v in not_none_when(chk, s.test, True) if not _assigns(chk, tuple(s.body), v)]
     return []

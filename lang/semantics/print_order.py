@@ -37,13 +37,13 @@ def _shared(t) -> bool:
     return python_shared(t) or is_class(t) or is_builtin(t, "defaultdict")
 
 
-def _mentions_object(t) -> bool:
+def mentions_object(t) -> bool:
     if is_class(t):
         return True
     env = getattr(t, "ct_env", None)
     if not env:
         return False
-    return any(isinstance(a, T.Type) and _mentions_object(a) for a in env.values())
+    return any(isinstance(a, T.Type) and mentions_object(a) for a in env.values())
 
 
 def _runs_user_code(e) -> bool:
@@ -61,8 +61,8 @@ def _runs_user_code(e) -> bool:
         if isinstance(node, TCall):
             inst = node.callee
             if inst.decl.name != "__copyinit__" and (  # (an object's: a new reference)
-                    not is_stdlib_file(inst.decl.span.file.name) or _mentions_object(inst.owner)
-                    or any(_mentions_object(t) for t in inst.param_types)):
+                    not is_stdlib_file(inst.decl.span.file.name) or mentions_object(inst.owner)
+                    or any(mentions_object(t) for t in inst.param_types)):
                 return True
         if not is_dataclass(node):
             continue
