@@ -2,6 +2,7 @@
 target raises: the same exception type, message and kernel frames (codegen/kernel_raised.py, the
 status record), from Python (`pyx.import_module(..., target="opencl")`) and in a whole program
 (`pyx run --target=opencl`). Before, the launch returned as if nothing had happened."""
+import importlib.util
 import subprocess
 import sys
 import traceback
@@ -187,8 +188,8 @@ OCLGRIND = next((p for p in (Path("/usr/lib/oclgrind/liboclgrind-rt-icd.so"),
                              Path("/usr/lib64/oclgrind/liboclgrind-rt-icd.so")) if p.exists()), None)
 
 
-@pytest.mark.skipif(OCLGRIND is None or opencl.translator() is None,
-                    reason="oclgrind or llvm-spirv is not installed here")
+@pytest.mark.skipif(OCLGRIND is None or opencl.translator() is None or importlib.util.find_spec("pyopencl") is None,
+                    reason="oclgrind, llvm-spirv or pyopencl is not installed here")
 def test_oclgrind_reports_the_exception_and_finds_nothing_wrong(tmp_path: Path):
     """Oclgrind builds the record (a program-scope global) from SPIR 1.2 bitcode too, and its race
     and memory checks find nothing in the raise path or the take kernel."""
