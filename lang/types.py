@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -150,6 +151,15 @@ class StructType(Type):
         if not args or "[" not in self.name:
             return f"{self.module}.{self.name}" if self.module and not args else self.name
         return f"{self.name[:self.name.index('[')]}[{', '.join(qualified_name(a) for a in args)}]"
+
+
+def mentions(t: Type, found: Callable[[Type], bool]) -> bool:
+    """Whether `found` holds for t or any type among its compile-time arguments, at any depth
+    (`List[Point]`, `Tuple[Int, ERROR]`)."""
+    if found(t):
+        return True
+    env = t.ct_env if isinstance(t, StructType) else {}
+    return any(isinstance(a, Type) and mentions(a, found) for a in env.values())
 
 
 @dataclass(frozen=True, eq=False)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from ..syntax import ast
+from ..types import Type
 from .builtin_types import is_builtin
 from .globals import bound_names
 from .typed import LocalVar
@@ -50,9 +51,9 @@ class AttributePlace:
         return self.var.name
 
 
-def _attribute_place(chk: FunctionChecker, e: ast.Expr) -> AttributePlace | None:
-    """`obj.attr` as an AttributePlace, when obj is a variable of a class type whose attribute
-    `attr` is an Optional (None otherwise)."""
+def _field(chk: FunctionChecker, e: ast.Expr) -> tuple[LocalVar, Type] | None:
+    """For `obj.attr`, obj a variable of a class type and attr one of its data fields (not a
+    property): the variable and the field's type."""
     from .classes import data_type, is_class
 
     if not (isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name)):
@@ -62,9 +63,16 @@ def _attribute_place(chk: FunctionChecker, e: ast.Expr) -> AttributePlace | None
         return None
     data = data_type(chk, var.type)
     index = data.field_index(e.attr) if data is not None else None
-    if data is None or index is None or not is_builtin(data.fields[index][1], "Optional"):
+    return None if data is None or index is None else (var, data.fields[index][1])
+
+
+def _attribute_place(chk: FunctionChecker, e: ast.Expr) -> AttributePlace | None:
+    """`obj.attr` as an AttributePlace, when obj is a variable of a class type whose attribute
+    `attr` is an Optional (None otherwise)."""
+    found = _field(chk, e)
+    if found is None or not isinstance(e, ast.Attribute) or not is_builtin(found[1], "Optional"):
         return None
-    return AttributePlace(var, e.attr)
+    return AttributePlace(found[0], e.attr)
 
 
 _PURE_BUILTINS = frozenset({"len", "str", "int", "float", "abs", "min", "max", "repr", "bool", "round", "print",
@@ -108,19 +116,11 @@ def _plain(chk: FunctionChecker, e: ast.Node, place: AttributePlace) -> bool:
 
 
 def _plain_field(chk: FunctionChecker, e: ast.Attribute) -> bool:
-    """`obj.attr`, obj a variable of a class type and attr a data field (not a property) whose type
-    holds no object."""
-    from .classes import data_type, is_class
+    """`obj.attr`, a data field (see `_field`) whose type holds no object."""
     from .print_order import mentions_object
 
-    if not isinstance(e.value, ast.Name):
-        return False
-    var = chk.scopes.lookup(e.value.id)
-    if not isinstance(var, LocalVar) or not is_class(var.type):
-        return False
-    data = data_type(chk, var.type)
-    index = data.field_index(e.attr) if data is not None else None
-    return data is not None and index is not None and not mentions_object(data.fields[index][1])
+    found = _field(chk, e)
+    return found is not None and not mentions_object(found[1])
 
 
 def _runs_object_code(chk: FunctionChecker, n: ast.Node, place: AttributePlace) -> bool:

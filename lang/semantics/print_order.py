@@ -38,12 +38,8 @@ def _shared(t) -> bool:
 
 
 def mentions_object(t) -> bool:
-    if is_class(t):
-        return True
-    env = getattr(t, "ct_env", None)
-    if not env:
-        return False
-    return any(isinstance(a, T.Type) and mentions_object(a) for a in env.values())
+    """Whether t is, or holds among its compile-time arguments, a class's object."""
+    return T.mentions(t, is_class)
 
 
 def _runs_user_code(e) -> bool:

@@ -45,12 +45,7 @@ def unknown(t: T.Type | None) -> bool:
 
 
 def _mentions_error(t) -> bool:
-    if t == T.ERROR:
-        return True
-    env = getattr(t, "ct_env", None)  # List[ERROR], Tuple[Int, ERROR]
-    if not env:
-        return False
-    return any(isinstance(a, T.Type) and _mentions_error(a) for a in env.values())
+    return T.mentions(t, lambda a: a == T.ERROR)  # List[ERROR], Tuple[Int, ERROR]
 
 
 def finished(instance: FunctionInstance) -> None:
