@@ -13,6 +13,10 @@ is there).
   used in place.
 - Every failing driver call raises `CudaError` naming the call, the kernel and the
   driver's error.
+- A launch waits for its kernel asking the driver (`cuStreamQuery`), so that Ctrl-C stops the
+  wait with KeyboardInterrupt naming the kernel. The kernel cannot be stopped and runs on: until
+  it ends, memory freed is freed later, and an exception of one of its threads is dropped, by
+  the next launch (`Device.settle`).
 - `to_device(array)` gives a `DeviceBuffer` that stays on the GPU across launches, for code
   that wants to control the copies (`buffer.to_host(array)`, `buffer.free()`).
 
@@ -22,6 +26,8 @@ a driver or a device, `open_device()` raises `CudaUnavailable` saying which is m
 from __future__ import annotations
 
 import ctypes
+
+from . import interrupt
 
 LOG_BYTES = 16384  # room for the driver's JIT error log
 
@@ -101,6 +107,53 @@ class Device:
             attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, self.device))
         self.arch = f"sm_{major}{minor}"
         self._modules: dict[str, object] = {}
+        # Launches whose wait Ctrl-C stopped, as (kernel, stream, module), and the memory freed
+        # since: their kernels may still be running (see settle).
+        self.left_running: list[tuple[str, object, object]] = []
+        self.freed_later: list = []
+        self.interruptions = 0  # how many launches Ctrl-C stopped waiting, ever
+
+    def leave_running(self, kernel: str, stream, module) -> None:
+        """Ctrl-C stopped the wait for `kernel`, which runs on (see settle)."""
+        self.left_running.append((kernel, stream, module))
+        self.interruptions += 1
+
+    def wait(self, stream) -> bool:
+        """Wait for the work on `stream` (0: the default stream): False when Ctrl-C stopped the
+        wait (interrupt.wait). cuCtxSynchronize would wait in C for the whole kernel, ignoring
+        Ctrl-C. A failed kernel counts as done: the synchronize after the wait reports it."""
+        driver, busy = self.driver, self.driver.CUresult.CUDA_ERROR_NOT_READY
+
+        def done() -> bool:
+            outcome = driver.cuStreamQuery(stream)
+            return (outcome[0] if isinstance(outcome, tuple) else outcome) != busy
+
+        return interrupt.wait(done)
+
+    def settle(self) -> str | None:
+        """Before a launch: wait for the kernels of launches that Ctrl-C stopped waiting (a kernel
+        cannot be stopped), drop the exception a thread of theirs left in the module's record (it
+        is not the next launch's), and free the memory freed meanwhile. None when done; the
+        kernel's name when Ctrl-C stopped this wait too."""
+        from .kernel_raised import cuda_take
+
+        while self.left_running:
+            kernel, stream, module = self.left_running[0]
+            if not self.wait(stream):
+                return kernel
+            self.left_running.pop(0)
+            cuda_take(self, module)
+        while self.freed_later:
+            self.driver.cuMemFree(self.freed_later.pop())
+        return None
+
+    def free(self, pointer):
+        """cuMemFree's outcome, or None while a kernel that Ctrl-C stopped the wait for may still
+        use the memory: then the next launch frees it (settle)."""
+        if self.left_running:
+            self.freed_later.append(pointer)
+            return None
+        return self.driver.cuMemFree(pointer)
 
     def current(self) -> None:
         check(self.driver, "cuCtxSetCurrent", self.driver.cuCtxSetCurrent(self.context))
@@ -188,7 +241,9 @@ class DeviceBuffer:
 
     def free(self) -> None:
         if self.pointer is not None:
-            check(self.device.driver, "cuMemFree", self.device.driver.cuMemFree(self.pointer), self.kernel)
+            outcome = self.device.free(self.pointer)
+            if outcome is not None:
+                check(self.device.driver, "cuMemFree", outcome, self.kernel)
             self.pointer = None
 
 
@@ -236,6 +291,9 @@ class CudaKernel:
             raise TypeError(f"{self.__name__}() takes {len(params)} arguments, {len(args)} given")
         device, name = self._device, self.__name__
         device.current()
+        waiting = device.settle()
+        if waiting is not None:
+            raise interrupt.launch_interrupted(waiting, f"the GPU ({device.arch})")
         values: list = []
         copies: list = []
         try:
@@ -245,6 +303,9 @@ class CudaKernel:
             driver = device.driver
             check(driver, "cuLaunchKernel", driver.cuLaunchKernel(
                 self._function, *grid, *block, shared, stream, ctypes.addressof(pointers), 0), name)
+            if not device.wait(stream):  # Ctrl-C: the kernel runs on, the arrays are left as they are
+                device.leave_running(name, stream, self._module)
+                raise interrupt.launch_interrupted(name, f"the GPU ({device.arch})")
             check(driver, "cuCtxSynchronize", driver.cuCtxSynchronize(), name)
             for host, buffer in copies:
                 buffer.to_host(host)

@@ -12,9 +12,11 @@ into managed memory for the call and back after it, since the GPU cannot read th
 own (pageable host) memory.
 
 A launch waits for its kernel (on its stream, or the whole context for stream 0), as on the
-CPU target, so the host may read the results on the next line. A failing launch raises
-`RuntimeError` in the pyx program, with the driver's error and the kernel's name; a thread
-that raised makes the launch raise its exception (runtime/kernel_raised.py).
+CPU target, so the host may read the results on the next line; Ctrl-C stops the wait, and the
+program raises KeyboardInterrupt at the `launch` (runtime/cuda.py: Device.wait, settle). A
+failing launch raises `RuntimeError` in the pyx program, with the driver's error and the
+kernel's name; a thread that raised makes the launch raise its exception
+(runtime/kernel_raised.py).
 """
 from __future__ import annotations
 
@@ -22,12 +24,27 @@ import ctypes
 import sys
 
 from ..codegen.abi import ALLOC_HOOK, FREE_HOOK, LAUNCH_HOOK
+from ..codegen.kernel_raised import REPLY_MARK
+from . import interrupt
 from .cuda import CudaError, Device, check
 from .kernel_raised import cuda_take, hook_reply
 
 LAUNCH = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, *[ctypes.c_int64] * 8)
 ALLOC = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int64)
 FREE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+# The launch hook's reply when Ctrl-C stopped the wait for a kernel: the program raises
+# KeyboardInterrupt at its `launch` (codegen/kernel_raised.py reads the replies).
+INTERRUPTED = b"\0".join([bytes([REPLY_MARK]), b"KeyboardInterrupt", b""]) + b"\0\0"
+
+
+def reply_of(messages: list, reply: bytes) -> int:
+    """The launch hook's reply (an error's text, or codegen/kernel_raised.py's form of an
+    exception), kept alive in `messages` for the program, which reads it after the hook returns."""
+    message = ctypes.create_string_buffer(reply)  # (NUL-terminated)
+    messages.append(message)
+    return ctypes.addressof(message)
 
 
 def uses_device(program) -> bool:
@@ -60,7 +77,7 @@ class ProgramOnDevice:
             if address:
                 ctypes.c_void_p.from_address(address).value = None
         for pointer in list(self.allocations.values()):
-            self.driver.cuMemFree(pointer)
+            self.device.free(pointer)
         self.allocations.clear()
 
     def function(self, entry: bytes):
@@ -72,26 +89,30 @@ class ProgramOnDevice:
     def launch(self, entry, name, params, gx, gy, gz, bx, by, bz, shared, stream):
         kernel = name.decode(errors="replace")
         try:
-            driver = self.driver
-            self.device.current()
+            driver, device = self.driver, self.device
+            device.current()
+            if device.settle() is not None:  # Ctrl-C while an earlier kernel ran on
+                return reply_of(self.messages, INTERRUPTED)
             check(driver, "cuLaunchKernel", driver.cuLaunchKernel(
                 self.function(entry), gx, gy, gz, bx, by, bz, shared, stream, params or 0, 0), kernel)
+            if not device.wait(stream):  # Ctrl-C: KeyboardInterrupt at the `launch`; the kernel runs on
+                device.leave_running(kernel, stream, self.module)
+                return reply_of(self.messages, INTERRUPTED)
             if stream:
                 check(driver, "cuStreamSynchronize", driver.cuStreamSynchronize(stream), kernel)
             else:
                 check(driver, "cuCtxSynchronize", driver.cuCtxSynchronize(), kernel)
             record = cuda_take(self.device, self.module)
             reply = hook_reply(record) if record is not None else None
-            if reply is None:
-                return None
-            message = ctypes.create_string_buffer(reply, len(reply))  # a thread's exception
-            self.messages.append(message)
-            return ctypes.addressof(message)
+            return reply_of(self.messages, reply) if reply is not None else None  # a thread's exception
+        except KeyboardInterrupt:
+            # Python's handler ran here, outside the wait: the same Ctrl-C. Escaping the callback, it
+            # would leave the hook's reply undefined (ctypes returns garbage: the program crashed).
+            interrupt.FLAG[0] = 0
+            return reply_of(self.messages, INTERRUPTED)
         except Exception as exc:  # noqa: BLE001 - anything here must become the pyx program's error
             text = str(exc) if isinstance(exc, CudaError) else f"pyx: launching kernel {kernel}: {exc!r}"
-            message = ctypes.create_string_buffer(text.removeprefix("pyx: ").encode())
-            self.messages.append(message)
-            return ctypes.addressof(message)
+            return reply_of(self.messages, text.removeprefix("pyx: ").encode())
 
     def alloc(self, nbytes):
         try:
@@ -121,7 +142,7 @@ class ProgramOnDevice:
     def free(self, address):
         pointer = self.allocations.pop(address or 0, None)
         if pointer is not None:
-            self.driver.cuMemFree(pointer)
+            self.device.free(pointer)
 
 
 
@@ -140,13 +161,17 @@ class HostFunctionOnDevice:
 
     def __call__(self, *args, **kwargs):
         staged: list = []
+        interruptions = self._device.device.interruptions
         try:
             args = [self._stage(a, staged) for a in args]
             kwargs = {k: self._stage(v, staged) for k, v in kwargs.items()}
             return self._function(*args, **kwargs)
         finally:
+            # After Ctrl-C stopped a launch's wait, its kernel may still write the copies: they
+            # are not copied back (nor freed before it ends: ProgramOnDevice.free).
+            back = self._device.device.interruptions == interruptions
             for original, copy in staged:
-                if original.flags.writeable:
+                if original.flags.writeable and back:
                     original[...] = copy
                 self._device.free(copy.ctypes.data)
 

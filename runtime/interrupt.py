@@ -10,6 +10,9 @@ call ends in KeyboardInterrupt: see bridge._interrupted).
 The installed handler is code of the module that installed it, which is therefore kept alive
 for the rest of the process. A later `signal.signal(SIGINT, ...)` replaces it; the next module
 loaded puts it back in front.
+
+A launch on a device target waits for its kernel in `wait`, which asks the runtime and the flag
+in turn, so that Ctrl-C stops the wait as it stops a loop.
 """
 from __future__ import annotations
 
@@ -43,3 +46,47 @@ def standalone(on: bool) -> None:
     """`pyx run`: while on, a second SIGINT that arrives before the first was noticed ends the
     process by SIGINT (a program blocked, or recursing without a loop to poll, still stops)."""
     FLAG[1] = 1 if on else 0
+
+
+def wait(finished) -> bool:
+    """Wait for a device's work (a kernel launch): True once `finished()` says it is done, False as
+    soon as Ctrl-C is pending: the flag the handler sets, or Python's KeyboardInterrupt raised
+    while waiting. The interrupt is then taken (the flag cleared, as a loop's poll takes it), for
+    the caller to report once. A runtime's own wait (clFinish, cuCtxSynchronize) waits in C for
+    the whole kernel, and a long one ignored Ctrl-C. Asked at least every millisecond: between
+    yields of the core for the first 0.3 ms (sleeping at once cost 2,000 short launches about
+    0.1 ms each), then between sleeps."""
+    import os
+    import time
+
+    pause = 0.0
+    spin_until = time.perf_counter() + 0.0003  # a short kernel: asking is cheaper than a sleep's wakeup
+    try:
+        while not finished():
+            if FLAG[0]:
+                break
+            if time.perf_counter() > spin_until:
+                pause = min(max(pause * 2, 0.00005), 0.001)
+            if pause == 0.0:
+                os.sched_yield()  # a CPU device's threads may need this core
+            else:
+                time.sleep(pause)
+        else:
+            return True
+    except KeyboardInterrupt:
+        pass  # Python's handler ran while waiting: the same Ctrl-C
+    FLAG[0] = 0
+    return False
+
+
+def launch_interrupted(kernel: str, device: str) -> BaseException:
+    """The KeyboardInterrupt a launch from Python raises when Ctrl-C stopped its wait for the
+    kernel, naming the kernel (the CPU target's names it as the innermost frame). Python's own
+    handler, if it has not run yet, runs now (bridge._interrupted), so that no second
+    KeyboardInterrupt follows."""
+    from .bridge import _interrupted
+
+    exc = KeyboardInterrupt()
+    exc.add_note(f"pyx: Ctrl-C while waiting for kernel {kernel} on {device}; the kernel itself cannot be stopped "
+                 "and runs on to its end there (its arrays are not copied back)")
+    return _interrupted(exc)

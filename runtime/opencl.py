@@ -11,7 +11,8 @@
 - A launch `m.k[grid, block](args)` runs grid x block work-items in work-groups of `block`
   (OpenCL's global size is grid * block in each dimension). Each NumPy array is copied into a
   device buffer before the launch and back after it, as on the cuda target; scalars are passed
-  as the kernel's C type. The launch waits for the kernel to finish.
+  as the kernel's C type. The launch waits for the kernel to finish; Ctrl-C stops the wait with
+  KeyboardInterrupt (the kernel runs on to its end, and its arrays are not copied back).
 - Every failing OpenCL call raises `OpenCLError` naming the kernel and the runtime's error
   (and the build log when the program does not build).
 
@@ -24,6 +25,7 @@ import os
 import warnings
 from pathlib import Path
 
+from . import interrupt
 from .kernel_raised import exception, opencl_take
 
 
@@ -297,8 +299,11 @@ class OpenCLKernel:
         values = [self._argument(p, value, copies) for p, value in zip(params, args, strict=True)]
         size = tuple(g * b for g, b in zip(grid, block, strict=True))
         try:
-            self._kernel(device.queue, size, tuple(block), *values)
+            launched = self._kernel(device.queue, size, tuple(block), *values)
             taken = opencl_take(device, self._program)  # a work-item's exception, if one raised
+            device.queue.flush()
+            if not interrupt.wait(lambda: completed(cl, launched)):  # Ctrl-C: the arrays are left as they are
+                raise interrupt.launch_interrupted(self.__name__, device.name)
             for host, buffer in copies:
                 cl.enqueue_copy(device.queue, host, buffer)
             device.queue.finish()
@@ -307,7 +312,7 @@ class OpenCLKernel:
             raise OpenCLError(f"pyx: launching kernel {self.__name__} failed: {exc}") from None
         finally:
             for _, buffer in copies:
-                buffer.release()
+                buffer.release()  # (the runtime keeps it until a kernel still running on it ends)
         raised = exception(record) if record is not None else None
         if raised is not None:
             raise raised
@@ -349,6 +354,12 @@ class OpenCLKernel:
         from .bridge import Converter
 
         return Converter(param["type"], {}).dtype
+
+
+def completed(cl, event) -> bool:
+    """Whether an enqueued command is done (or failed: the queue's finish() reports it)."""
+    status = event.command_execution_status
+    return status == cl.command_execution_status.COMPLETE or status < 0
 
 
 def device_spirv(source, opt_level: int = 3):

@@ -22,9 +22,10 @@ import ctypes
 import sys
 
 from ..codegen.abi import ALLOC_HOOK, FREE_HOOK, LAUNCH_HOOK
-from .cuda_program import ALLOC, FREE, LAUNCH
-from .kernel_raised import REPLY_MARK, hook_reply, opencl_take
-from .opencl import Device, OpenCLError
+from . import interrupt
+from .cuda_program import ALLOC, FREE, INTERRUPTED, LAUNCH, reply_of
+from .kernel_raised import hook_reply, opencl_take
+from .opencl import Device, OpenCLError, completed
 
 # A kernel parameter as the launch hook finds it: ("ptr", None) or ("scalar", ctypes type).
 _CTYPES = {("int", 8): ctypes.c_int8, ("int", 16): ctypes.c_int16, ("int", 32): ctypes.c_int32,
@@ -120,33 +121,20 @@ class ProgramOnOpenCL:
             launched = cl.enqueue_nd_range_kernel(self.device.queue, handle, size, block)
             taken = opencl_take(self.device, self.built)  # a work-item's exception, if one raised
             self.device.queue.flush()
-            if not _finished_or_interrupted(cl, launched):
-                return self._interrupted()
+            if not interrupt.wait(lambda: completed(cl, launched)):
+                return reply_of(self.messages, INTERRUPTED)  # KeyboardInterrupt at the `launch`
             self.device.queue.finish()
             record = taken()
             reply = hook_reply(record) if record is not None else None
-            if reply is None:
-                return None
-            message = ctypes.create_string_buffer(reply, len(reply))  # a work-item's exception
-            self.messages.append(message)
-            return ctypes.addressof(message)
+            return reply_of(self.messages, reply) if reply is not None else None  # a work-item's exception
+        except KeyboardInterrupt:
+            # Python's handler ran here, outside the wait: the same Ctrl-C. Escaping the callback, it
+            # would leave the hook's reply undefined (ctypes returns garbage: the program crashed).
+            interrupt.FLAG[0] = 0
+            return reply_of(self.messages, INTERRUPTED)
         except Exception as exc:  # noqa: BLE001 - anything here must become the pyx program's error
             text = str(exc) if isinstance(exc, OpenCLError) else f"pyx: launching kernel {kernel}: {exc}"
-            message = ctypes.create_string_buffer(text.removeprefix("pyx: ").encode())
-            self.messages.append(message)
-            return ctypes.addressof(message)
-
-    def _interrupted(self):
-        """Ctrl-C during the launch: the program raises KeyboardInterrupt at its `launch`, as a
-        host loop raises it at its poll (the flag taken, as the poll takes it). An OpenCL kernel
-        cannot be stopped: it runs on to its end in the runtime's threads (a program that stops
-        ends the process with it, by SIGINT)."""
-        from . import interrupt
-
-        interrupt.FLAG[0] = 0
-        message = ctypes.create_string_buffer(b"\0".join([bytes([REPLY_MARK]), b"KeyboardInterrupt", b""]) + b"\0\0")
-        self.messages.append(message)
-        return ctypes.addressof(message)
+            return reply_of(self.messages, text.removeprefix("pyx: ").encode())
 
     def alloc(self, nbytes):
         cl = self.cl
@@ -162,33 +150,6 @@ class ProgramOnOpenCL:
 
     def free(self, address):
         self.allocations.pop(address or 0, None)
-
-
-def _finished_or_interrupted(cl, event) -> bool:
-    """Wait for the launch `event`: True once it completed, False as soon as a SIGINT is pending
-    (the flag the handler sets, runtime/interrupt.py). `queue.finish()` alone would wait in C for
-    the whole kernel, and a long one ignored Ctrl-C. Asked at least every millisecond: between
-    yields of the core for the first 0.3 ms (sleeping at once cost 2,000 short launches about 0.1 ms
-    each), then between sleeps."""
-    import os
-    import time
-
-    from . import interrupt
-
-    complete, pause = cl.command_execution_status.COMPLETE, 0.0
-    spin_until = time.perf_counter() + 0.0003  # a short kernel: asking is cheaper than a sleep's wakeup
-    while True:
-        status = event.command_execution_status
-        if status == complete or status < 0:
-            return True  # done, or failed (finish() reports it)
-        if interrupt.FLAG[0]:
-            return False
-        if time.perf_counter() > spin_until:
-            pause = min(max(pause * 2, 0.00005), 0.001)
-        if pause == 0.0:
-            os.sched_yield()  # a CPU device's threads may need this core
-        else:
-            time.sleep(pause)
 
 
 def run_on_opencl(source, program, opt: int, entry=None, key: str | None = None):

@@ -1,9 +1,16 @@
 """A stand-in for `cuda.bindings.driver` whose "device memory" is host memory and whose
 launch runs SAXPY in Python: enough to check the CUDA runtime's own logic (the PTX handed
 to the driver, the kernel looked up, the argument packing, copies, frees) on machines
-without a GPU. Real GPU runs are in tests/interop/test_cuda_target.py (marked gpu)."""
+without a GPU. Real GPU runs are in tests/interop/test_cuda_target.py (marked gpu).
+
+A long kernel: after `hold(seconds)`, each launch runs on for that long, or until `release()`:
+cuStreamQuery says CUDA_ERROR_NOT_READY meanwhile, and cuCtxSynchronize/cuStreamSynchronize
+wait for its end with SIGINT blocked, as a driver waits in C, deaf to Ctrl-C."""
 import ctypes
 import enum
+import signal
+import threading
+import time
 
 
 class FakeDriver:
@@ -11,6 +18,7 @@ class FakeDriver:
         CUDA_SUCCESS = 0
         CUDA_ERROR_INVALID_VALUE = 1
         CUDA_ERROR_NOT_FOUND = 500
+        CUDA_ERROR_NOT_READY = 600
 
     class CUjit_option(enum.IntEnum):
         CU_JIT_ERROR_LOG_BUFFER = 5
@@ -27,6 +35,30 @@ class FakeDriver:
         self.record, self.raises = None, None
         ok = self.CUresult.CUDA_SUCCESS
         self.ok = ok
+        self.held_for, self.ends, self.launched, self.released = None, None, threading.Event(), threading.Event()
+
+    def hold(self, seconds: float) -> None:
+        """Each launch from now on runs on for `seconds`, or until release(); `launched` is set by
+        the next launch."""
+        self.held_for = seconds
+        self.launched.clear()
+
+    def release(self) -> None:
+        """The kernel running on ends now (and later launches end at once)."""
+        self.held_for = None
+        self.released.set()
+
+    def running(self) -> bool:
+        return self.ends is not None and not self.released.is_set() and time.monotonic() < self.ends
+
+    def _wait_for_kernel(self) -> None:
+        if not self.running():
+            return
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self.released.wait(max(self.ends - time.monotonic(), 0.0))
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def cuInit(self, flags):
         return (self.ok,)
@@ -111,13 +143,22 @@ class FakeDriver:
             if self.record is None:
                 self.record = ctypes.create_string_buffer(len(self.raises))
             ctypes.memmove(self.record, self.raises, len(self.raises))
+        if self.held_for is not None:
+            self.ends = time.monotonic() + self.held_for
+            self.released.clear()
+        self.launched.set()
         return (self.ok,)
 
+    def cuStreamQuery(self, stream):
+        return (self.CUresult.CUDA_ERROR_NOT_READY if self.running() else self.ok,)
+
     def cuCtxSynchronize(self):
+        self._wait_for_kernel()
         return (self.ok,)
 
     def cuStreamSynchronize(self, stream):
         self.calls.append(("sync", stream))
+        self._wait_for_kernel()
         return (self.ok,)
 
     def cuGetErrorName(self, result):

@@ -9,16 +9,12 @@ waiting at a SIGINT: the program raises KeyboardInterrupt at its `launch` (befor
 the runtime's own and ignored Ctrl-C until the kernel ended).
 
 The SIGINT goes to the child's whole process group, as a terminal's Ctrl-C does."""
-import os
-import select
 import signal
-import subprocess
 import sys
-import time
 
 import pytest
 
-from runtime_helpers import child_env, pyx_command
+from runtime_helpers import child_env, interrupt_group, opencl_available, pyx_command
 
 # The loop runs 2^40 times, then a warp operation: a kernel run as thread loops (one region
 # before the warp_sum, one after).
@@ -82,28 +78,6 @@ except KeyboardInterrupt:
 '''
 
 
-def _interrupt(command, env):
-    """Start `command` in a process group of its own, wait for its first line, then SIGINT the
-    group once: (status, stdout, stderr). The whole group is killed if it is still running."""
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
-                             start_new_session=True)
-    try:
-        ready, _, _ = select.select([child.stdout], [], [], 120)
-        first = child.stdout.readline() if ready else ""
-        assert first, "no first line" if child.poll() is None else child.communicate()[1]
-        time.sleep(0.5)  # into the launch (a SIGINT before it would stop the host code instead)
-        os.killpg(child.pid, signal.SIGINT)
-        try:
-            out, err = child.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            pytest.fail("the launch went on 30 s after SIGINT")
-        return child.returncode, first + out, err
-    finally:
-        if child.poll() is None:
-            os.killpg(child.pid, signal.SIGKILL)
-            child.communicate()
-
-
 @pytest.mark.parametrize("program, frames", [
     (THREAD_LOOPS, '  File "prog.px", line 15, in main\n  File "prog.px", line 5, in spin\n'),
     (SCHEDULED, '  File "prog.px", line 23, in main\n  File "prog.px", line 15, in spin\n'
@@ -112,7 +86,7 @@ def _interrupt(command, env):
 def test_sigint_stops_a_kernel_launch_on_the_cpu(tmp_path, program, frames):
     (tmp_path / "prog.px").write_text(program)
     env = child_env(tmp_path, PYTHONUNBUFFERED="1")
-    status, out, err = _interrupt(pyx_command("run", str(tmp_path / "prog.px")), env)
+    status, out, err = interrupt_group(pyx_command("run", str(tmp_path / "prog.px")), env)
     assert status == -signal.SIGINT and out == "started\n", err
     assert err == f"Traceback (most recent call last):\n{frames}KeyboardInterrupt\n".replace(
         "prog.px", str(tmp_path / "prog.px"))
@@ -122,23 +96,15 @@ def test_sigint_stops_a_kernel_launched_from_python(tmp_path):
     pytest.importorskip("numpy")
     (tmp_path / "prog.px").write_text(THREAD_LOOPS)
     env = child_env(tmp_path, PYTHONUNBUFFERED="1")
-    status, out, err = _interrupt([sys.executable, "-c", CALLER, str(tmp_path)], env)
+    status, out, err = interrupt_group([sys.executable, "-c", CALLER, str(tmp_path)], env)
     assert (status, out) == (0, "ready\ncaught\n"), err
 
 
-def _opencl_available() -> bool:
-    try:
-        from pyx.runtime import opencl
-    except ImportError:
-        return False
-    return opencl.available()
-
-
-@pytest.mark.skipif(not _opencl_available(), reason="no OpenCL runtime that takes SPIR-V (pyopencl) here")
+@pytest.mark.skipif(not opencl_available(), reason="no OpenCL runtime that takes SPIR-V (pyopencl) here")
 def test_sigint_stops_waiting_for_a_kernel_on_opencl(tmp_path):
     (tmp_path / "prog.px").write_text(THREAD_LOOPS)
     env = child_env(tmp_path, PYTHONUNBUFFERED="1")
-    status, out, err = _interrupt(pyx_command("run", "--target=opencl", str(tmp_path / "prog.px")), env)
+    status, out, err = interrupt_group(pyx_command("run", "--target=opencl", str(tmp_path / "prog.px")), env)
     assert status == -signal.SIGINT and out == "started\n", err
     frame = f'  File "{tmp_path / "prog.px"}", line 15, in main\n'  # the launch: the kernel is not stopped
     assert err == f"Traceback (most recent call last):\n{frame}KeyboardInterrupt\n"
