@@ -2,6 +2,7 @@
 """pyx against NumPy, Numba, C (gcc -O3 -march=native), Mojo, Warp, Taichi and CPython, printed as one table.
 
     python benchmarks/run.py [--quick] [--json] [--smoke] [--only TEXT]
+    python benchmarks/run.py --startup [--baseline DIR]     (the start-up rows alone)
 
 Each figure is the median of several runs after a warm-up. Ratios are speed-ups of pyx
 over each peer (peer time / pyx time: above 1 means pyx is faster). Rows marked with 2
@@ -724,6 +725,70 @@ def run_latency(args, nb) -> list[dict]:
     return out
 
 
+HELLO = 'fn main():\n    print("hello, world")\n'
+
+
+def _entry_module(package: Path) -> str:
+    """What the `pyx` command runs for the package in `package/pyx`: its console script's entry
+    (quick_run.main since the warm start skips the compiler; cli.main before that)."""
+    return "pyx.quick_run" if (package / "pyx" / "quick_run.py").is_file() else "pyx.cli"
+
+
+def _cpu_ms(command: list[str], env: dict, cwd: Path) -> float:
+    """CPU time (user + system, the process and the children it waited for, the linker among
+    them) of one run of `command`, in ms."""
+    process = subprocess.Popen(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    error = process.stderr.read()
+    process.stderr.close()
+    if status != 0:
+        raise RuntimeError(f"{' '.join(command)} failed: {error.decode(errors='replace')}")
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def run_startup(args, tmp: Path) -> list[dict]:
+    """`--startup`: what a start costs, in CPU time (the machine's other load moves it less than
+    wall time): `pyx run` of examples/mandelbrot.px and of hello world with an empty cache folder
+    (cold: it compiles, links and stores; the user cache directory keeps what the compiler alone
+    determines: parser tables, runtime units) and again with the folder it filled (warm), and
+    `import pyx` + `pyx.import_module` of mandelbrot.px cold and cached. `--baseline DIR` runs the
+    same for the pyx package in DIR/pyx (another commit's `lang/`, `runtime/` and `stdlib/` laid
+    out as installed), round by round alternately with this one, so both columns share the load."""
+    rounds = 1 if args.smoke else (5 if args.quick else 11)
+    progs = tmp / "startup"
+    progs.mkdir()
+    shutil.copy(ROOT / "examples" / "mandelbrot.px", progs / "mandelbrot.px")
+    (progs / "hello.px").write_text(HELLO)
+    trees = {"this tree": None}
+    if args.baseline:
+        trees["baseline"] = Path(args.baseline).resolve()
+    cases = {"pyx run examples/mandelbrot.px": ["run", "mandelbrot.px"], "pyx run hello world": ["run", "hello.px"],
+             "import pyx + pyx.import_module (mandelbrot.px)": None}
+    cpu: dict[tuple, list[float]] = {}
+    for r in range(rounds + 1):  # round 0: Python writes each tree's bytecode (a user's starts find it)
+        for name, package in (list(trees.items()) if r % 2 else list(trees.items())[::-1]):
+            env = user_env({"PYTHONPATH": str(package)} if package is not None else {})
+            entry = _entry_module(package) if package is not None else "pyx.quick_run"
+            for case, words in cases.items():
+                if words is None:
+                    command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(progs)!r}); import pyx; "
+                                                     "pyx.import_module('mandelbrot')"]
+                else:
+                    command = [sys.executable, "-c", f"import sys; from {entry} import main; sys.exit(main())", *words]
+                env["PYX_CACHE_DIR"] = str(tmp / "startup-cache" / f"{name}-{r}-{len(case)}")
+                cold, warm = _cpu_ms(command, env, progs), _cpu_ms(command, env, progs)
+                if r:
+                    cpu.setdefault((case, "cold", name), []).append(cold)
+                    cpu.setdefault((case, "warm", name), []).append(warm)
+    rows: dict[str, dict] = {}
+    for (case, kind, name), values in cpu.items():
+        row = rows.setdefault(f"{case}, {kind}", {"what": f"{case}, {kind}", "rounds": len(values), "cpu_ms": {},
+                                                  "range_ms": {}})
+        row["cpu_ms"][name] = statistics.median(values)
+        row["range_ms"][name] = [min(values), max(values)]
+    return list(rows.values())
+
+
 def run_gpu_on_cpu(args) -> list[dict]:
     """The example kernels (launch syntax, barriers, shuffles) run by pyx's CPU target and by an OpenCL
     CPU runtime from the same source (SPIR-V through pyopencl), beside NumPy: benchmarks/gpu/opencl_bench.py's
@@ -847,7 +912,27 @@ def main() -> int:
     parser.add_argument("--only", metavar="TEXT", help="run only the kernels whose name contains TEXT")
     parser.add_argument("--programs", action="store_true",
                         help="only the whole-program table (benchmarks/corpus against CPython)")
+    parser.add_argument("--startup", action="store_true",
+                        help="only the start-up rows: pyx run cold and warm, import_module cold and cached "
+                             "(CPU time, medians of interleaved rounds)")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="with --startup: also run the pyx package in DIR/pyx (another commit's, laid out as "
+                             "installed), alternately with this tree")
     args = parser.parse_args()
+    if args.startup:
+        with tempfile.TemporaryDirectory() as tmpdir:
+            rows = run_startup(args, Path(tmpdir))
+        if args.json:
+            print(json.dumps({"load_average": os.getloadavg(), "startup": rows}, indent=2))
+        else:
+            print(f"start-up, CPU time (user + system) in ms: median [min..max] of {rows[0]['rounds']} rounds; "
+                  f"load average now {os.getloadavg()[0]:.2f}")
+            print(f"  {'':<56}" + "".join(f"{name:>26}" for name in rows[0]["cpu_ms"]))
+            for row in rows:
+                cells = (f"{ms:7.1f} [{row['range_ms'][name][0]:.0f}..{row['range_ms'][name][1]:.0f}]"
+                         for name, ms in row["cpu_ms"].items())
+                print(f"  {row['what']:<56}" + "".join(f"{cell:>26}" for cell in cells))
+        return 0
     if args.programs:
         with tempfile.TemporaryDirectory() as tmpdir:
             programs = run_programs(args, Path(tmpdir))

@@ -154,10 +154,10 @@ def with_accessors(module, diags):
     return replace(module, body=tuple(module.body) + generated)
 
 
-def _parse_with_accessors(source, diags=None):
+def _parse_with_accessors(source, diags=None, debug_leaks: bool = False):
     from .syntax import parse
 
-    return with_accessors(parse(source, diags), diags)
+    return with_accessors(parse(source, diags, debug_leaks), diags)
 
 
 def passes(base: PassManager | None = None) -> PassManager:

@@ -51,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--racecheck", action="store_true",
                         help="report shared-memory races of GPU code run on the CPU (RuntimeError naming the "
                              "kernel, the array, both threads and both lines); slow, for debugging")
+        sp.add_argument("--no-gpu-regions", dest="gpu_regions", action="store_false",
+                        help="run kernels with barriers on the CPU as one coroutine per thread, without the "
+                             "`gpu_regions` pass's loops over the block's threads; slower, for debugging")
         sp.add_argument("--debug-leaks", dest="debug_leaks", action="store_true",
                         default=os.environ.get("PYX_DEBUG_LEAKS", "") not in ("", "0"),
                         help="at the program's end, report on stderr the objects only reference cycles keep "
@@ -363,7 +366,7 @@ def cmd_run(args) -> int:
         return EXIT_USAGE
     source = _read(args.file)
     options = CompileOptions(opt_level=args.opt, memcheck=args.memcheck, bounds_check=args.bounds_check,
-                             racecheck=args.racecheck, debug_leaks=args.debug_leaks)
+                             racecheck=args.racecheck, debug_leaks=args.debug_leaks, gpu_regions=args.gpu_regions)
     start = time.perf_counter()
     host = None
     host_key = native.remembered_host(llvmlite.__version__)
@@ -548,7 +551,8 @@ def cmd_build(args) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     options = CompileOptions(opt_level=args.opt, target=target, gpu_arch=args.gpu_arch, memcheck=args.memcheck,
-                             bounds_check=args.bounds_check, racecheck=args.racecheck, debug_leaks=args.debug_leaks)
+                             bounds_check=args.bounds_check, racecheck=args.racecheck, debug_leaks=args.debug_leaks,
+                             gpu_regions=args.gpu_regions)
     emit = args.emit
     if emit == "ast":
         from .syntax.printer import format_ast

@@ -255,8 +255,9 @@ def entry_lock(entry: Path):
 
 
 def compile_instance(path: Path, fname: str, trees: list, fixed: bool, memcheck: bool = False):
-    """(metadata with "wrapper" naming the function to call, loaded code) of the instance of
-    `fname` for arguments of types `trees`: from the cache, or compiled and cached."""
+    """(metadata with "wrapper" naming the function to call, loaded code, whether it was compiled
+    now) of the instance of `fname` for arguments of types `trees`: from the cache, or compiled and
+    cached."""
     import llvmlite
 
     from .options import CompileOptions
@@ -276,13 +277,18 @@ def compile_instance(path: Path, fname: str, trees: list, fixed: bool, memcheck:
                           repr(options), "instance", fname, signature)
     from .importer import load_or_build
 
-    meta, program = load_or_build(cache.entry_path(path, key), key,
-                                  lambda: _build(path, text, fname, trees, options), options, 3)
+    built: list[bool] = []
+
+    def build() -> tuple[dict, bytes]:
+        built.append(True)
+        return _build(path, text, fname, trees, options)
+
+    meta, program = load_or_build(cache.entry_path(path, key), key, build, options, 3)
     if program.global_address("__pyx_autotune_hook"):  # `@autotune` dispatchers (runtime/autotune.py)
         from .runtime import autotune
 
         autotune.attach(program, path, text)
-    return meta, program
+    return meta, program, bool(built)
 
 
 def _build(path: Path, text: str, fname: str, trees: list, options) -> tuple[dict, bytes]:

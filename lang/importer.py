@@ -52,23 +52,27 @@ def load_compiled(path: Path, target: str = "auto", opt_level: int = 3, memcheck
     # and the name as given is the one its tracebacks print.
     key = cache.cache_key(str(path.resolve()), str(path), text, __version__, llvmlite.__version__, host_key,
                           repr(options))
-    from .build import build_module
-    from .source import SourceFile
 
-    return load_or_build(cache.entry_path(path, key), key,
-                         lambda: build_module(SourceFile(str(path), text), options), options, opt_level, host)
+    def build():  # (a miss only: the compiler is imported when it compiles)
+        from .build import build_module
+        from .source import SourceFile
+
+        return build_module(SourceFile(str(path), text), options)
+
+    return load_or_build(cache.entry_path(path, key), key, build, options, opt_level, host)
 
 
 def load_or_build(entry: Path, key: str, build, options, opt_level: int, host=None):
     """(metadata, loaded code) of a cache entry: from the cache, or built by `build()` once (under
     the entry's lock: processes needing it at once with a cold cache compile it once), linked as
     a shared library where a C compiler links it, else loaded through MCJIT."""
-    from .dispatch_build import entry_lock
     from .runtime import cache, native
 
     library = entry.with_suffix(".so")
     found = cache.load(entry, key)
     if found is None:
+        from .dispatch_build import entry_lock
+
         with entry_lock(entry):
             found = cache.load(entry, key)  # another process may have compiled it meanwhile
             if found is None:

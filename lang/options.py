@@ -14,3 +14,6 @@ class CompileOptions:
     memcheck: bool = False  # check every memory access of GPU code on the CPU target (ir/memcheck.py)
     debug_leaks: bool = False  # report the objects only reference cycles keep alive (syntax/leak_report.py)
     racecheck: bool = False  # report shared-memory races of GPU code on the CPU target (ir/racecheck.py)
+    # Kernels with barriers run on the CPU as loops over the block's threads where they can
+    # (ir/gpu_regions.py); False (--no-gpu-regions): as coroutines only, what the loops are checked against.
+    gpu_regions: bool = True

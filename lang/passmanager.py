@@ -63,6 +63,10 @@ def _host(options) -> bool:
     return options.target not in DEVICE_TARGETS
 
 
+def _regions(options) -> bool:
+    return _host(options) and options.gpu_regions
+
+
 def _memcheck(options) -> bool:
     return options.memcheck and options.target not in DEVICE_TARGETS
 
@@ -108,7 +112,7 @@ IR_PASSES = (
          ".ir.bfloat16:legalize_bfloat16", "ir", "ir"),
     # Last: it copies kernels as the passes above left them.
     Pass("gpu_regions", "CPU only: kernels with barriers also as loops over the block's threads (no coroutines)",
-         ".ir.gpu_regions:split_kernels", "ir", "ir", _host),
+         ".ir.gpu_regions:split_kernels", "ir", "ir", _regions),
 )
 
 VERIFY = Pass("verify", "check the IR invariants (after lowering and after each IR pass, when on)",

@@ -38,11 +38,9 @@ class Compilation:
 
 def parse(source: SourceFile, options: CompileOptions = CompileOptions(),
           diags: DiagnosticBag | None = None, passes: PassManager | None = None) -> Compilation:
-    from .syntax.leak_report import debug_leaks
-
     comp = Compilation(source, options, passes or PassManager())
-    with debug_leaks(options.debug_leaks):  # (the main module only: syntax/leak_report.py)
-        comp.ast = comp.passes.run(comp, "parse", source, diags)
+    # (--debug-leaks instruments the main module only: syntax/leak_report.py)
+    comp.ast = comp.passes.run(comp, "parse", source, diags, options.debug_leaks)
     return comp
 
 

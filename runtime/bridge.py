@@ -666,11 +666,11 @@ class NativeLibrary:
 
     def exception(self) -> BaseException:
         kind, msg = ctypes.c_char_p(), ctypes.c_char_p()
-        depth = self._get(ctypes.byref(kind), ctypes.byref(msg))
+        kept = self._get(ctypes.byref(kind), ctypes.byref(msg))  # the frames the state has
         name = (kind.value or b"RuntimeError").decode()
         message = (msg.value or b"").decode("utf-8", "replace")
         frames = []
-        for k in range(min(depth, 64)):
+        for k in range(kept):
             func, file = ctypes.c_char_p(), ctypes.c_char_p()
             line = self._frame(k, ctypes.byref(func), ctypes.byref(file))
             frames.append(((file.value or b"?").decode(), line, (func.value or b"?").decode()))

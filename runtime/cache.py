@@ -183,6 +183,16 @@ def cache_dir_for(source: Path) -> Path:
     return user_cache_dir()
 
 
+def compiler_dir(beside: Path) -> Path:
+    """Where an entry that depends on the compiler alone lives (the pyx runtime's units: no
+    program's code), `beside` being the stdlib file it is made from: the user cache directory,
+    which holds the parser's tables and the host memo too, so every project and every
+    PYX_CACHE_DIR shares one copy per compiler (an empty PYX_CACHE_DIR does not make it again);
+    where that one cannot be used, the folder `beside`'s own entries go to (cache_dir_for)."""
+    user = user_cache_dir()
+    return user if _usable_dir(user) else cache_dir_for(beside)
+
+
 # ---- the keyed checksum ----
 
 _SECRETS: dict[str, bytes] = {}

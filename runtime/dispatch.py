@@ -213,6 +213,10 @@ class PyxDispatcher:
         self._fast: dict[tuple, Any] = {}  # the argument's Python types (and arrays' dtypes) -> callable
         self._keep: list = []
         self._lock = threading.Lock()
+        # Instances this dispatcher loaded into the process (compiled, or read from the disk cache),
+        # and those of them it compiled: a call whose instance is loaded adds to neither.
+        self.instances_loaded = 0
+        self.instances_compiled = 0
         params = [inspect.Parameter(p["name"], inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                     **({"default": p["default"]} if "default" in p else {}))
                   for p in dmeta["params"]]
@@ -333,8 +337,10 @@ def _load_instance(dispatcher: PyxDispatcher, trees: list):
     from .bridge import NativeLibrary, PyxFunction, _fast_function, check_python_api, name_structs
 
     origin = dispatcher._origin
-    meta, jit = compile_instance(Path(origin["file"]), dispatcher.__name__, trees, dispatcher._fixed is not None,
-                                 memcheck=origin["memcheck"])
+    meta, jit, compiled = compile_instance(Path(origin["file"]), dispatcher.__name__, trees,
+                                           dispatcher._fixed is not None, memcheck=origin["memcheck"])
+    dispatcher.instances_loaded += 1
+    dispatcher.instances_compiled += compiled
     check_python_api(origin["name"], meta.get("python_api", ()))
     library = NativeLibrary(jit)
     fmeta = next(f for f in meta["functions"] if f["name"] == meta["wrapper"])

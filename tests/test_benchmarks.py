@@ -27,3 +27,16 @@ def test_benchmark_script_smoke(tmp_path):
     # @autotune's rows: the tuned choice, the default and the first call of each tuned function of
     # examples/autotune_matmul.px (benchmarks/autotune_rows.py checks their results agree).
     assert len(report["autotune"]) == 9
+
+
+def test_the_start_up_rows_alone():
+    """`--startup` (issue 15: compile time, cold and warm; `--baseline DIR` adds another commit's
+    package, run alternately) gives each start-up row, in CPU time, and compiles no kernel."""
+    import json
+
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--startup", "--smoke", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = json.loads(done.stdout)["startup"]
+    assert [r["what"].rsplit(", ", 1)[1] for r in rows] == ["cold", "warm"] * 3
+    assert all(r["cpu_ms"]["this tree"] > 0 for r in rows)

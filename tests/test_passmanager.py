@@ -40,6 +40,8 @@ def test_which_ir_passes_run_depends_on_the_target_and_options():
     cuda = [p.name for p in pm.ir_passes(CompileOptions(target="cuda"))]
     assert cuda == ["device_functions", "strip_interrupt_polls", "remove_unreachable_blocks", "infer_raises",
                     "drop_dead_handlers", "legalize_bfloat16"]
+    # `--no-gpu-regions`: kernels with barriers run as coroutines only (what the thread loops are checked against)
+    assert [p.name for p in pm.ir_passes(CompileOptions(gpu_regions=False))] == cpu[:-1]
 
 
 def test_every_pass_that_ran_is_timed_by_name():
@@ -196,3 +198,14 @@ def test_two_compiles_in_two_threads_do_not_meet():
         sys.setswitchinterval(previous)
     for k in (0, 1):
         assert results[k] == [alone[k]] * rounds
+
+
+def test_the_state_of_a_compile_is_passed_to_it_not_held_in_context_variables():
+    """Issue 15: a compile's state is its own (CompileOptions, the Compilation, the check's objects),
+    passed to the code that needs it. The one context variable left is cancel.py's, a request from
+    outside to stop (lsp): it changes whether a compile finishes, never what it makes."""
+    lang = ROOT / "lang"
+    found = [f"{path.relative_to(lang)}:{n}" for path in sorted(lang.rglob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if "ContextVar(" in line]
+    assert found == ["cancel.py:23"]

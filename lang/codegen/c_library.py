@@ -52,6 +52,7 @@ PROTOTYPES: dict[str, CFunction] = {f.name: f for f in (
     CFunction("memcpy", "void *memcpy(void *to, const void *from, size_t size)", _P, (_P, _P, _I64)),
     CFunction("memmove", "void *memmove(void *to, const void *from, size_t size)", _P, (_P, _P, _I64)),
     CFunction("memset", "void *memset(void *block, int byte, size_t size)", _P, (_P, _I32, _I64)),
+    CFunction("memchr", "void *memchr(const void *block, int byte, size_t size)", _P, (_P, _I32, _I64)),
     CFunction("strcmp", "int strcmp(const char *a, const char *b)", _I32, (_P, _P)),
     CFunction("strlen", "size_t strlen(const char *text)", _I64, (_P,)),
     CFunction("strerror", "char *strerror(int errnum)", _P, (_I32,)),

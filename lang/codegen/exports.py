@@ -12,7 +12,7 @@ from llvmlite import ir as ll
 from .. import types as T
 from ..ir import nodes as ir
 from .abi import EXPORT_PREFIX, LAUNCH_PREFIX
-from .runtime_lib import CHARP, DEPTH, FILES, FUNCS, I1, I8, I32, LINES, MSG, TYPE, RuntimeLib
+from .runtime_lib import CHARP, I1, I8, I32, RuntimeLib
 
 
 def by_pointer(t: T.Type) -> bool:
@@ -97,29 +97,31 @@ def define_release(rt: RuntimeLib) -> None:
 
 
 def define_exception_accessors(rt: RuntimeLib) -> None:
-    """`__pyx_exc_get(type**, msg**) -> depth`, `__pyx_exc_frame(k, func**, file**) -> line`, `__pyx_exc_clear()`."""
+    """`__pyx_exc_get(type**, msg**) -> frames kept` (the depth, at most the state's FRAMES),
+    `__pyx_exc_frame(k, func**, file**) -> line`, `__pyx_exc_clear()`."""
     module = rt.module
     get = ll.Function(module, ll.FunctionType(I32, [CHARP.as_pointer(), CHARP.as_pointer()]), "__pyx_exc_get")
     b = ll.IRBuilder(get.append_basic_block("entry"))
     st = rt.state(b)
-    b.store(b.load(rt.field(b, st, TYPE)), get.args[0])
-    b.store(b.load(rt.field(b, st, MSG)), get.args[1])
-    b.ret(b.load(rt.field(b, st, DEPTH)))
+    b.store(b.load(rt.exc_at(b, st, "kind")), get.args[0])
+    b.store(b.load(rt.exc_at(b, st, "message")), get.args[1])
+    depth = b.load(rt.exc_at(b, st, "depth"))
+    b.ret(b.select(b.icmp_unsigned("<", depth, I32(rt.exc.frames)), depth, I32(rt.exc.frames)))
 
     frame = ll.Function(module, ll.FunctionType(I32, [I32, CHARP.as_pointer(), CHARP.as_pointer()]),
                         "__pyx_exc_frame")
     b = ll.IRBuilder(frame.append_basic_block("entry"))
     k = frame.args[0]
     st = rt.state(b)
-    b.store(b.load(rt.frame_field(b, st, FUNCS, k)), frame.args[1])
-    b.store(b.load(rt.frame_field(b, st, FILES, k)), frame.args[2])
-    b.ret(b.load(rt.frame_field(b, st, LINES, k)))
+    b.store(b.load(rt.exc_at(b, st, "functions", k)), frame.args[1])
+    b.store(b.load(rt.exc_at(b, st, "files", k)), frame.args[2])
+    b.ret(b.load(rt.exc_at(b, st, "lines", k)))
 
     clear = ll.Function(module, ll.FunctionType(ll.VoidType(), []), "__pyx_exc_clear")
     b = ll.IRBuilder(clear.append_basic_block("entry"))
     st = rt.state(b)
-    b.store(ll.Constant(CHARP, None), rt.field(b, st, TYPE))
-    b.store(I32(0), rt.field(b, st, DEPTH))
+    b.store(ll.Constant(CHARP, None), rt.exc_at(b, st, "kind"))
+    b.store(I32(0), rt.exc_at(b, st, "depth"))
     b.call(rt.texts_release, [ll.Constant(CHARP, None)])  # Python has its copy of the message now
     b.ret_void()
 

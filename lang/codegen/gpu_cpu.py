@@ -350,7 +350,7 @@ class CpuGpuRuntime:
         if variant == "parallel":
             from .thread_loops import mark_parallel
 
-            mark_parallel(cg, i.attrs["latches"].split())
+            mark_parallel(cg, i.attrs["latches"])
             return None
         raise AssertionError(f"unknown region operation {variant}")
 

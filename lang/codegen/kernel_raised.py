@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from .runtime_lib import CHARP, DEPTH, FILES, FUNCS, I8, I32, I64, LINES, MSG, TYPE, VOID
+from .runtime_lib import CHARP, I8, I32, I64, VOID
 
 RECORD_SYMBOL = "__pyx_kernel_raised"
 TAKE_SYMBOL = "__pyx_kernel_raised_take"
@@ -119,12 +119,13 @@ def note_raise(mg, b: ll.IRBuilder, raised: ll.Value) -> None:
     pair = b.cmpxchg(_at(b, rec, FLAG), I32(0), I32(RECORDED), "monotonic", "monotonic")
     b.cbranch(b.extract_value(pair, 1), copy, done)
     b.position_at_end(copy)
-    st = mg.rt.state(b)
-    depth = b.load(_at(b, st, DEPTH))
+    rt = mg.rt
+    st = rt.state(b)
+    depth = b.load(rt.exc_at(b, st, "depth"))
     n = b.select(b.icmp_unsigned("<", depth, I32(FRAMES)), depth, I32(FRAMES))
     b.store(n, _at(b, rec, RDEPTH))
-    _append(mg, b, rec, b.load(_at(b, st, TYPE)))
-    _append(mg, b, rec, b.load(_at(b, st, MSG)))
+    _append(mg, b, rec, b.load(rt.exc_at(b, st, "kind")))
+    _append(mg, b, rec, b.load(rt.exc_at(b, st, "message")))
     start = b.block
     head, body = fn.append_basic_block("frame"), fn.append_basic_block("frame_copy")
     b.branch(head)
@@ -133,9 +134,9 @@ def note_raise(mg, b: ll.IRBuilder, raised: ll.Value) -> None:
     m.add_incoming(I32(0), start)
     b.cbranch(b.icmp_unsigned("<", m, n), body, done)
     b.position_at_end(body)
-    b.store(b.load(_at(b, st, LINES, m)), _at(b, rec, RLINES, m))
-    _append(mg, b, rec, b.load(_at(b, st, FUNCS, m)))
-    _append(mg, b, rec, b.load(_at(b, st, FILES, m)))
+    b.store(b.load(rt.exc_at(b, st, "lines", m)), _at(b, rec, RLINES, m))
+    _append(mg, b, rec, b.load(rt.exc_at(b, st, "functions", m)))
+    _append(mg, b, rec, b.load(rt.exc_at(b, st, "files", m)))
     m.add_incoming(b.add(m, I32(1)), b.block)
     b.branch(head)
     b.position_at_end(done)

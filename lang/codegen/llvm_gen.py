@@ -17,13 +17,22 @@ from ..semantics.globals import main_module_flag
 from ..semantics.imports import is_stdlib_file
 from ..types import ScalarType, Type
 from . import device_hooks as hooks
-from . import function_values, gpu_ops
+from . import function_values
 from .abi import ALLOC_HOOK, ENTRY_SYMBOL, LAUNCH_HOOK, kernel_entry, ptx_name
 from .c_library import call_variadic
 from .halfconv import double_to_half, from_bfloat16, to_bfloat16
 from .platform_facts import PlatformFacts, facts_for
-from .runtime_lib import CHARP, GUARDS, I1, I32, I64, MSG, TEXTS, TYPE, RuntimeLib
+from .runtime_lib import CHARP, I1, I32, I64, RuntimeLib
 from .target import Target
+
+
+def _gpu_ops():
+    """The lowering of GPU intrinsics (codegen/gpu_ops.py, with spirv.py and warp_ops.py): imported by
+    a program that has them, not by every compile (issue 15)."""
+    from . import gpu_ops
+
+    return gpu_ops
+
 
 _INT_PRED = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
              "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
@@ -353,7 +362,7 @@ class ModuleCodegen:
         b = ll.IRBuilder(fn.append_basic_block("entry"))
         site = fn.args[0]
         state = rt.state(b)
-        guard = b.bitcast(b.load(rt.field(b, state, GUARDS)), guard_type(rt.facts).as_pointer())
+        guard = b.bitcast(b.load(rt.exc_at(b, state, "guards")), guard_type(rt.facts).as_pointer())
         known = b.icmp_signed(">=", site, I32(0))
         index = b.select(known, site, I32(0))
         for k, field in ((GUARD_FUNC, 0), (GUARD_FILE, 1), (GUARD_LINE, 2)):
@@ -708,25 +717,25 @@ class FunctionCodegen:
         return self.math_function(spec.variant, args, i.args[0].type, i.result.type, i.span)
 
     def op_gpu_index(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
-        return gpu_ops.index(self, spec.variant, i.attrs["axis"])
+        return _gpu_ops().index(self, spec.variant, i.attrs["axis"])
 
     def op_gpu_lane_id(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
-        return gpu_ops.lane_id(self)
+        return _gpu_ops().lane_id(self)
 
     def op_gpu_barrier(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
-        return gpu_ops.barrier(self, i)
+        return _gpu_ops().barrier(self, i)
 
     def op_gpu_warp(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
-        return gpu_ops.warp(self, i, spec.variant, args)
+        return _gpu_ops().warp(self, i, spec.variant, args)
 
     def op_gpu_atomic(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
-        return gpu_ops.atomic(self, i, spec.variant, args)
+        return _gpu_ops().atomic(self, i, spec.variant, args)
 
     def op_gpu_shared_array(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
-        return gpu_ops.shared_array(self, i)
+        return _gpu_ops().shared_array(self, i)
 
     def op_gpu_dynamic_shared(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
-        return gpu_ops.dynamic_shared(self, i)
+        return _gpu_ops().dynamic_shared(self, i)
 
     def op_gpu_region(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         return self.mg.gpu_cpu.region_op(self, i, spec.variant, args)  # a kernel's thread loops (gpu_cpu.py)
@@ -748,7 +757,7 @@ class FunctionCodegen:
         if self.mg.device:
             raise ExceptionTypeInDeviceCode("`except` naming an exception type", i.span)
         rt, strcmp = self.mg.rt, self.mg.rt.libc("strcmp", I32, [CHARP, CHARP])
-        current = self.b.load(rt.exc_field(self.b, TYPE))
+        current = self.b.load(rt.exc_field(self.b, "kind"))
         hit = ll.Constant(I1, 0)
         for name in args:
             hit = self.b.or_(hit, self.b.icmp_signed("==", self.b.call(strcmp, [current, name]), I32(0)))
@@ -759,15 +768,15 @@ class FunctionCodegen:
             raise ExceptionTypeInDeviceCode("`except ... as` binding the exception", i.span)
         pair = ll.Constant(self.mg.llvm_type(T.EXCEPTION), ll.Undefined)
         state = self.mg.rt.state(self.b)
-        pair = self.b.insert_value(pair, self.b.load(self.mg.rt.field(self.b, state, TYPE)), 0)
-        return self.b.insert_value(pair, self.b.load(self.mg.rt.field(self.b, state, MSG)), 1)
+        pair = self.b.insert_value(pair, self.b.load(self.mg.rt.exc_at(self.b, state, "kind")), 0)
+        return self.b.insert_value(pair, self.b.load(self.mg.rt.exc_at(self.b, state, "message")), 1)
 
     def op_exc_restore(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         if self.mg.device:
             raise ExceptionTypeInDeviceCode("`raise` of a caught exception value", i.span)
         state = self.mg.rt.state(self.b)
-        self.b.store(self.b.extract_value(args[0], 0), self.mg.rt.field(self.b, state, TYPE))
-        self.b.store(self.b.extract_value(args[0], 1), self.mg.rt.field(self.b, state, MSG))
+        self.b.store(self.b.extract_value(args[0], 0), self.mg.rt.exc_at(self.b, state, "kind"))
+        self.b.store(self.b.extract_value(args[0], 1), self.mg.rt.exc_at(self.b, state, "message"))
 
     def op_raise_text(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         rt = self.mg.rt
@@ -778,7 +787,7 @@ class FunctionCodegen:
         return self.b.extract_value(args[0], 1)
 
     def op_texts_mark(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
-        return self.b.load(self.mg.rt.exc_field(self.b, TEXTS))
+        return self.b.load(self.mg.rt.exc_field(self.b, "texts"))
 
     def op_texts_release(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         self.b.call(self.mg.rt.texts_release, args)
@@ -794,6 +803,29 @@ class FunctionCodegen:
 
             return device_print.flush(self)  # the print statement's one vprintf
         return self.b.call(self.mg.rt.stdout_check(), self.frame_of(i))
+
+    def op_text_unencodable(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        """A String about to be printed: text that is all ASCII (as many bytes as code points), or
+        has no byte 0xED (C's memchr; a surrogate's first byte, as a few Hangul's), is written as it
+        is; other text is looked at for a lone surrogate (runtime_lib.text_check)."""
+        b, rt = self.b, self.mg.rt
+        data, size, length = args
+        fine = ll.Constant(I1, 0)
+        before = b.block
+        with b.if_then(b.icmp_signed("!=", size, length), likely=False):
+            found = b.call(rt.libc("memchr"), [data, I32(0xED), size])
+            searched = b.block
+            with b.if_then(b.icmp_unsigned("!=", found, ll.Constant(CHARP, None)), likely=False):
+                raised = b.call(rt.text_check(), [data, size, *self.frame_of(i)])
+                looked = b.block
+            inner = b.phi(I1)
+            inner.add_incoming(fine, searched)
+            inner.add_incoming(raised, looked)
+            wide = b.block
+        result = b.phi(I1)
+        result.add_incoming(fine, before)
+        result.add_incoming(inner, wide)
+        return result
 
     def op_interrupt_poll(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         return self.mg.rt.interrupt_poll(self.b, *self.frame_of(i))
@@ -869,7 +901,7 @@ class FunctionCodegen:
         guard = self.guard_of(args)
         state = self.b.load(self.b.gep(guard, [I32(0), I32(GUARD_STATE)]))
         with self.b.if_then(self.b.icmp_unsigned("!=", state, ll.Constant(CHARP, None))):
-            slot = self.b.gep(self.b.bitcast(state, self.mg.rt.main_state.type), [I32(0), I32(GUARDS)])
+            slot = self.mg.rt.exc_at(self.b, self.b.bitcast(state, self.mg.rt.main_state.type), "guards")
             self.b.store(self.b.load(self.b.gep(guard, [I32(0), I32(GUARD_PREV)])), slot)
 
     def op_recursion_raise(self, i: ir.Intrinsic, spec: ops.OpSpec, args):

@@ -29,8 +29,9 @@ from __future__ import annotations
 from llvmlite import ir as ll
 
 from . import runtime_source
+from .exc_layout import exc_layout
 from .platform_facts import NoPlatformFacts
-from .runtime_lib import CHARP, DEPTH, EXC_STATE, I1, I32, I64, TEXTS, TYPE, VOID
+from .runtime_lib import CHARP, I1, I32, I64, VOID
 
 # bool piece(args, lo, hi, piece index): run iterations [lo, hi) of the loop; true if one raised.
 PIECE = ll.FunctionType(I1, [CHARP, I64, I64, I64])
@@ -41,7 +42,7 @@ CORE = ll.FunctionType(I32, [PIECE.as_pointer(), CHARP, I64, I64])
 THREADS = ll.FunctionType(I64, [])
 # A parallel loop's record, on its caller's stack: the real piece and its arguments, the earliest
 # piece that raised and that piece's exception.
-RECORD = ll.LiteralStructType([PIECE.as_pointer(), CHARP, I64, EXC_STATE])
+RECORD = ll.LiteralStructType([PIECE.as_pointer(), CHARP, I64, exc_layout().type])
 R_PIECE, R_ARGS, R_BEST, R_ERROR = range(4)
 NONE_RAISED = 2 ** 63 - 1  # `best` while no piece has raised
 # The pool's state (stdlib/runtime_pool.px says what each word holds): STATE_WORDS 64-bit words,
@@ -113,13 +114,13 @@ class ThreadPool:
     def _store(b, value, var, ty_bytes=8):
         b.store_atomic(value, var, "release", ty_bytes)
 
-    def _state_bytes(self, b):
-        # Up to TEXTS: the receiving thread keeps its own list (a worker's messages stay in its list).
-        end = b.gep(ll.Constant(EXC_STATE.as_pointer(), None), [I32(0), I32(TEXTS)])
-        return b.ptrtoint(end, I64)
-
     def _copy_state(self, b, dest, src):
-        b.call(self.memcpy, [b.bitcast(dest, CHARP), b.bitcast(src, CHARP), self._state_bytes(b)])
+        """The exception of state `src` into state `dest`: from `kind` to the end (stdlib/runtime_exc.px).
+        The fields before it are the thread's: its messages stay in its list, its stack limit and
+        recursion guards its own."""
+        rt = self.rt
+        b.call(self.memcpy, [b.bitcast(rt.exc_at(b, dest, "kind"), CHARP), b.bitcast(rt.exc_at(b, src, "kind"), CHARP),
+                             rt.exc.size().sub(rt.exc.offset("kind"))])
 
     def _is_interrupt(self, b, kind):
         """Whether the exception class `kind` (a C string) is KeyboardInterrupt."""
@@ -163,10 +164,10 @@ class ThreadPool:
             b.call(self.unlock, [self._ptr(b, self.error_lock)])
             # A Ctrl-C is taken by the piece that raised KeyboardInterrupt for it: set it again, so the
             # other threads stop in their pieces too (parallel_for takes it when the loop is over).
-            with b.if_then(self._is_interrupt(b, b.load(rt.field(b, state, TYPE)))):
+            with b.if_then(self._is_interrupt(b, b.load(rt.exc_at(b, state, "kind")))):
                 b.store_atomic(I32(1), b.load(rt.interrupt_flag), "monotonic", 4)
-            b.store(ll.Constant(CHARP, None), rt.field(b, state, TYPE))
-            b.store(I32(0), rt.field(b, state, DEPTH))
+            b.store(ll.Constant(CHARP, None), rt.exc_at(b, state, "kind"))
+            b.store(I32(0), rt.exc_at(b, state, "depth"))
         b.ret(raised)
         return fn
 
@@ -239,7 +240,7 @@ class ThreadPool:
         failed = b.icmp_unsigned("!=", b.load(self._record_field(b, record, R_BEST)), I64(NONE_RAISED))
         with b.if_then(failed):
             self._copy_state(b, rt.state(b), error)
-            with b.if_then(self._is_interrupt(b, b.load(rt.field(b, error, TYPE)))):
+            with b.if_then(self._is_interrupt(b, b.load(rt.exc_at(b, error, "kind")))):
                 b.store_atomic(I32(0), b.load(rt.interrupt_flag), "monotonic", 4)  # taken: see recording_piece
         b.ret(b.zext(failed, I32))
 

@@ -24,6 +24,7 @@ from ..ir import nodes as ir
 from .runtime_lib import CHARP, I1, I32, I64, VOID, counted_loop
 
 BLOCK_HOOK = "__pyx_racecheck_block"
+CHECK = "__pyx_racecheck"  # i1 (address, size, ...): one shared-memory access checked
 # Per byte: writer, its epoch, its line; the first reader, ...; a second reader, ...
 # (threads as index + 1: 0 is nobody; all zeros is an empty entry).
 ENTRY = ll.LiteralStructType([I32, I32, CHARP, I32, I32, CHARP, I32, I32, CHARP])
@@ -137,7 +138,7 @@ class RacecheckRuntime:
         false when the access races with no other thread's; otherwise RuntimeError is raised (with a
         frame for the access) and the result is true."""
         rt, gpu = self.rt, self.gpu
-        fn, b = rt._function("__pyx_racecheck", I1, [I64, I64, I64, I64, I32, CHARP, CHARP, CHARP, I32])
+        fn, b = rt._function(CHECK, I1, [I64, I64, I64, I64, I32, CHARP, CHARP, CHARP, I32])
         fn.attributes.add("noinline")
         address, index, elem, lanes, store, site, func, file, line = fn.args
         no = ll.Constant(I1, 0)

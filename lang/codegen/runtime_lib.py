@@ -1,7 +1,8 @@
 """Support code every pyx module carries, generated as LLVM IR so no C toolchain is needed.
 
 - the exception state: the class and message of the pending exception, and a
-  traceback of (function, file, line) frames pushed while it propagates;
+  traceback of (function, file, line) frames pushed while it propagates, laid out as
+  stdlib/runtime_exc.px declares it (exc_layout.py; every field found by its name, `exc_at`);
 - Python-compatible printing (host only): ints, bools, strings, and floats in
   Python's shortest round-trip `repr` (pyx code, stdlib/float_repr.px, run in the "C" locale by
   stdlib/runtime_float.px and runtime_locale.px, linked in by runtime_source.py; ints, bools and
@@ -11,7 +12,7 @@
   (runtime_output.px): the state each finds through an accessor, filled with platform facts;
 - the program's entry, whose ending (the uncaught exception's report, SystemExit's status, the
   flush at exit) is pyx code, stdlib/runtime_exit.px, called with what pyx cannot name: the
-  exception state's fields, C's `stdout` and EPIPE.
+  thread's exception state, C's `stdout` and EPIPE.
 
 The C library's layouts and numbers come from the target's PlatformFacts (platform_facts.py),
 and the C functions called are declared from c_library.PROTOTYPES (`libc(name)`).
@@ -23,16 +24,16 @@ import re
 
 from llvmlite import ir as ll
 
-from ..semantics.imports import STDLIB
+from ..stdlib_dir import STDLIB
 from .abi import ARGC_GLOBAL, ARGV_GLOBAL
 from .c_library import PROTOTYPES
+from .exc_layout import exc_layout
 from .platform_facts import PlatformFacts
 
 I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
 F16, F32, F64 = ll.HalfType(), ll.FloatType(), ll.DoubleType()
 CHARP = I8.as_pointer()
 VOID = ll.VoidType()
-MAX_FRAMES = 64
 
 
 def _string_constant(name: str) -> int:
@@ -75,18 +76,6 @@ def _state_words(file: str, extra: int, values: dict) -> ll.Constant:
     return ll.Constant(ll.ArrayType(I64, len(words)), words)
 
 
-# The pending exception of one thread: class, message, and the traceback frames pushed while
-# it propagates (function, file, line), innermost first.
-# TEXTS heads this thread's list of messages made at run time (`raise ValueError("bad " + s)`):
-# each block is the next block's address, then the NUL-terminated text. A `try` frees the ones
-# made inside it when it completes; it is last, so copying a state up to it leaves it behind.
-# STACK, after it, is this thread's stack limit for recursive code (0 until found), and GUARDS
-# the innermost recursion guard this thread runs under (an entry's, ir/recursion.py; null when none).
-EXC_STATE = ll.LiteralStructType([CHARP, CHARP, I32, ll.ArrayType(CHARP, MAX_FRAMES),
-                                  ll.ArrayType(CHARP, MAX_FRAMES), ll.ArrayType(I32, MAX_FRAMES), CHARP, I64, CHARP])
-TYPE, MSG, DEPTH, FUNCS, FILES, LINES, TEXTS, STACK, GUARDS = range(9)
-
-
 def counted_loop(b: ll.IRBuilder, start, count, body, stride: int = 1) -> None:
     """for i in range(start, count, stride): body(b, i) in IR (i64), the builder left after the loop.
     The counter's slot is an alloca in the entry block, so loops inside loops do not grow the stack."""
@@ -121,6 +110,8 @@ class RuntimeLib:
         self.strings: dict[str, ll.GlobalVariable] = {}
         self._functions: dict[str, ll.Function] = {}
         self.interrupt_flag = None
+        # The exception state's layout (stdlib/runtime_exc.px), whose fields `exc_at` finds by name.
+        self.exc = exc_layout()
         self._define_exception_state()
         # Every host module can install the SIGINT handler: whichever a loader loads first does. Not
         # the pyx runtime's own module, whose handler must find the state of the module it is linked into.
@@ -190,8 +181,9 @@ class RuntimeLib:
         thread-local globals, so each thread's state hangs off a pthread key, created on first
         use; only raising and handling paths ask for it. Without a key (none left, or the GPU)
         every thread shares one global state."""
-        self.main_state = self._global("__pyx_exc_main", EXC_STATE, ll.Constant(EXC_STATE, None))
-        state, b = self._function("__pyx_exc_state", EXC_STATE.as_pointer(), [])
+        layout = self.exc.type
+        self.main_state = self._global("__pyx_exc_main", layout, ll.Constant(layout, None))
+        state, b = self._function("__pyx_exc_state", layout.as_pointer(), [])
         if self.host:
             self.exc_key = self._global("__pyx_exc_key", I32, I32(0))
             self.exc_key_made = self._global("__pyx_exc_key_made", I32, I32(0))
@@ -210,15 +202,14 @@ class RuntimeLib:
             found = state.append_basic_block("found")
             b.cbranch(b.icmp_unsigned("!=", mine, ll.Constant(CHARP, None)), found, fresh)
             b = ll.IRBuilder(found)
-            b.ret(b.bitcast(mine, EXC_STATE.as_pointer()))
+            b.ret(b.bitcast(mine, layout.as_pointer()))
             b = ll.IRBuilder(fresh)
-            size = b.ptrtoint(b.gep(ll.Constant(EXC_STATE.as_pointer(), None), [I32(1)]), I64)
-            block = b.call(self.libc("calloc"), [I64(1), size])
+            block = b.call(self.libc("calloc"), [I64(1), self.exc.size()])
             allocated = state.append_basic_block("allocated")
             b.cbranch(b.icmp_unsigned("!=", block, ll.Constant(CHARP, None)), allocated, shared)
             b = ll.IRBuilder(allocated)
             b.call(self.libc("pthread_setspecific"), [key, block])
-            b.ret(b.bitcast(block, EXC_STATE.as_pointer()))
+            b.ret(b.bitcast(block, layout.as_pointer()))
             b = ll.IRBuilder(shared)
             self._define_exc_shutdown()
         b.ret(self.main_state)
@@ -229,11 +220,11 @@ class RuntimeLib:
         push.attributes.add("cold")
         func, file, line = push.args
         st = b.call(state, [])
-        depth_at = self.field(b, st, DEPTH)
+        depth_at = self.exc_at(b, st, "depth")
         depth = b.load(depth_at)
-        with b.if_then(b.icmp_unsigned("<", depth, I32(MAX_FRAMES))):
-            for field, value in ((FUNCS, func), (FILES, file), (LINES, line)):
-                b.store(value, b.gep(st, [I32(0), I32(field), depth], inbounds=True))
+        with b.if_then(b.icmp_unsigned("<", depth, I32(self.exc.frames))):
+            for field, value in (("functions", func), ("files", file), ("lines", line)):
+                b.store(value, self.exc_at(b, st, field, depth))
         b.store(b.add(depth, I32(1)), depth_at)
         b.ret_void()
         self.tb_push = push
@@ -243,9 +234,9 @@ class RuntimeLib:
         raise_.attributes.add("cold")
         etype, emsg, func, file, line = raise_.args
         st = b.call(state, [])
-        b.store(etype, self.field(b, st, TYPE))
-        b.store(emsg, self.field(b, st, MSG))
-        b.store(I32(0), self.field(b, st, DEPTH))
+        b.store(etype, self.exc_at(b, st, "kind"))
+        b.store(emsg, self.exc_at(b, st, "message"))
+        b.store(I32(0), self.exc_at(b, st, "depth"))
         with b.if_then(b.icmp_signed(">=", line, I32(0))):
             b.call(push, [func, file, line])
         b.ret_void()
@@ -260,15 +251,15 @@ class RuntimeLib:
         text = b.gep(block, [I64(8)])
         b.call(self.libc("memcpy"), [text, data, size])
         b.store(I8(0), b.gep(text, [size]))
-        b.store(b.load(self.field(b, st, TEXTS)), b.bitcast(block, CHARP.as_pointer()))
-        b.store(block, self.field(b, st, TEXTS))
+        b.store(b.load(self.exc_at(b, st, "texts")), b.bitcast(block, CHARP.as_pointer()))
+        b.store(block, self.exc_at(b, st, "texts"))
         b.call(raise_, [etype, text, func, file, line])
         b.ret_void()
         self.raise_text = raise_text
 
         release, b = self._function("__pyx_texts_release", VOID, [CHARP])
         mark = release.args[0]
-        head_at = self.field(b, b.call(state, []), TEXTS)
+        head_at = self.exc_at(b, b.call(state, []), "texts")
         loop, step, done = (release.append_basic_block(x) for x in ("loop", "step", "done"))
         b.branch(loop)
         b = ll.IRBuilder(loop)
@@ -295,15 +286,14 @@ class RuntimeLib:
         """This thread's exception state."""
         return b.call(self.state_fn, [])
 
-    @staticmethod
-    def field(b: ll.IRBuilder, state: ll.Value, index: int) -> ll.Value:
-        return b.gep(state, [I32(0), I32(index)], inbounds=True)
+    def exc_at(self, b: ll.IRBuilder, state: ll.Value, name: str, k: ll.Value | None = None) -> ll.Value:
+        """The address of field `name` of the exception state `state` (frame `k`'s, for the frames'
+        `functions`, `files` and `lines`), by its name in stdlib/runtime_exc.px."""
+        return self.exc.at(b, state, name, k)
 
-    def exc_field(self, b: ll.IRBuilder, index: int) -> ll.Value:
-        return self.field(b, self.state(b), index)
-
-    def frame_field(self, b: ll.IRBuilder, state: ll.Value, index: int, k: ll.Value) -> ll.Value:
-        return b.gep(state, [I32(0), I32(index), k], inbounds=True)
+    def exc_field(self, b: ll.IRBuilder, name: str) -> ll.Value:
+        """The address of field `name` of this thread's exception state."""
+        return self.exc_at(b, self.state(b), name)
 
     # ---- printing (host) ----
     def print_fn(self, name: str) -> ll.Function:
@@ -551,13 +541,13 @@ class RuntimeLib:
         fn, b = self._function("__pyx_recursion_begin", VOID, [CHARP])
         guard = b.bitcast(fn.args[0], guard_type.as_pointer())
         st = self.state(b)
-        innermost = self.field(b, st, GUARDS)
+        innermost = self.exc_at(b, st, "guards")
         # The guard's fields from the second on: limit, function, file, line, previous, state.
         b.store(b.load(innermost), b.gep(guard, [I32(0), I32(5)]))
         mine, shared = fn.append_basic_block("own"), fn.append_basic_block("shared")
         b.cbranch(b.icmp_unsigned("!=", b.ptrtoint(st, I64), b.ptrtoint(self.main_state, I64)), mine, shared)
         b = ll.IRBuilder(mine)
-        limit = b.call(limit_of, [self.field(b, st, STACK), I64(self.facts.pthread_attr_bytes)])
+        limit = b.call(limit_of, [self.exc_at(b, st, "stack"), I64(self.facts.pthread_attr_bytes)])
         b.store(limit, b.gep(guard, [I32(0), I32(1)]))
         b.store(b.bitcast(st, CHARP), b.gep(guard, [I32(0), I32(6)]))
         b.store(fn.args[0], innermost)
@@ -594,6 +584,19 @@ class RuntimeLib:
             fn.attributes.add(attribute)
         return fn
 
+    def text_check(self) -> ll.Function:
+        """`bool __pyx_text_check(data, size, func, file, line)`, before a String that is not all
+        ASCII is printed: false where its bytes can be written; for a lone surrogate, raise
+        CPython's UnicodeEncodeError at this frame and return true (stdlib/runtime_output.px)."""
+        if "__pyx_text_check" in self._functions:
+            return self._functions["__pyx_text_check"]
+        fn, b = self._function("__pyx_text_check", I1, [CHARP, I64, CHARP, CHARP, I32])
+        data, size, *frame = fn.args
+        b.ret(b.call(self._pyx_written("check_text"),
+                     [data, size, b.bitcast(self.raise_text, CHARP), self.cstr(b, "UnicodeEncodeError"), *frame]))
+        fn.attributes.add("noinline")
+        return fn
+
     def _flush_at_exit(self, b: ll.IRBuilder, status) -> ll.Value:
         """Flush stdout as Python does when it exits: if that fails (a pipe closed early), say
         what CPython says and make the status 120, CPython's. Pyx code (stdlib/runtime_exit.px),
@@ -622,12 +625,8 @@ class RuntimeLib:
         b.position_at_end(err_bb)
         b.call(fflush, [ll.Constant(CHARP, None)])
         # What CPython writes for it and the exit status: pyx code (stdlib/runtime_exit.px),
-        # given the fields of this thread's exception state (whose layout is EXC_STATE's).
-        st = self.state(b)
-        frames = [b.gep(st, [I32(0), I32(field), I32(0)], inbounds=True) for field in (FUNCS, FILES, LINES)]
-        status = b.call(self._pyx_written("uncaught"),
-                        [b.load(self.field(b, st, TYPE)), b.load(self.field(b, st, MSG)),
-                         b.load(self.field(b, st, DEPTH)), I32(MAX_FRAMES), *frames])
+        # given this thread's exception state (laid out as stdlib/runtime_exc.px declares it).
+        status = b.call(self._pyx_written("uncaught"), [b.bitcast(self.state(b), self.exc.struct.as_pointer())])
         b.ret(self._flush_at_exit(b, status))
         return fn
 

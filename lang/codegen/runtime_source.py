@@ -36,6 +36,7 @@ from pathlib import Path
 from llvmlite import ir as ll
 
 from ..ir import nodes as ir
+from .exc_layout import exc_layout
 from .runtime_lib import CHARP, F16, F32, F64, I1, I32, I64, RUNTIME_MODULE, VOID
 
 PREFIX = "__pyx_rt."  # the runtime's functions in a module: `__pyx_rt.float_repr.repr_f64`
@@ -64,13 +65,15 @@ SOURCE_HELPERS: dict[str, tuple[str, ll.Type, tuple[ll.Type, ...]]] = {
     # after a print (stdlib/runtime_output.px): C's stdout, __errno_location, EPIPE, __pyx_raise_text,
     # "BrokenPipeError", "OSError", the frame (function, file, line) -> whether it raised
     "check_stdout": ("runtime_output.stdout_check", I1, (CHARP, CHARP, I32, CHARP, CHARP, CHARP, CHARP, CHARP, I32)),
+    # before a String is printed: its bytes and their count, __pyx_raise_text, "UnicodeEncodeError",
+    # the frame -> whether it raised (a lone surrogate)
+    "check_text": ("runtime_output.text_check", I1, (CHARP, I64, CHARP, CHARP, CHARP, CHARP, I32)),
     "print_i64": ("runtime_print.print_i64", VOID, (I64,)),
     "print_u64": ("runtime_print.print_u64", VOID, (I64,)),
     "print_bool": ("runtime_print.print_bool", VOID, (I1,)),
     "print_str": ("runtime_print.print_str", VOID, (CHARP,)),
-    # kind, message, depth, the frames kept, and the frames' functions, files and lines -> exit status
-    "uncaught": ("runtime_exit.uncaught", I32, (CHARP, CHARP, I32, I32, CHARP.as_pointer(), CHARP.as_pointer(),
-                                               I32.as_pointer())),
+    # the thread's exception state (a Ptr[ExcState], stdlib/runtime_exc.px) -> exit status
+    "uncaught": ("runtime_exit.uncaught", I32, (exc_layout().struct.as_pointer(),)),
     "flush_at_exit": ("runtime_exit.flush_at_exit", I32, (I32, CHARP, I32)),  # status, C's stdout, EPIPE -> status
     # Ctrl-C (stdlib/runtime_signal.px), each finding the module's state through `__pyx_sigint_state()`.
     # (A name here is never that of a function the generated runtime defines, `__pyx_sigint_install`
@@ -114,15 +117,16 @@ from runtime_exit import uncaught, flush_at_exit
 from runtime_signal import install, start_program, end_program
 from runtime_locale import strtod, format_fixed
 from runtime_stack import stack_limit
-from runtime_output import stdout_check
+from runtime_output import stdout_check, text_check
+from runtime_exc import ExcState
 
 
-fn __pyx_runtime_roots(x: Int, out: Ptr[UInt8], texts: Ptr[Ptr[UInt8]], lines: Ptr[Int32], words: Ptr[Int]):
+fn __pyx_runtime_roots(x: Int, out: Ptr[UInt8], texts: Ptr[Ptr[UInt8]], state: Ptr[ExcState], words: Ptr[Int]):
     print_i64(x)
     print_u64(UInt64(x))
     print_bool(x > 0)
     print_str(out)
-    _ = uncaught(out, out, Int32(x), Int32(x), texts, texts, lines)
+    _ = uncaught(state)
     _ = flush_at_exit(Int32(x), out, Int32(x))
     _ = install()
     start_program()
@@ -131,6 +135,7 @@ fn __pyx_runtime_roots(x: Int, out: Ptr[UInt8], texts: Ptr[Ptr[UInt8]], lines: P
     _ = format_fixed(Float64(x), x, x, out)
     _ = stack_limit(words, x)
     _ = stdout_check(out, out, Int32(x), out, out, out, out, out, Int32(x))
+    _ = text_check(out, x, out, out, out, out, Int32(x))
 """,
     "python": """\
 from runtime_python import to_int, to_uint, to_double, to_view
@@ -166,7 +171,7 @@ fn __pyx_runtime_roots(ctx: Ptr[Int], x: Int):
 }
 UNIT_OF_MODULE = {"float_repr": "float_repr", "runtime_print": "core", "runtime_exit": "core", "runtime_signal": "core",
                   "runtime_pool": "pool", "runtime_float": "float_repr", "runtime_locale": "core",
-                  "runtime_stack": "core", "runtime_output": "core", "runtime_python": "python",
+                  "runtime_stack": "core", "runtime_output": "core", "runtime_exc": "core", "runtime_python": "python",
                   "runtime_gpu": "gpu"}
 # What a module defines for the runtime's code to call (`external_call["__pyx_sigint_state", ...]`
 # in stdlib/runtime_signal.px): external until the runtime is linked in, so that the runtime's
@@ -274,12 +279,20 @@ def runtime_llvm_ir(target, unit: str) -> str:
 
 
 def _entry(target, unit: str) -> tuple[Path | None, str]:
-    from ..runtime.cache import cache_dir_for, compiler_fingerprint
+    """Where the unit is kept, and its key. In the user cache directory (cache.compiler_dir): it
+    depends on the compiler alone, so a program's first compile into an empty PYX_CACHE_DIR does
+    not make it again. Whether the IR verifier ran when it was made is part of the key (the tests
+    run it: a unit made without it must not spare them checking it)."""
+    from ..options import CompileOptions
+    from ..passmanager import PassManager
+    from ..runtime.cache import compiler_dir, compiler_fingerprint
     from ..semantics.imports import STDLIB
 
-    key = hashlib.sha256(f"{compiler_fingerprint()}\0{target.cache_key}\0{KIND}\0{unit}".encode()).hexdigest()
+    verified = PassManager().verifying(CompileOptions())  # (as runtime_functions compiles it)
+    key = hashlib.sha256(
+        f"{compiler_fingerprint()}\0{target.cache_key}\0{KIND}\0{unit}\0{verified}".encode()).hexdigest()
     try:
-        return cache_dir_for(STDLIB / "float_repr.px") / f"pyx_runtime.{unit}.{key[:20]}.pyxrt", key
+        return compiler_dir(STDLIB / "float_repr.px") / f"pyx_runtime.{unit}.{key[:20]}.pyxrt", key
     except OSError:
         return None, key
 

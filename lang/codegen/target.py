@@ -6,8 +6,6 @@ from dataclasses import dataclass, field
 
 import llvmlite.binding as llvm
 
-from .spirv_emit import EXTENSIONS as SPIRV_EXTENSIONS
-
 
 @functools.lru_cache(maxsize=1)
 def init_llvm() -> None:
@@ -75,6 +73,8 @@ class Target:
 def init_spirv() -> None:
     # LLVM's SPIR-V backend aborts the whole process (`LLVM ERROR`, not an exception) on a float
     # `atomicrmw` unless the extension is on; the option is process-wide and may be given once.
+    from .spirv_emit import EXTENSIONS as SPIRV_EXTENSIONS  # (an OpenCL compile's alone)
+
     llvm.set_option("", "-spirv-ext=" + ",".join("+" + ext for ext in SPIRV_EXTENSIONS))
 
 

@@ -63,13 +63,13 @@ def _loop_blocks(fn: ll.Function, latch: ll.Block) -> list[ll.Block]:
 _MEMORY = (ll.LoadInstr, ll.StoreInstr, ll.instructions.AtomicRMW, ll.instructions.CmpXchg, ll.CallInstr)
 
 
-def mark_parallel(cg, latch_labels: list[str]) -> None:
-    """Mark each thread loop whose latch is named: every instruction that may touch memory in one
-    access group of the loop's, and the latch's branch with the loop ID listing it as parallel."""
+def mark_parallel(cg, latches: tuple) -> None:
+    """Mark each thread loop whose latch (a block of the pyx function) is given: every instruction
+    that may touch memory in one access group of the loop's, and the latch's branch with the loop ID
+    listing it as parallel."""
     module = cg.mg.module
-    by_label = {b.label: b for b in cg.f.blocks}
-    for label in latch_labels:
-        latch = cg.blocks[by_label[label]]
+    for block_of_f in latches:
+        latch = cg.blocks[block_of_f]
         group = _Node(module, [])
         for block in _loop_blocks(cg.fn, latch):
             for instr in block.instructions:

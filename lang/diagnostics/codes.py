@@ -89,6 +89,7 @@ CODES: tuple[ErrorCode, ...] = (
     ErrorCode('E0020', 'fn_main_never_runs', SYNTAX, '`fn main` never runs: this module has statements at its top level, so it runs as a script, top to bottom, as CPython runs a file, and nothing calls `main()`; call it where the script should run it (`if __name__ == "__main__": main()` at the end), or move the statements into `main`'),
     # E01xx: names and declarations, and the rules of the language's own features (structs, traits,
     # compile-time parameters, kernels, prange, moves)
+    ErrorCode('E0100', 'empty_item_type_unknown', DECLARATIONS, 'nothing says what the empty {kind} `{literal}` in this {display} holds: give the {display} its type where it is made (`{example}`)'),
     ErrorCode('E0101', 'undefined_name', DECLARATIONS, 'name `{name}` is not defined'),
     ErrorCode('E0102', 'already_defined', DECLARATIONS, '`{name}` is already defined in this scope'),
     ErrorCode('E0103', 'maybe_unassigned', DECLARATIONS, '`{name}` may be used before it is assigned'),
@@ -178,6 +179,7 @@ CODES: tuple[ErrorCode, ...] = (
     ErrorCode('E0187', 'exe_uses_python', DECLARATIONS, '`--emit=exe` makes a program that runs without Python, and this one uses Python objects (`{what}`): run it with `pyx run`, or call its functions from Python (`pyx.import_module`)'),
     ErrorCode('E0188', 'tuple_of_unknown_length', DECLARATIONS, "`tuple(...)` of {what}: a pyx tuple's length is fixed when compiling (one field per item), and this one's would be known only when the program runs; keep the items in a list (`list(xs)`, `sorted(xs)`), write the tuple out where the length is known (`(xs[0], xs[1])`, or `a, b = xs`), or, for a dict key or set item made of a string's characters, use a str (`\"\".join(sorted(word))`)"),
     ErrorCode('E0189', 'bytes_codec_not_in_pyx', DECLARATIONS, 'the {what} `{name}` is Python\'s, and pyx\'s bytes do not have it: they encode and decode "utf-8", "ascii" and "latin-1" (and their aliases), with errors "strict", "replace" or "ignore"; for another, convert the code points yourself (`bytes([ord(c) for c in s])`)'),
+    ErrorCode('E0190', 'stored_argument_held_elsewhere', DECLARATIONS, "`{source}` is passed to `{func}`, which stores its `{param}`: Python stores the object itself, which {holder} holds; pyx stores a copy, so a change through either would not show through the other: pass `{source}.copy()` if a copy is meant, or build the object where it is stored"),
     ErrorCode('E0191', 'maketrans_arguments', DECLARATIONS, '`str.maketrans` with {found} argument(s): pyx builds the table from two strs of equal length, and a third of the characters to delete (`str.maketrans("abc", "xyz", "-")`); for the one-argument form, give `translate` the dict itself, keyed by code points (`ord("a")`)'),
     ErrorCode('E0192', 'zip_of_starred', DECLARATIONS, "`zip(*rows)` {detail}"),
     ErrorCode('E0193', 'bad_autotune', DECLARATIONS, '`@autotune` on `{name}`: {problem}'),

@@ -683,313 +683,417 @@ def _regions(f: ir.Function, by_symbol: dict[str, ir.Function],
     or ends the block, or finds threads waiting at different barriers (a deadlock, reported by the
     scheduler's census as the coroutines' is)."""
     fresh = _Fresh(f)
-    span = f.span
     taken = _inline(_clone(f.blocks), by_symbol, synchronizing, fresh)
-    if taken is None:
+    if taken is None or any(_outside_thread_loops(i) for b in taken[0] for i in b.instrs):
         return None
-    blocks, inlined = taken
-    for b in blocks:
-        for i in b.instrs:
-            if isinstance(i, (ir.AddressOf, ir.BindRef, ir.Launch, ir.ParallelFor)) or (
-                    ops.synchronizes(i) and not (isinstance(i, ir.Intrinsic) and (i.name == "gpu.barrier"
-                                                                                 or i.name in SHUFFLES))):
-                return None
-    tv, count_v = fresh.v("thread", T.INT), fresh.v("threads", T.INT)
-    shuffles = _Shuffles(fresh, tv, count_v)
-    warps = shuffles.expand(blocks)
-    blocks, barriers = _split_at_barriers(blocks, fresh)
-    polled = _strip_region_polls(blocks, barriers)
-    # What came from a function's body must not raise or call: a traceback would lack its frame.
-    if any(id(b) in inlined and (isinstance(b.term, (ir.Raise, ir.Reraise))
-                                 or any(isinstance(i, ir.Call) for i in b.instrs))
-           for b in _reachable(blocks[0], blocks)):
-        return None
-    if warps and any(isinstance(i, ir.Intrinsic) and i.name.startswith(("memcheck", "racecheck"))
-                     for b in blocks for i in b.instrs):
-        return None
-    stored = {i.var for b in blocks for i in b.instrs if isinstance(i, ir.Store)}
-    stored |= {v.var for b in blocks for i in b.instrs for v in operands(i) if isinstance(v, ir.Ref)}
-    # A parameter the kernel never assigns is the same for every thread: set once, never kept.
-    uniform = [p for p in f.params if p not in stored]
-    recompute = _recomputable(blocks, uniform)
-    recomputed = {v for v, _, _ in recompute}
-    _demote_cross_block_temps(blocks, fresh)  # (its variables are among `fresh.made`)
-    live = _live_in(blocks)
-    needs_state = _needs_thread_state(blocks)
-    in_any_order = _runs_in_any_order(blocks)
-    # What lives across a barrier: per thread, or once for all threads when it is uniform.
-    # Set by the companion itself, around the thread loops: never kept per thread.
-    companion_level = {tv, count_v, *shuffles.write.values(), *shuffles.read.values()}
-    same_for_all, controlled = uniform_vars(blocks, set(uniform) | (companion_level - {tv}))
-    # Shuffles wait like barriers, for the whole block: right only where every thread of the block
-    # reaches every wait (none under a branch on a thread-dependent condition, none after others ended).
-    if warps and any(id(before) in controlled for before, _, _ in barriers):
-        return None
-    spills: dict[ir.Var, int] = {}
-    shared_spills: dict[ir.Var, int] = {}
-    per_barrier, per_barrier_uniform = [], []
-    for _, rest, _ in barriers:
-        keep = sorted((v for v in live[id(rest)] if v.global_symbol is None and v not in uniform
-                       and v not in recomputed and v not in companion_level),
-                      key=lambda v: v.id)
-        for v in keep:
-            if v in same_for_all:
-                shared_spills.setdefault(v, len(shared_spills))
-            else:
-                spills.setdefault(v, len(spills))
-        per_barrier.append([v for v in keep if v not in same_for_all])
-        per_barrier_uniform.append([v for v in keep if v in same_for_all])
+    plan = _Plan(f, *taken, fresh)
+    return _Companion(f, plan, fresh).build() if plan.runnable else None
 
-    params = [fresh.v(p.name, p.type) for p in f.params]
-    xv, yv, zv, point = (fresh.v(n, T.INT) for n in ("thread_x", "thread_y", "thread_z", "point"))
-    cv, hi_v, lo_v, low_v = (fresh.v(n, T.INT) for n in ("c", "hi", "lo", "low"))
-    all_v = fresh.v("all_alive", T.BOOL)
-    read_v, write_v = fresh.v("read_slot", T.INT), fresh.v("write_slot", T.INT)
-    own_vars = [xv, yv, zv, tv, count_v, point, cv, hi_v, lo_v, low_v, all_v, read_v, write_v, *shuffles.vars]
-    B = _Builder(fresh, span)
+
+def _outside_thread_loops(i: ir.Instr) -> bool:
+    """What a thread loop cannot run: a variable's address, a launch, a warp operation other than a
+    shuffle (barriers end the loops' rounds)."""
+    return isinstance(i, (ir.AddressOf, ir.BindRef, ir.Launch, ir.ParallelFor)) or (
+        ops.synchronizes(i) and not (isinstance(i, ir.Intrinsic) and (i.name == "gpu.barrier"
+                                                                     or i.name in SHUFFLES)))
+
+
+class _Plan:
+    """What the companion is built from: the kernel's blocks cut at its barriers, which of its values
+    are the same for every thread, and what each barrier keeps, per thread or once (`spills`,
+    `shared_spills`: the slot of each). `runnable` is False where the thread loops cannot run it."""
+
+    def __init__(self, f: ir.Function, blocks: list[ir.Block], inlined: set[int], fresh: _Fresh):
+        self.tv, self.count_v = fresh.v("thread", T.INT), fresh.v("threads", T.INT)
+        self.shuffles = _Shuffles(fresh, self.tv, self.count_v)
+        self.warps = self.shuffles.expand(blocks)
+        self.blocks, self.barriers = _split_at_barriers(blocks, fresh)
+        self.polled = _strip_region_polls(self.blocks, self.barriers)
+        self.runnable = self._only_runnable_code(inlined)
+        if not self.runnable:
+            return
+        stored = {i.var for b in self.blocks for i in b.instrs if isinstance(i, ir.Store)}
+        stored |= {v.var for b in self.blocks for i in b.instrs for v in operands(i) if isinstance(v, ir.Ref)}
+        # A parameter the kernel never assigns is the same for every thread: set once, never kept.
+        self.uniform = [p for p in f.params if p not in stored]
+        self.recompute = _recomputable(self.blocks, self.uniform)
+        _demote_cross_block_temps(self.blocks, fresh)  # (its variables are among `fresh.made`)
+        live = _live_in(self.blocks)
+        self.needs_state = _needs_thread_state(self.blocks)
+        self.in_any_order = _runs_in_any_order(self.blocks)
+        # What lives across a barrier: per thread, or once for all threads when it is uniform.
+        # Set by the companion itself, around the thread loops: never kept per thread.
+        companion_level = {self.tv, self.count_v, *self.shuffles.write.values(), *self.shuffles.read.values()}
+        same_for_all, self.controlled = uniform_vars(self.blocks, set(self.uniform) | (companion_level - {self.tv}))
+        # Shuffles wait like barriers, for the whole block: right only where every thread of the block
+        # reaches every wait (none under a branch on a thread-dependent condition, none after others ended).
+        if self.warps and any(id(before) in self.controlled for before, _, _ in self.barriers):
+            self.runnable = False
+            return
+        self._spill_slots(live, companion_level, same_for_all)
+
+    def _only_runnable_code(self, inlined: set[int]) -> bool:
+        """What came from a function's body must not raise or call: a traceback would lack its frame.
+        Shuffles do not run with --memcheck or --racecheck."""
+        if any(id(b) in inlined and (isinstance(b.term, (ir.Raise, ir.Reraise))
+                                     or any(isinstance(i, ir.Call) for i in b.instrs))
+               for b in _reachable(self.blocks[0], self.blocks)):
+            return False
+        return not (self.warps and any(isinstance(i, ir.Intrinsic) and i.name.startswith(("memcheck", "racecheck"))
+                                       for b in self.blocks for i in b.instrs))
+
+    def _spill_slots(self, live: dict[int, set[ir.Var]], companion_level: set[ir.Var],
+                     same_for_all: set[ir.Var]) -> None:
+        """What each barrier keeps (`per_barrier`: per thread, `per_barrier_uniform`: once), and the
+        slot of each such variable's array."""
+        recomputed = {v for v, _, _ in self.recompute}
+        self.spills: dict[ir.Var, int] = {}
+        self.shared_spills: dict[ir.Var, int] = {}
+        self.per_barrier: list[list[ir.Var]] = []
+        self.per_barrier_uniform: list[list[ir.Var]] = []
+        for _, rest, _ in self.barriers:
+            keep = sorted((v for v in live[id(rest)] if v.global_symbol is None and v not in self.uniform
+                           and v not in recomputed and v not in companion_level),
+                          key=lambda v: v.id)
+            for v in keep:
+                if v in same_for_all:
+                    self.shared_spills.setdefault(v, len(self.shared_spills))
+                else:
+                    self.spills.setdefault(v, len(self.spills))
+            self.per_barrier.append([v for v in keep if v not in same_for_all])
+            self.per_barrier_uniform.append([v for v in keep if v in same_for_all])
+
+
+class _Companion:
+    """Builds the companion function of a `_Plan`, block by block: its entry (what every thread
+    shares), the kernel's blocks ending at barriers and returns, a round's dispatch to the thread
+    loop nest of its point, the census after each round, and the end."""
+
+    def __init__(self, f: ir.Function, plan: _Plan, fresh: _Fresh):
+        self.f, self.p, self.fresh, self.span = f, plan, fresh, f.span
+        self.params = [fresh.v(p.name, p.type) for p in f.params]
+        self.xv, self.yv, self.zv, self.point = (fresh.v(n, T.INT) for n in ("thread_x", "thread_y", "thread_z",
+                                                                              "point"))
+        self.cv, self.hi_v, self.lo_v, self.low_v = (fresh.v(n, T.INT) for n in ("c", "hi", "lo", "low"))
+        self.all_v = fresh.v("all_alive", T.BOOL)
+        self.read_v, self.write_v = fresh.v("read_slot", T.INT), fresh.v("write_slot", T.INT)
+        self.B = _Builder(fresh, self.span)
+        self.latch_mark = ir.Block("regions.latch")  # each copy's jumps to it go to its own thread loop's latch
+        self.latches: list[ir.Block] = []  # the thread loops' (their x loops')
+
+    def build(self) -> ir.Function | None:
+        p, span = self.p, self.span
+        entry = self._entry()
+        # ---- the template every copy is made from: thread indices read from the loop's counters ----
+        counters = dict(zip(_AXES, (self.xv, self.yv, self.zv), strict=True))
+        self.serve = _IndexReads(counters, p.tv, self.uniform_index, self.shared, self.fresh)
+        for b in p.blocks:
+            b.instrs = self.serve(b.instrs)
+        self._keep_at_barriers()
+        self._end_at_returns()
+        self.round_, self.census, self.leave = (self.fresh.block(w) for w in ("round", "census", "leave"))
+        pick, dispatch = self._start_rounds(entry)
+        if not self._dispatch(dispatch):
+            return None
+        self._take_census(pick)
+        if not p.needs_state and p.in_any_order:  # (a call or a check reads the scheduler's per-thread state)
+            self.leave.instrs.append(ops.make(span, None, "gpu.region_parallel", [], latches=tuple(self.latches)))
+        self.leave.term = ir.Ret(span, None)
+        return self._function(entry)
 
     # ---- entry: what every thread shares ----
-    entry = fresh.block("entry")
-    n = B.intrinsic(entry, T.INT, "gpu.region_threads")
-    entry.instrs.append(ir.Store(span, count_v, n))
-    dims = [B.intrinsic(entry, T.INT, "gpu.block_dim", axis=a) for a in _AXES]
-    arrays = {}
-    for v, slot in spills.items():
-        arrays[v] = fresh.t(T.ptr(v.type))
-        entry.instrs.append(ops.make(span, arrays[v], "gpu.region_spill", [], slot=slot))
-    # A uniform value kept across a barrier: two slots, one read in a round, the other written (every
-    # thread writes the same value, which the next round reads), swapped after each round.
-    uniform_arrays = {}
-    for v, slot in shared_spills.items():
-        uniform_arrays[v] = fresh.t(T.ptr(v.type))
-        entry.instrs.append(ops.make(span, uniform_arrays[v], "gpu.region_spill", [], slot=len(spills) + slot))
-    resume = fresh.t(T.ptr(T.INT))
-    entry.instrs.append(ops.make(span, resume, "gpu.region_spill", [], slot=len(spills) + len(shared_spills)))
-    exchange: dict[str, tuple[ir.Temp, ir.Temp]] = {}
-    for type_key, type_ in shuffles.types.items():
-        pair = (fresh.t(T.ptr(type_)), fresh.t(T.ptr(type_)))
-        for k, x in enumerate(pair):
-            entry.instrs.append(ops.make(span, x, "gpu.region_spill", [],
-                                         slot=len(spills) + len(shared_spills) + 1 + 2 * len(exchange) + k))
-        exchange[type_key] = pair
-    for p, arg in zip(f.params, params, strict=True):
-        if p in uniform:
-            x = fresh.t(p.type)
-            entry.instrs += [ir.Load(span, x, arg), ir.Store(span, p, x)]
-    # Uniform indices and shared arrays, once: the loop's body then reads no scheduler state.
-    shared: dict[tuple[Any, ...], ir.Var] = {}
-    for b in blocks:
-        for i in b.instrs:
-            if isinstance(i, ir.Intrinsic) and i.name in ("gpu.shared_array", "gpu.dynamic_shared") \
-                    and i.result is not None:
-                key = (i.name, tuple(sorted(i.attrs.items())))
-                if key not in shared:
-                    shared[key] = var = fresh.v("shared", i.result.type)
-                    x = fresh.t(i.result.type)
-                    entry.instrs += [ir.Intrinsic(i.span, x, i.name, [], dict(i.attrs)), ir.Store(span, var, x)]
-    uniform_index: dict[tuple[str, str], ir.Var] = {}
-    for kind in _UNIFORM_INDICES:
-        for a in _AXES:
-            var = uniform_index[kind, a] = fresh.v(f"{kind}_{a}", T.INT)
-            entry.instrs.append(ir.Store(span, var, B.intrinsic(entry, T.INT, f"gpu.{kind}", axis=a)))
-    own_vars += list(shared.values()) + list(uniform_index.values())
+    def _entry(self) -> ir.Block:
+        entry = self.fresh.block("entry")
+        self.n = self.B.intrinsic(entry, T.INT, "gpu.region_threads")
+        entry.instrs.append(ir.Store(self.span, self.p.count_v, self.n))
+        self.dims = [self.B.intrinsic(entry, T.INT, "gpu.block_dim", axis=a) for a in _AXES]
+        self._spill_arrays(entry)
+        for prm, arg in zip(self.f.params, self.params, strict=True):
+            if prm in self.p.uniform:
+                x = self.fresh.t(prm.type)
+                entry.instrs += [ir.Load(self.span, x, arg), ir.Store(self.span, prm, x)]
+        self._read_once(entry)
+        return entry
 
-    # ---- the template every copy is made from: thread indices read from the loop's counters ----
-    counters = dict(zip(_AXES, (xv, yv, zv), strict=True))
-    serve = _IndexReads(counters, tv, uniform_index, shared, fresh)
-    latch_mark = ir.Block("regions.latch")  # each copy's jumps to it go to its own thread loop's latch
-    for b in blocks:
-        b.instrs = serve(b.instrs)
-    # Each barrier: keep what lives after it, note where the thread goes on, go to the next thread.
-    for k, ((before, _, barrier), keep) in enumerate(zip(barriers, per_barrier, strict=True)):
-        assert before.instrs[-1] is barrier
-        before.instrs.pop()
-        t = fresh.t(T.INT)
-        before.instrs.append(ir.Load(barrier.span, t, tv))
-        for v in keep:
-            x = fresh.t(v.type)
-            before.instrs += [ir.Load(barrier.span, x, v), ir.PtrStore(barrier.span, arrays[v], t, x)]
-        for v in per_barrier_uniform[k]:
-            x, w = fresh.t(v.type), fresh.t(T.INT)
-            before.instrs += [ir.Load(barrier.span, x, v), ir.Load(barrier.span, w, write_v),
-                              ir.PtrStore(barrier.span, uniform_arrays[v], w, x)]
-        before.instrs.append(ir.PtrStore(barrier.span, resume, t, ir.Const(T.INT, k + 1)))
-        before.term = ir.Jump(barrier.span, latch_mark)
-    # A thread that returns has ended.
-    for b in blocks:
-        if isinstance(b.term, ir.Ret):
-            where = b.term.span
+    def _spill_arrays(self, entry: ir.Block) -> None:
+        """The per-thread arrays (`arrays`), the uniform values' (`uniform_arrays`), the threads' resume
+        points (`resume`) and the shuffles' exchange arrays (`exchange`), in slot order."""
+        p, fresh, span = self.p, self.fresh, self.span
+        self.arrays: dict[ir.Var, ir.Temp] = {}
+        for v, slot in p.spills.items():
+            self.arrays[v] = fresh.t(T.ptr(v.type))
+            entry.instrs.append(ops.make(span, self.arrays[v], "gpu.region_spill", [], slot=slot))
+        # A uniform value kept across a barrier: two slots, one read in a round, the other written (every
+        # thread writes the same value, which the next round reads), swapped after each round.
+        self.uniform_arrays: dict[ir.Var, ir.Temp] = {}
+        for v, slot in p.shared_spills.items():
+            self.uniform_arrays[v] = fresh.t(T.ptr(v.type))
+            entry.instrs.append(ops.make(span, self.uniform_arrays[v], "gpu.region_spill", [],
+                                         slot=len(p.spills) + slot))
+        self.resume = fresh.t(T.ptr(T.INT))
+        entry.instrs.append(ops.make(span, self.resume, "gpu.region_spill", [],
+                                     slot=len(p.spills) + len(p.shared_spills)))
+        self.exchange: dict[str, tuple[ir.Temp, ir.Temp]] = {}
+        for type_key, type_ in p.shuffles.types.items():
+            pair = (fresh.t(T.ptr(type_)), fresh.t(T.ptr(type_)))
+            for k, x in enumerate(pair):
+                entry.instrs.append(ops.make(span, x, "gpu.region_spill", [],
+                                             slot=len(p.spills) + len(p.shared_spills) + 1 + 2 * len(self.exchange)
+                                             + k))
+            self.exchange[type_key] = pair
+
+    def _read_once(self, entry: ir.Block) -> None:
+        """Uniform indices and shared arrays, once: the loop's body then reads no scheduler state."""
+        fresh, span = self.fresh, self.span
+        self.shared: dict[tuple[Any, ...], ir.Var] = {}
+        for b in self.p.blocks:
+            for i in b.instrs:
+                if isinstance(i, ir.Intrinsic) and i.name in ("gpu.shared_array", "gpu.dynamic_shared") \
+                        and i.result is not None:
+                    key = (i.name, tuple(sorted(i.attrs.items())))
+                    if key not in self.shared:
+                        self.shared[key] = var = fresh.v("shared", i.result.type)
+                        x = fresh.t(i.result.type)
+                        entry.instrs += [ir.Intrinsic(i.span, x, i.name, [], dict(i.attrs)), ir.Store(span, var, x)]
+        self.uniform_index: dict[tuple[str, str], ir.Var] = {}
+        for kind in _UNIFORM_INDICES:
+            for a in _AXES:
+                var = self.uniform_index[kind, a] = fresh.v(f"{kind}_{a}", T.INT)
+                entry.instrs.append(ir.Store(span, var, self.B.intrinsic(entry, T.INT, f"gpu.{kind}", axis=a)))
+
+    # ---- the kernel's blocks: where a thread stops ----
+    def _keep_at_barriers(self) -> None:
+        """Each barrier: keep what lives after it, note where the thread goes on, go to the next thread."""
+        p, fresh = self.p, self.fresh
+        for k, ((before, _, barrier), keep) in enumerate(zip(p.barriers, p.per_barrier, strict=True)):
+            assert before.instrs[-1] is barrier
+            before.instrs.pop()
             t = fresh.t(T.INT)
-            b.instrs += [ir.Load(where, t, tv), ir.PtrStore(where, resume, t, ir.Const(T.INT, -1))]
-            b.term = ir.Jump(where, latch_mark)
+            before.instrs.append(ir.Load(barrier.span, t, p.tv))
+            for v in keep:
+                x = fresh.t(v.type)
+                before.instrs += [ir.Load(barrier.span, x, v), ir.PtrStore(barrier.span, self.arrays[v], t, x)]
+            for v in p.per_barrier_uniform[k]:
+                x, w = fresh.t(v.type), fresh.t(T.INT)
+                before.instrs += [ir.Load(barrier.span, x, v), ir.Load(barrier.span, w, self.write_v),
+                                  ir.PtrStore(barrier.span, self.uniform_arrays[v], w, x)]
+            before.instrs.append(ir.PtrStore(barrier.span, self.resume, t, ir.Const(T.INT, k + 1)))
+            before.term = ir.Jump(barrier.span, self.latch_mark)
+
+    def _end_at_returns(self) -> None:
+        """A thread that returns has ended."""
+        for b in self.p.blocks:
+            if isinstance(b.term, ir.Ret):
+                where = b.term.span
+                t = self.fresh.t(T.INT)
+                b.instrs += [ir.Load(where, t, self.p.tv), ir.PtrStore(where, self.resume, t, ir.Const(T.INT, -1))]
+                b.term = ir.Jump(where, self.latch_mark)
 
     # ---- a round: poll Ctrl-C once, run the thread loop of the point every live thread waits at ----
-    round_, census, leave = fresh.block("round"), fresh.block("census"), fresh.block("leave")
-    body, latch, c = B.counted(entry, cv, n, "start", round_)
-    body.instrs.append(ir.PtrStore(span, resume, c, ir.Const(T.INT, 0)))  # every thread starts at the entry
-    body.term = ir.Jump(span, latch)
-    round_.instrs += [ir.Store(span, point, ir.Const(T.INT, 0)), ir.Store(span, all_v, ir.Const(T.BOOL, True)),
-                      ir.Store(span, read_v, ir.Const(T.INT, 0)), ir.Store(span, write_v, ir.Const(T.INT, 1))]
-    pick = fresh.block("pick")
-    round_.term = ir.Jump(span, pick)
-    dispatch = pick
-    if polled:
-        hit = fresh.t(T.BOOL)
-        pick.instrs.append(ops.make(span, hit, "interrupt_poll", []))
-        stop, go_on = fresh.block("interrupted"), fresh.block("polled")
-        pick.term = ir.Branch(span, hit, stop, go_on)
-        stop.term = ir.Reraise(span, None)
-        dispatch = go_on
-    at_point = B.load(dispatch, point)
-    for type_key in shuffles.types:  # this round writes one array of each pair and reads the other
-        first, second = exchange[type_key]
-        for var, parity in ((shuffles.write[type_key], write_v), (shuffles.read[type_key], read_v)):
-            one = B.cmp(dispatch, "eq", B.load(dispatch, parity), ir.Const(T.INT, 1))
-            x = fresh.t(var.type)
-            dispatch.instrs += [ir.Select(span, x, one, second, first), ir.Store(span, var, x)]
-    everyone = B.load(dispatch, all_v)
-    starts = [blocks[0]] + [rest for _, rest, _ in barriers]
-    latches: list[ir.Block] = []
+    def _start_rounds(self, entry: ir.Block) -> tuple[ir.Block, ir.Block]:
+        """Every thread starts at the entry; each round begins at `pick` and goes on from the block
+        returned second, which dispatches to the round's thread loop."""
+        span, B = self.span, self.B
+        body, latch, c = B.counted(entry, self.cv, self.n, "start", self.round_)
+        body.instrs.append(ir.PtrStore(span, self.resume, c, ir.Const(T.INT, 0)))
+        body.term = ir.Jump(span, latch)
+        self.round_.instrs += [ir.Store(span, self.point, ir.Const(T.INT, 0)),
+                               ir.Store(span, self.all_v, ir.Const(T.BOOL, True)),
+                               ir.Store(span, self.read_v, ir.Const(T.INT, 0)),
+                               ir.Store(span, self.write_v, ir.Const(T.INT, 1))]
+        pick = self.fresh.block("pick")
+        self.round_.term = ir.Jump(span, pick)
+        dispatch = pick
+        if self.p.polled:
+            hit = self.fresh.t(T.BOOL)
+            pick.instrs.append(ops.make(span, hit, "interrupt_poll", []))
+            stop, go_on = self.fresh.block("interrupted"), self.fresh.block("polled")
+            pick.term = ir.Branch(span, hit, stop, go_on)
+            stop.term = ir.Reraise(span, None)
+            dispatch = go_on
+        return pick, dispatch
 
-    def nest(k: int, start: ir.Block, checked: bool) -> ir.Block:
+    def _swap_exchange(self, dispatch: ir.Block) -> None:
+        """This round writes one array of each pair and reads the other."""
+        shuffles = self.p.shuffles
+        for type_key in shuffles.types:
+            first, second = self.exchange[type_key]
+            for var, parity in ((shuffles.write[type_key], self.write_v), (shuffles.read[type_key], self.read_v)):
+                one = self.B.cmp(dispatch, "eq", self.B.load(dispatch, parity), ir.Const(T.INT, 1))
+                x = self.fresh.t(var.type)
+                dispatch.instrs += [ir.Select(self.span, x, one, second, first), ir.Store(self.span, var, x)]
+
+    def _dispatch(self, dispatch: ir.Block) -> bool:
+        """Dispatch on the round's point and on whether every thread is alive. A thread ends while others
+        go on only where a region reaches both a `return` and a barrier; otherwise no checked loops.
+        False where shuffles would wait with threads that have ended."""
+        p, span, B = self.p, self.span, self.B
+        at_point = B.load(dispatch, self.point)
+        self._swap_exchange(dispatch)
+        everyone = B.load(dispatch, self.all_v)
+        starts = [p.blocks[0]] + [rest for _, rest, _ in p.barriers]
+        ends_apart = any(_ends_and_waits(start, p.blocks, self.latch_mark, self.resume, p.controlled)
+                         for start in starts)
+        if p.warps and ends_apart:
+            return False
+        test = dispatch
+        for k, start in enumerate(starts):
+            plain = self._nest(k, start, checked=False)
+            target = plain
+            if ends_apart:
+                target = self.fresh.block(f"alive{k}")
+                target.term = ir.Branch(span, everyone, plain, self._nest(k, start, checked=True))
+            if k == len(starts) - 1:
+                test.term = ir.Jump(span, target)
+                break
+            following = self.fresh.block("dispatch")
+            test.term = ir.Branch(span, B.cmp(test, "eq", at_point, ir.Const(T.INT, k)), target, following)
+            test = following
+        return True
+
+    def _nest(self, k: int, start: ir.Block, checked: bool) -> ir.Block:
         """The loop nest over the block's threads (z, y, x) running the copy of the kernel from `start`.
         `checked`: some threads have ended, and each is skipped (otherwise there is no test in the loop,
         so LLVM's loop vectorizer runs the x loop across threads without masks)."""
+        p, span, B, fresh = self.p, self.span, self.B, self.fresh
         what = f"{k}{'c' if checked else ''}"
         top = fresh.block(f"threads{what}")
         kept = []  # the uniform values kept at the barrier the round starts after: read once, before the loop
-        for v in per_barrier_uniform[k - 1] if k else []:
+        for v in p.per_barrier_uniform[k - 1] if k else []:
             r, value = fresh.t(T.INT), fresh.t(v.type)
-            top.instrs += [ir.Load(span, r, read_v), ir.PtrLoad(span, value, uniform_arrays[v], r)]
+            top.instrs += [ir.Load(span, r, self.read_v), ir.PtrLoad(span, value, self.uniform_arrays[v], r)]
             kept.append((v, value))
-        zbody, znext, _ = B.counted(top, zv, dims[2], f"z{what}", census)
-        ybody, ynext, _ = B.counted(zbody, yv, dims[1], f"y{what}", znext)
-        xbody, xnext, x = B.counted(ybody, xv, dims[0], f"x{what}", ynext)
-        latches.append(xnext)
-        z, y = B.load(xbody, zv), B.load(xbody, yv)
-        t = B.binop(xbody, "add", B.binop(xbody, "mul", B.binop(xbody, "add", B.binop(xbody, "mul", z, dims[1]), y),
-                                          dims[0]), x)
-        xbody.instrs.append(ir.Store(span, tv, t))
-        if needs_state:  # the scheduler's `cur` and indices, for what reads them (calls, checks)
-            xbody.instrs.append(ops.make(span, fresh.t(T.INT), "gpu.region_enter", [t]))
+        zbody, znext, _ = B.counted(top, self.zv, self.dims[2], f"z{what}", self.census)
+        ybody, ynext, _ = B.counted(zbody, self.yv, self.dims[1], f"y{what}", znext)
+        xbody, xnext, x = B.counted(ybody, self.xv, self.dims[0], f"x{what}", ynext)
+        self.latches.append(xnext)
+        t = self._enter_thread(xbody, x)
         go = fresh.block(f"go{what}")
         if checked:
             at = fresh.t(T.INT)
-            xbody.instrs.append(ir.PtrLoad(span, at, resume, t))
+            xbody.instrs.append(ir.PtrLoad(span, at, self.resume, t))
             xbody.term = ir.Branch(span, B.cmp(xbody, "sge", at, ir.Const(T.INT, 0)), go, xnext)
         else:
             xbody.term = ir.Jump(span, go)
-        part = _reachable(start, blocks)
-        copy_ = _copy(part, fresh, f"r{what}", {id(latch_mark): xnext})
+        part = _reachable(start, p.blocks)
+        copy_ = _copy(part, fresh, f"r{what}", {id(self.latch_mark): xnext})
         if k == 0:
-            for prm, arg in zip(f.params, params, strict=True):
-                if prm not in uniform:
+            for prm, arg in zip(self.f.params, self.params, strict=True):
+                if prm not in p.uniform:
                     start_value = fresh.t(prm.type)
                     go.instrs += [ir.Load(span, start_value, arg), ir.Store(span, prm, start_value)]
         else:
-            tt = B.load(go, tv)
-            for v in per_barrier[k - 1]:
-                value = fresh.t(v.type)
-                go.instrs += [ir.PtrLoad(span, value, arrays[v], tt), ir.Store(span, v, value)]
-            go.instrs += [ir.Store(span, v, value) for v, value in kept]
-            redo: list[ir.Instr] = []
-            for v, chain, result in recompute:  # indices-only values: recomputed, not kept
-                temps: dict[int, ir.Value] = {}
-                for i in chain:
-                    i2: Any = copy.copy(i)
-                    if isinstance(i2, ir.Intrinsic):
-                        i2.args, i2.attrs = list(i2.args), dict(i2.attrs)
-                    _replace_operands(i2, temps)
-                    old_result = i2.result  # (copied: the original instruction keeps its own)
-                    temps[old_result.id] = i2.result = fresh.t(old_result.type)
-                    redo.append(i2)
-                stored = temps.get(result.id, result) if isinstance(result, ir.Temp) else result
-                redo.append(ir.Store(span, v, stored))
-            go.instrs += serve(redo)
+            self._resume_values(go, k, kept)
         go.term = ir.Jump(span, copy_[part.index(start)])
         return top
 
-    # Dispatch on the round's point and on whether every thread is alive. A thread ends while others
-    # go on only where a region reaches both a `return` and a barrier; otherwise no checked loops.
-    ends_apart = any(_ends_and_waits(start, blocks, latch_mark, resume, controlled) for start in starts)
-    if warps and ends_apart:
-        return None
-    test = dispatch
-    for k, start in enumerate(starts):
-        plain = nest(k, start, checked=False)
-        target = plain
-        if ends_apart:
-            target = fresh.block(f"alive{k}")
-            target.term = ir.Branch(span, everyone, plain, nest(k, start, checked=True))
-        if k == len(starts) - 1:
-            test.term = ir.Jump(span, target)
-            break
-        following = fresh.block("dispatch")
-        test.term = ir.Branch(span, B.cmp(test, "eq", at_point, ir.Const(T.INT, k)), target, following)
-        test = following
+    def _enter_thread(self, xbody: ir.Block, x: ir.Temp) -> ir.Temp:
+        """The thread's number from the loop counters (x fastest), set as the current thread."""
+        B = self.B
+        z, y = B.load(xbody, self.zv), B.load(xbody, self.yv)
+        t = B.binop(xbody, "add", B.binop(xbody, "mul", B.binop(xbody, "add", B.binop(xbody, "mul", z, self.dims[1]),
+                                                                    y), self.dims[0]), x)
+        xbody.instrs.append(ir.Store(self.span, self.p.tv, t))
+        if self.p.needs_state:  # the scheduler's `cur` and indices, for what reads them (calls, checks)
+            xbody.instrs.append(ops.make(self.span, self.fresh.t(T.INT), "gpu.region_enter", [t]))
+        return t
+
+    def _resume_values(self, go: ir.Block, k: int, kept: list[tuple[ir.Var, ir.Temp]]) -> None:
+        """After barrier k: what the thread kept, the uniform values read before the loop, and the
+        values recomputed from indices."""
+        span = self.span
+        tt = self.B.load(go, self.p.tv)
+        for v in self.p.per_barrier[k - 1]:
+            value = self.fresh.t(v.type)
+            go.instrs += [ir.PtrLoad(span, value, self.arrays[v], tt), ir.Store(span, v, value)]
+        go.instrs += [ir.Store(span, v, value) for v, value in kept]
+        redo: list[ir.Instr] = []
+        for v, chain, result in self.p.recompute:  # indices-only values: recomputed, not kept
+            temps: dict[int, ir.Value] = {}
+            for i in chain:
+                i2: Any = copy.copy(i)
+                if isinstance(i2, ir.Intrinsic):
+                    i2.args, i2.attrs = list(i2.args), dict(i2.attrs)
+                _replace_operands(i2, temps)
+                old_result = i2.result  # (copied: the original instruction keeps its own)
+                temps[old_result.id] = i2.result = self.fresh.t(old_result.type)
+                redo.append(i2)
+            stored = temps.get(result.id, result) if isinstance(result, ir.Temp) else result
+            redo.append(ir.Store(span, v, stored))
+        go.instrs += self.serve(redo)
 
     # ---- the census: the next round's point, the end, or threads waiting apart ----
-    # Reductions LLVM vectorizes: the largest resume point, the smallest of the live threads' (-1:
-    # ended), the smallest of all (negative once one has ended).
-    big = ir.Const(T.INT, 1 << 62)
-    census.instrs += [ir.Store(span, hi_v, ir.Const(T.INT, -1)), ir.Store(span, lo_v, big),
-                      ir.Store(span, low_v, big)]
-    looked = fresh.block("looked")
-    cbody, clatch, c = B.counted(census, cv, n, "census", looked)
-    at = fresh.t(T.INT)
-    cbody.instrs.append(ir.PtrLoad(span, at, resume, c))
+    def _take_census(self, pick: ir.Block) -> None:
+        """Reductions LLVM vectorizes: the largest resume point, the smallest of the live threads' (-1:
+        ended), the smallest of all (negative once one has ended)."""
+        span, B, fresh, census = self.span, self.B, self.fresh, self.census
+        big = ir.Const(T.INT, 1 << 62)
+        census.instrs += [ir.Store(span, self.hi_v, ir.Const(T.INT, -1)), ir.Store(span, self.lo_v, big),
+                          ir.Store(span, self.low_v, big)]
+        looked = fresh.block("looked")
+        cbody, clatch, c = B.counted(census, self.cv, self.n, "census", looked)
+        at = fresh.t(T.INT)
+        cbody.instrs.append(ir.PtrLoad(span, at, self.resume, c))
 
-    def track(var: ir.Var, pred: str, value: ir.Value) -> None:
-        old = B.load(cbody, var)
-        new = fresh.t(T.INT)
-        cbody.instrs += [ir.Select(span, new, B.cmp(cbody, pred, value, old), value, old), ir.Store(span, var, new)]
+        def track(var: ir.Var, pred: str, value: ir.Value) -> None:
+            old = B.load(cbody, var)
+            new = fresh.t(T.INT)
+            cbody.instrs += [ir.Select(span, new, B.cmp(cbody, pred, value, old), value, old), ir.Store(span, var, new)]
 
-    live_at = fresh.t(T.INT)
-    cbody.instrs.append(ir.Select(span, live_at, B.cmp(cbody, "sge", at, ir.Const(T.INT, 0)), at, big))
-    track(hi_v, "sgt", at)
-    track(lo_v, "slt", live_at)
-    track(low_v, "slt", at)
-    cbody.term = ir.Jump(span, clatch)
-    hi, lo = B.load(looked, hi_v), B.load(looked, lo_v)
-    ended, check_apart, again = fresh.block("ended"), fresh.block("check_apart"), fresh.block("again")
-    looked.term = ir.Branch(span, B.cmp(looked, "slt", hi, ir.Const(T.INT, 0)), ended, check_apart)
-    stuck = fresh.block("stuck")
-    check_apart.term = ir.Branch(span, B.cmp(check_apart, "ne", lo, hi), stuck, again)
-    low = B.load(again, low_v)
-    again.instrs += [ir.Store(span, point, hi),
-                     ir.Store(span, all_v, B.cmp(again, "sge", low, ir.Const(T.INT, 0)))]
-    written = B.load(again, write_v)
-    again.instrs += [ir.Store(span, read_v, written),
-                     ir.Store(span, write_v, B.binop(again, "sub", ir.Const(T.INT, 1), written))]
-    again.term = ir.Jump(span, pick)
-    # Every thread has ended: tell the scheduler's census so.
-    ebody, elatch, c = B.counted(ended, cv, n, "ended", leave)
-    ebody.instrs.append(ops.make(span, None, "gpu.region_done", [c]))
-    ebody.term = ir.Jump(span, elatch)
-    # Threads wait at different barriers: mark each where it waits; the scheduler reports the deadlock.
-    sbody, slatch, c = B.counted(stuck, cv, n, "stuck", leave)
-    at = fresh.t(T.INT)
-    sbody.instrs.append(ir.PtrLoad(span, at, resume, c))
-    mark = sbody
-    for k, (_, _, barrier) in enumerate(barriers):
-        here, following = fresh.block("waits_here"), fresh.block("mark")
-        mark.term = ir.Branch(span, B.cmp(mark, "eq", at, ir.Const(T.INT, k + 1)), here, following)
-        here.instrs.append(ops.make(barrier.span, None, "gpu.region_wait", [c], point=k + 1))
-        here.term = ir.Jump(span, slatch)
-        mark = following
-    mark.instrs.append(ops.make(span, None, "gpu.region_done", [c]))
-    mark.term = ir.Jump(span, slatch)
-    if not needs_state and in_any_order:  # (a call or a check reads the scheduler's per-thread state)
-        leave.instrs.append(ops.make(span, None, "gpu.region_parallel", [],
-                                     latches=" ".join(b.label for b in latches)))
-    leave.term = ir.Ret(span, None)
+        live_at = fresh.t(T.INT)
+        cbody.instrs.append(ir.Select(span, live_at, B.cmp(cbody, "sge", at, ir.Const(T.INT, 0)), at, big))
+        track(self.hi_v, "sgt", at)
+        track(self.lo_v, "slt", live_at)
+        track(self.low_v, "slt", at)
+        cbody.term = ir.Jump(span, clatch)
+        self._next_round(looked, pick)
 
-    g = ir.Function(region_symbol(f.symbol), f.name, f.file, params, T.NONE, f.span)
-    # The kernel's, and what this pass made: its own, the demoted temporaries, the inlined functions'.
-    g.vars = list(f.params) + [v for v in f.vars if v not in f.params] + [v for v in fresh.made if v not in params]
-    # `leave` last: lowering its `gpu.region_parallel` marks the thread loops, lowered before it.
-    g.blocks = [b for b in _in_order(entry) if b is not leave] + [leave]
-    g.raises = f.raises or polled
-    g.exported = False
-    g.fastmath, g.noalias = f.fastmath, f.noalias
-    return g
+    def _next_round(self, looked: ir.Block, pick: ir.Block) -> None:
+        """After the census: every thread ended, threads waiting apart, or the next round."""
+        span, B, fresh = self.span, self.B, self.fresh
+        hi, lo = B.load(looked, self.hi_v), B.load(looked, self.lo_v)
+        ended, check_apart, again = fresh.block("ended"), fresh.block("check_apart"), fresh.block("again")
+        looked.term = ir.Branch(span, B.cmp(looked, "slt", hi, ir.Const(T.INT, 0)), ended, check_apart)
+        stuck = fresh.block("stuck")
+        check_apart.term = ir.Branch(span, B.cmp(check_apart, "ne", lo, hi), stuck, again)
+        low = B.load(again, self.low_v)
+        again.instrs += [ir.Store(span, self.point, hi),
+                         ir.Store(span, self.all_v, B.cmp(again, "sge", low, ir.Const(T.INT, 0)))]
+        written = B.load(again, self.write_v)
+        again.instrs += [ir.Store(span, self.read_v, written),
+                         ir.Store(span, self.write_v, B.binop(again, "sub", ir.Const(T.INT, 1), written))]
+        again.term = ir.Jump(span, pick)
+        # Every thread has ended: tell the scheduler's census so.
+        ebody, elatch, c = B.counted(ended, self.cv, self.n, "ended", self.leave)
+        ebody.instrs.append(ops.make(span, None, "gpu.region_done", [c]))
+        ebody.term = ir.Jump(span, elatch)
+        self._mark_waits(stuck)
+
+    def _mark_waits(self, stuck: ir.Block) -> None:
+        """Threads wait at different barriers: mark each where it waits; the scheduler reports the deadlock."""
+        span, fresh = self.span, self.fresh
+        sbody, slatch, c = self.B.counted(stuck, self.cv, self.n, "stuck", self.leave)
+        at = fresh.t(T.INT)
+        sbody.instrs.append(ir.PtrLoad(span, at, self.resume, c))
+        mark = sbody
+        for k, (_, _, barrier) in enumerate(self.p.barriers):
+            here, following = fresh.block("waits_here"), fresh.block("mark")
+            mark.term = ir.Branch(span, self.B.cmp(mark, "eq", at, ir.Const(T.INT, k + 1)), here, following)
+            here.instrs.append(ops.make(barrier.span, None, "gpu.region_wait", [c], point=k + 1))
+            here.term = ir.Jump(span, slatch)
+            mark = following
+        mark.instrs.append(ops.make(span, None, "gpu.region_done", [c]))
+        mark.term = ir.Jump(span, slatch)
+
+    def _function(self, entry: ir.Block) -> ir.Function:
+        f, leave = self.f, self.leave
+        g = ir.Function(region_symbol(f.symbol), f.name, f.file, self.params, T.NONE, f.span)
+        # The kernel's, and what this pass made: its own, the demoted temporaries, the inlined functions'.
+        g.vars = list(f.params) + [v for v in f.vars if v not in f.params] + [v for v in self.fresh.made
+                                                                               if v not in self.params]
+        # `leave` last: lowering its `gpu.region_parallel` marks the thread loops, lowered before it.
+        g.blocks = [b for b in _in_order(entry) if b is not leave] + [leave]
+        g.raises = f.raises or self.p.polled
+        g.exported = False
+        g.fastmath, g.noalias = f.fastmath, f.noalias
+        return g

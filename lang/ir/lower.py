@@ -515,11 +515,11 @@ class FunctionLowering:
                     self.block.term = ir.Jump(s.span, body)
                 else:
                     names = [ir.Const(T.STRING_LITERAL, c) for c in sorted(h.classes)]
-                    match = self.intrinsic("exc_matches", names, T.BOOL, s.span)
+                    match = self.intrinsic("exc_matches", names, T.BOOL, h.span or s.span)
                     self.block.term = ir.Branch(s.span, match, body, following)
                 self.block = body
                 if h.var is not None:
-                    value = self.intrinsic("exc_value", [], T.EXCEPTION, s.span)
+                    value = self.intrinsic("exc_value", [], T.EXCEPTION, h.span or s.span)
                     self.emit(ir.Store(s.span, self.var(h.var), value))
                 self.stmts(h.body)
                 self.exit_try(s, done)
@@ -596,6 +596,14 @@ class FunctionLowering:
             assert data_at is not None and size_at is not None
             data = self.emit(ir.Extract(span, self.temp(vt.fields[data_at][1]), v, data_at))
             size = self.emit(ir.Extract(span, self.temp(T.INT), v, size_at))
+            length_at = vt.field_index("length")
+            if length_at is not None:  # a lone surrogate raises UnicodeEncodeError here, as CPython's print
+                length = self.emit(ir.Extract(span, self.temp(T.INT), v, length_at))
+                failed = self.intrinsic("text_unencodable", [data, size, length], T.BOOL, span)
+                raised, ok = self.new_block("print.unencodable"), self.new_block("print.text")
+                self.block.term = ir.Branch(span, failed, raised, ok)
+                raised.term = ir.Reraise(span, self.handler())
+                self.block = ok
             self.intrinsic("print_bytes", [data, size], None, span)
             return
         if vt == T.EXCEPTION:

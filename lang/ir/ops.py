@@ -70,6 +70,9 @@ POINTEE = Rule("the type the first operand points to",
 INT, BOOL, STR, EXC = (_exactly(t) for t in (T.INT, T.BOOL, T.STRING_LITERAL, T.EXCEPTION))
 
 
+_Class = type  # (in Attr, `type` names its field)
+
+
 @dataclass(frozen=True)
 class Attr:
     """A compile-time operand: a typed field of the instruction, not text in its name."""
@@ -77,9 +80,16 @@ class Attr:
     name: str
     type: type
     choices: tuple[str, ...] = ()
+    element: _Class | None = None  # a tuple attribute: the type of each element
 
     def accepts(self, value: Any) -> bool:
-        return type(value) is self.type and (not self.choices or value in self.choices)
+        ok = type(value) is self.type and (not self.choices or value in self.choices)
+        return ok and (self.element is None or all(type(e) is self.element for e in value))
+
+    def describe(self) -> str:
+        """What a value of this attribute must be, for the verifier's message."""
+        what = f"{self.type.__name__} of {self.element.__name__}" if self.element else self.type.__name__
+        return what + (f" one of {list(self.choices)}" if self.choices else "")
 
 
 @dataclass(frozen=True)
@@ -167,8 +177,9 @@ _add("gpu.region_done", operands=(INT,), side_effects=True, lowering="gpu_region
      targets=HOST_ONLY)
 _add("gpu.region_spill", result=PTR, attrs=(Attr("slot", int),), lowering="gpu_region", variant="spill",
      targets=HOST_ONLY)
-# The companion's thread loops, by the labels of their latches, are parallel loops (codegen/thread_loops.py).
-_add("gpu.region_parallel", attrs=(Attr("latches", str),), side_effects=True, lowering="gpu_region",
+# The companion's thread loops, by their latches (blocks of the function, each ending in a loop's back
+# edge: verify.py checks), are parallel loops (codegen/thread_loops.py).
+_add("gpu.region_parallel", attrs=(Attr("latches", tuple, element=ir.Block),), side_effects=True, lowering="gpu_region",
      variant="parallel", targets=HOST_ONLY)
 
 # ---- --memcheck: (pointer, index, element count, is a store) -> the access failed ----
@@ -228,6 +239,9 @@ _add("recursion_check", operands=(_exactly(T.UINT64), _exactly(T.INT32)), side_e
 
 # ---- the process: stdout and Ctrl-C ----
 _add("stdout_failed", result=BOOL, side_effects=True, feature="print")  # on a GPU: codegen/device_print.py
+# a String about to be printed (its data, size, length): whether it raised (a lone surrogate, which CPython
+# cannot write to a UTF-8 stdout)
+_add("text_unencodable", operands=(PTR, INT, INT), result=BOOL, side_effects=True, targets=HOST_ONLY, feature="print")
 _add("interrupt_poll", result=BOOL, side_effects=True, targets=HOST_ONLY)
 I64 = Rule("a signed 64-bit integer", lambda t, ops: isinstance(t, ScalarType) and t.is_int and t.is_signed
            and t.bits == 64)

@@ -73,7 +73,7 @@ def print_instr(i: ir.Instr) -> str:
     if isinstance(i, ir.Intrinsic):
         head = f"{i.result} = " if i.result is not None else ""
         # Compile-time operands by name, in the order ops.py declares them: gpu.thread_idx[axis=x]().
-        attrs = f"[{', '.join(f'{k}={v}' for k, v in i.attrs.items())}]" if i.attrs else ""
+        attrs = f"[{', '.join(f'{k}={_attr_text(v)}' for k, v in i.attrs.items())}]" if i.attrs else ""
         return f"{head}{i.name}{attrs}({', '.join(map(str, i.args))})"
     if isinstance(i, ir.Load):
         return f"{i.result} = load {i.var}"
@@ -90,6 +90,13 @@ def print_instr(i: ir.Instr) -> str:
         unwind = f" except {i.handler.label}" if i.handler is not None else ""
         return f"{head}call_indirect {i.fn}({', '.join(map(str, i.args))}){unwind}"
     raise TypeError(i)
+
+
+def _attr_text(value: object) -> str:
+    """An attribute as the printer shows it: blocks by label (a tuple of them in parentheses)."""
+    if isinstance(value, tuple):
+        return f"({', '.join(map(_attr_text, value))})"
+    return value.label if isinstance(value, ir.Block) else str(value)
 
 
 def print_term(t: ir.Terminator | None) -> str:

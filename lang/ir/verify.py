@@ -382,8 +382,7 @@ def check_operation_attributes(cx: Context, i: ir.Intrinsic, block: ir.Block, in
         raise _Failed(f"{i.name} takes attributes {[a.name for a in spec.attrs]}, has {list(i.attrs)}", i)
     for attr in spec.attrs:
         if not attr.accepts(i.attrs[attr.name]):
-            allowed = f" one of {list(attr.choices)}" if attr.choices else ""
-            raise _Failed(f"attribute {attr.name} must be a {attr.type.__name__}{allowed}", i)
+            raise _Failed(f"attribute {attr.name} must be a {attr.describe()}", i)
 
 
 @applies_to(ir.Intrinsic)
@@ -410,6 +409,20 @@ def check_operation_result(cx: Context, i: ir.Intrinsic, block: ir.Block, index:
         raise _Failed(f"{spec.name} gives no value, the result is {i.result.type}", i)
     elif not spec.result(i.result.type, [a.type for a in i.args]):
         raise _Failed(f"the result is {i.result.type}, {spec.name} gives {spec.result.what}", i)
+
+
+@applies_to(ir.Intrinsic)
+def check_parallel_latches(cx: Context, i: ir.Intrinsic, block: ir.Block, index: int) -> None:
+    """`gpu.region_parallel` names loops by their latches: blocks of this function, each ending in a
+    jump back to a block that dominates it (codegen/thread_loops.py marks that loop)."""
+    if i.name != "gpu.region_parallel" or not isinstance(i.attrs.get("latches"), tuple):
+        return
+    for latch in i.attrs["latches"]:
+        if latch not in cx.blocks:
+            raise _Failed(f"latch {latch.label} is not a block of the function", i)
+        term = latch.term
+        if not (isinstance(term, ir.Jump) and _dominates(term.target, latch, cx.idom)):
+            raise _Failed(f"latch {latch.label} does not end in a jump back to its loop's head", i)
 
 
 def dominators(f: ir.Function) -> dict[ir.Block, ir.Block]:

@@ -57,6 +57,7 @@ class Program:
     # The imported modules' scripts, run before `main` in the order CPython would run them (globals.py).
     imported_scripts: list[FunctionInstance] = field(default_factory=list)
     dependencies: list[tuple[str, str]] = field(default_factory=list)  # imported files: (path, sha256)
+    walked: list[str] = field(default_factory=list)  # the files whose names the check walked (ModuleLoader.walked)
 
 
 def ct_env(decl: ast.FnDef, ct_args: tuple) -> dict:
@@ -357,6 +358,7 @@ class Instantiator:
         not pay for all of String)."""
         program = Program(self.symbols.name)
         program.dependencies = self.loader.dependencies
+        program.walked = self.loader.walked
         for module in self.modules:
             if not self._is_stdlib(module):
                 for sym in self._own(module, module.structs):
@@ -436,10 +438,10 @@ def instantiate_program(module: ast.Module, diags: DiagnosticBag, vector_bits: i
     from ..semantics.attribute_types import check_with_attribute_types
     from ..semantics.comptime import work_budget
 
-    def run_once(made) -> Program:
+    def run_once(attribute_types) -> Program:
         with work_budget():  # one budget of compile-time work for the whole program
-            loader = ModuleLoader(diags)
-            made(loader)
+            loader = ModuleLoader(diags, attribute_types)
+            attribute_types.loader = loader
             symbols = loader.collect_program(module)
             for each in loader.modules:
                 each.vector_bits = vector_bits

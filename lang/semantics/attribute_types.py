@@ -24,10 +24,15 @@ so a program is checked at most once per pending attribute plus once, and most i
 attribute nothing resolves is E0256 at its first value, saying which annotation to write. The
 types found are kept from run to run as the types of the run that found them, and rebuilt in the
 next run from the same declarations (`_rebuilt`).
+
+What the runs found is an `AttributeTypes`, made by `check_with_attribute_types` for one check of
+one program and handed to the run's ModuleLoader, which gives it to every module it collects
+(`ModuleSymbols.attribute_types`): the checker reaches it through the module it checks, and a
+pending attribute met in the check carries it (`PendingAttribute.types`). No process or context
+state: two checks at once in one thread do not meet.
 """
 from __future__ import annotations
 
-import contextvars
 from dataclasses import dataclass, field
 
 from ..diagnostics import DiagnosticBag
@@ -41,40 +46,35 @@ def _key(annotation: ast.Name) -> str:
 
 
 @dataclass
-class _State:
+class AttributeTypes:
     found: dict = field(default_factory=dict)  # key -> the Type a run found
     new: dict = field(default_factory=dict)  # key -> the Type this run found (the next run has it)
     lost: set = field(default_factory=set)  # keys found whose type this run could not rebuild
     rebuilt: dict = field(default_factory=dict)  # key -> the Type in this run
-    loader: object = None
-
-
-_STATE: contextvars.ContextVar[_State | None] = contextvars.ContextVar("pyx_attribute_types", default=None)
+    loader: object = None  # the run's ModuleLoader (run_once sets it)
 
 
 def check_with_attribute_types(module: ast.Module, diags, run_once):
-    """run_once(loader_made) checks the program; it is run again while a run finds a pending
-    attribute's type, and what a run reported is dropped before the next."""
-    state = _State()
-    token = _STATE.set(state)
-    try:
-        while True:
-            before = diags.snapshot()
-            state.rebuilt, state.new, state.lost = {}, {}, set()
-            program = run_once(lambda loader: setattr(state, "loader", loader))
-            if state.new:
-                diags.rewind(before)
-                state.found.update(state.new)
-                continue
-            _report_unresolved(module, state, diags)
-            return program
-    finally:
-        _STATE.reset(token)
+    """run_once(attribute_types) checks the program with a ModuleLoader given attribute_types (and
+    sets its `loader`); it is run again while a run finds a pending attribute's type, and what a
+    run reported is dropped before the next."""
+    state = AttributeTypes()
+    while True:
+        before = diags.snapshot()
+        state.rebuilt, state.new, state.lost = {}, {}, set()
+        program = run_once(state)
+        if state.new:
+            diags.rewind(before)
+            state.found.update(state.new)
+            continue
+        _report_unresolved(module, state, diags)
+        return program
 
 
-def resolve_pending(annotation: ast.Name) -> Type:
-    """The type of a pending annotation in this run: the one found, or `<error>` while pending."""
-    state = _STATE.get()
+def resolve_pending(annotation: ast.Name, symbols) -> Type:
+    """The type of a pending annotation in this run: the one found, or `<error>` while pending
+    (and outside a check with attribute types). symbols: the module the annotation is resolved in."""
+    state = getattr(symbols, "attribute_types", None)
     if state is None:
         return ERROR
     key = _key(annotation)
@@ -87,7 +87,7 @@ def resolve_pending(annotation: ast.Name) -> Type:
     return state.rebuilt[key]
 
 
-def _rebuilt(t: Type, state: _State) -> Type | None:
+def _rebuilt(t: Type, state: AttributeTypes) -> Type | None:
     """t (a type of an earlier run) in this run: the same declaration, the same arguments."""
     from .module import resolve_fields, struct_instance
 
@@ -131,13 +131,14 @@ class PendingAttribute:
     cls: str
     attr: str
     first: ast.Expr
+    types: AttributeTypes = field(compare=False, repr=False)  # where a type found for it is recorded
 
 
 def pending_of(chk, base_type: Type, attr: str) -> PendingAttribute | None:
     """The pending attribute `attr` of class type base_type (None when it has a type)."""
     from .classes import data_type, is_class
 
-    state = _STATE.get()
+    state = chk.module.attribute_types
     if state is None or not is_class(base_type):
         return None
     data = data_type(chk, base_type)
@@ -155,7 +156,7 @@ def pending_of(chk, base_type: Type, attr: str) -> PendingAttribute | None:
     first = _first_value(getattr(declaring, "decl", None), name)
     if first is None:
         return None
-    return PendingAttribute(_key(annotation), cls, name, first)
+    return PendingAttribute(_key(annotation), cls, name, first, state)
 
 
 def _first_value(handle: object, attr: str) -> ast.Expr | None:
@@ -188,9 +189,8 @@ def is_empty_first(pending: PendingAttribute) -> bool:
 def resolve(pending: PendingAttribute, t: Type) -> None:
     """Record t for the attribute (the first use that says, in the order checked), for the next
     run (not a type that tells nothing)."""
-    state = _STATE.get()
-    if t != ERROR and state is not None:
-        state.new.setdefault(pending.key, t)
+    if t != ERROR:
+        pending.types.new.setdefault(pending.key, t)
 
 
 def assigned(chk, pending: PendingAttribute, value_node: ast.Expr, value) -> None:
@@ -230,7 +230,7 @@ def object_start(chk, func: ast.Subscript, e: ast.Call):
     return none_value(chk, t, e.span) if is_class(t) else None
 
 
-def _report_unresolved(module: ast.Module, state: _State, diags) -> None:
+def _report_unresolved(module: ast.Module, state: AttributeTypes, diags) -> None:
     """E0256 for each attribute still pending after the whole check, at its first value (in every
     module of the program: an imported module's class too)."""
     seen = set()

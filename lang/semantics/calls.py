@@ -12,10 +12,11 @@ from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_ty
 from . import classes, everyday, fold, function_values, iterable_arguments, python_float
 from .builtin_types import is_builtin
 from .drained_loops import owned_variant
-from .empty_literals import is_empty_literal
+from .empty_literals import is_empty_literal, needs_context
 from .generators import is_generator
 from .implicit_mut import aliased_argument
 from .imports import is_stdlib_file, is_string
+from .narrowing import optional_notes
 from .rules import FUTURE_NAMES, TypeParam, is_float, is_num, signature, unify_annotation
 from .sharing import place_root
 from .typed import (
@@ -38,6 +39,17 @@ if TYPE_CHECKING:
     from .check import FunctionChecker
     from .expressions import ExpressionChecker
     from .messages import MessageBuilder
+
+
+class _Passing:
+    """The arguments of one call as `finish_call` passes them (`args`, in order), and the variables
+    passed by reference so far (`borrowed`: one may not be passed twice)."""
+
+    def __init__(self, decl: ast.FnDef, params, bound: list[TExpr], owner: StructType | None,
+                 receiver: TExpr | None):
+        self.decl, self.params, self.bound, self.owner, self.receiver = decl, params, bound, owner, receiver
+        self.args: list[TExpr] = []
+        self.borrowed: dict[LocalVar, Span] = {}
 
 
 class CallChecker:
@@ -176,7 +188,8 @@ class CallChecker:
         bound: list[TExpr | None] = [None] * len(params)
         name = decl.name if owner is None else (owner.name if decl.name == "__init__" else f"{owner}.{decl.name}")
         typed_params = {id(a): params[i] for i, a in enumerate(e.args[:len(params)])
-                        if is_empty_literal(a, self.chk.module) and params[i].annotation is not None
+                        if (is_empty_literal(a, self.chk.module) or needs_context(a, self.chk.module))
+                        and params[i].annotation is not None
                         and not decl.ct_params}
         if iterable_arguments.marked(decl):  # `s.update(gen)`, `xs.extend((1, 2))`: any iterable, as in Python
             for i, a in enumerate(e.args[:len(params)]):
@@ -297,37 +310,67 @@ class CallChecker:
         if any(b.type == ERROR for b in bound) or (receiver is not None and receiver.type == ERROR):
             self._pending_arguments(decl, params, bound, owner)
             return TConst(span, ERROR, None)
-        from .stored_arguments import check_stored_arguments
-
-        if not check_stored_arguments(self.chk, decl, params, bound, span, owner):  # `C(xs)` storing xs, xs used after
+        if not self._arguments_allowed(decl, params, bound, span, owner):
             return TConst(span, ERROR, None)
-        from .bytes_checks import check_call as check_bytes_call
-
-        if not check_bytes_call(self.chk, decl, params, bound, span, owner):  # `s.encode("utf-16")`, `b == "a"`
-            return TConst(span, ERROR, None)
-        if decl.name == "format" and owner is None and len(bound) == 2 and is_stdlib_file(decl.span.file.name):
-            from .format_spec import spec_problem
-
-            spec = bound[1]
-            problem = spec_problem(default_type(bound[0].type), spec.value, is_string) \
-                if isinstance(spec, TConst) and isinstance(spec.value, str) else None
-            if problem is not None:
-                self.msg.error("E0172", spec.span, spec=spec.value, problem=problem)
-                return TConst(span, ERROR, None)
-        if decl.name == "format_at_run_time" and owner is None and len(bound) == 2 \
-                and is_stdlib_file(decl.span.file.name):  # `f"{x:{w}}"` (syntax/nested_spec.py)
-            from .format_spec import spec_problem
-
-            problem = spec_problem(default_type(bound[0].type), "", is_string)  # (None for what takes a spec)
-            if problem is not None:
-                self.msg.error("E0172", bound[0].span, spec="{...}", problem=problem)
-                return TConst(span, ERROR, None)
         env: dict = {}
         if decl.ct_params or ct_items:
             env = self.bind_ct(decl, ct_items, params, bound, span)
             if env is None:
                 return TConst(span, ERROR, None)
         env = {**getattr(owner, "ct_env", {}), **({"Self": owner} if owner is not None else {}), **env}
+        arg_types = self._argument_types(decl, params, bound, span, env)
+        if arg_types is None or ERROR in arg_types:
+            return TConst(span, ERROR, None)
+        passing = _Passing(decl, params, bound, owner, receiver)
+        if decl.self_convention is not None:
+            arg_types.insert(0, owner)
+            if not self._pass_receiver(passing):
+                return TConst(span, ERROR, None)
+        if not self._pass_arguments(passing, arg_types[1:] if decl.self_convention is not None else arg_types):
+            return TConst(span, ERROR, None)
+        args = passing.args
+        if any(a.type == ERROR for a in args) or not aliased_argument(params, args, self.msg):
+            return TConst(span, ERROR, None)
+        if is_generator(decl):  # nothing runs yet: the arguments, kept (semantics/generators.py)
+            return self.chk.generators.made(decl, args, arg_types, span, owner)
+        if not self.chk.generators.passed(decl, args, span):
+            return TConst(span, ERROR, None)
+        return self._instance_call(decl, args, arg_types, (span, name_span), owner, env)
+
+    def _arguments_allowed(self, decl: ast.FnDef, params, bound: list[TExpr], span: Span,
+                           owner: StructType | None) -> bool:
+        """The checks of particular calls, each reporting its error: an argument stored and used after
+        (`C(xs)`), bytes mixed with str, a format spec that does not fit the value."""
+        from .bytes_checks import check_call as check_bytes_call
+        from .stored_arguments import check_stored_arguments
+
+        if not check_stored_arguments(self.chk, decl, params, bound, span, owner):  # `C(xs)` storing xs, xs used after
+            return False
+        if not check_bytes_call(self.chk, decl, params, bound, span, owner):  # `s.encode("utf-16")`, `b == "a"`
+            return False
+        if owner is not None or len(bound) != 2 or decl.name not in ("format", "format_at_run_time") \
+                or not is_stdlib_file(decl.span.file.name):
+            return True
+        from .format_spec import spec_problem
+
+        if decl.name == "format":
+            spec = bound[1]
+            problem = spec_problem(default_type(bound[0].type), spec.value, is_string) \
+                if isinstance(spec, TConst) and isinstance(spec.value, str) else None
+            if problem is not None:
+                self.msg.error("E0172", spec.span, spec=spec.value, problem=problem)
+                return False
+            return True
+        # `f"{x:{w}}"` (syntax/nested_spec.py)
+        problem = spec_problem(default_type(bound[0].type), "", is_string)  # (None for what takes a spec)
+        if problem is not None:
+            self.msg.error("E0172", bound[0].span, spec="{...}", problem=problem)
+            return False
+        return True
+
+    def _argument_types(self, decl: ast.FnDef, params, bound: list[TExpr], span: Span, env: dict) -> list | None:
+        """The type each argument is passed as: its parameter's (a `*args`: the argument's own, a `def`'s
+        unannotated parameter: its argument's); None after E0132."""
         arg_types = []
         for p, b in zip(params, bound):
             if p.variadic:
@@ -337,71 +380,81 @@ class CallChecker:
                 # `def f(x, acc=None)` called without acc: a value of no type (it reached codegen as one)
                 self.msg.error("E0132", b.span, (Note("in this call", span),),
                                name=p.name)
-                return TConst(span, ERROR, None)
+                return None
             arg_types.append(self.chk.type_resolver(p.annotation, env, decl) if p.annotation is not None
                              else self.exprs.string_or(default_type(b.type)))  # `f("ab")` of a `def`: a str
-        if ERROR in arg_types:
-            return TConst(span, ERROR, None)
-        args = []
-        borrowed: dict[LocalVar, Span] = {}
+        return arg_types
+
+    def _pass_receiver(self, c: _Passing) -> bool:
+        """The receiver as the method's `self`: by reference for `mut self` (E0123 where it is not a
+        variable or a field of one), given away for `var self`."""
+        decl, owner, receiver = c.decl, c.owner, c.receiver
         convention = decl.self_convention
-        if convention is not None:
-            arg_types.insert(0, owner)
-            if convention == "mut":
-                root = place_root(receiver)
-                # `xs[i] = v` stores over an item: a loop walking xs goes on (its memory stays put).
-                item_store = decl.name == "__setitem__" and is_builtin(owner, "List") \
-                    and isinstance(receiver, TLocal) and bool(bound) \
-                    and isinstance(bound[0].type, (ScalarType, LiteralType))
-                if root is not None and not self.chk.sharing.changed_in_place(root, receiver.span, element=item_store):
-                    return TConst(span, ERROR, None)
-                place = field_place(receiver)
-                if place is not None:  # `v.items.append(x)`: the field, written back after the call
-                    args.append(TFieldRef(receiver.span, owner, place))
-                elif not (isinstance(receiver, TLocal) and receiver.var.mutable):
-                    self.msg.error("E0123", receiver.span, name=decl.name, struct=owner)
-                    return TConst(span, ERROR, None)
-                else:
-                    borrowed[receiver.var] = receiver.span
-                    args.append(TRef(receiver.span, owner, receiver.var))
-            elif convention == "":
-                args.append(receiver)
-            elif convention in ("var", "owned"):  # `fn _drain(var self)`: the callee takes it over
-                args.append(self.chk.ownership.consume(receiver, f"passed to `{decl.name}`"))
-        for p, b, t in zip(params, bound, arg_types[1:] if convention is not None else arg_types):
+        if convention == "mut":
+            root = place_root(receiver)
+            # `xs[i] = v` stores over an item: a loop walking xs goes on (its memory stays put).
+            item_store = decl.name == "__setitem__" and is_builtin(owner, "List") \
+                and isinstance(receiver, TLocal) and bool(c.bound) \
+                and isinstance(c.bound[0].type, (ScalarType, LiteralType))
+            if root is not None and not self.chk.sharing.changed_in_place(root, receiver.span, element=item_store):
+                return False
+            place = field_place(receiver)
+            if place is not None:  # `v.items.append(x)`: the field, written back after the call
+                c.args.append(TFieldRef(receiver.span, owner, place))
+            elif not (isinstance(receiver, TLocal) and receiver.var.mutable):
+                self.msg.error("E0123", receiver.span, name=decl.name, struct=owner)
+                return False
+            else:
+                c.borrowed[receiver.var] = receiver.span
+                c.args.append(TRef(receiver.span, owner, receiver.var))
+        elif convention == "":
+            c.args.append(receiver)
+        elif convention in ("var", "owned"):  # `fn _drain(var self)`: the callee takes it over
+            c.args.append(self.chk.ownership.consume(receiver, f"passed to `{decl.name}`"))
+        return True
+
+    def _pass_arguments(self, c: _Passing, types: list) -> bool:
+        """Each argument converted to its parameter's type; a `mut` parameter's by reference."""
+        for p, b, t in zip(c.params, c.bound, types):
             if p.convention != "mut":
                 self.chk.empties.flows_into(b, t)
-                where = f"as the argument `{p.name}` of `{decl.name}`{python_float.ANNOTATION}"
+                where = f"as the argument `{p.name}` of `{c.decl.name}`{python_float.ANNOTATION}"
                 python_float.refuse_int_constant(self.chk, b, t, python_float.spelled_float(p.annotation), where)
                 value = self.exprs.coerce(b, t)
                 if p.convention in ("var", "owned"):  # the callee takes it over
                     value = self.chk.ownership.consume(value, f"passed to `{p.convention} {p.name}`")
                 else:  # an object's attribute, which the callee could replace (semantics/classes.py)
-                    value = classes.borrowed_argument(self.chk, value, [*bound, receiver])
-                args.append(value)
-                continue
-            # `mut`: the callee writes the caller's variable (or a field of one), of exactly this type.
-            root = place_root(b)
-            if root is not None and b.type == t and not self.chk.sharing.changed_in_place(root, b.span):
-                return TConst(span, ERROR, None)
-            place = field_place(b)
-            if place is not None and b.type == t:
-                args.append(TFieldRef(b.span, t, place))
-                continue
-            if not (isinstance(b, TLocal) and b.var.mutable and b.type == t):
-                self.msg.error("E0114", b.span, name=p.name, type=t)
-                return TConst(span, ERROR, None)
-            if b.var in borrowed:
-                self.msg.error("E0115", b.span, (Note("first passed here", borrowed[b.var]),), name=b.var.name)
-                return TConst(span, ERROR, None)
-            borrowed[b.var] = b.span
-            args.append(TRef(b.span, t, b.var))
-        if any(a.type == ERROR for a in args) or not aliased_argument(params, args, self.msg):
-            return TConst(span, ERROR, None)
-        if is_generator(decl):  # nothing runs yet: the arguments, kept (semantics/generators.py)
-            return self.chk.generators.made(decl, args, arg_types, span, owner)
-        if not self.chk.generators.passed(decl, args, span):
-            return TConst(span, ERROR, None)
+                    value = classes.borrowed_argument(self.chk, value, [*c.bound, c.receiver])
+                c.args.append(value)
+            elif not self._pass_by_reference(c, p, b, t):
+                return False
+        return True
+
+    def _pass_by_reference(self, c: _Passing, p: ast.Param, b: TExpr, t: Type) -> bool:
+        """`mut`: the callee writes the caller's variable (or a field of one), of exactly this type;
+        E0114 for anything else, E0115 for a variable passed twice."""
+        root = place_root(b)
+        if root is not None and b.type == t and not self.chk.sharing.changed_in_place(root, b.span):
+            return False
+        place = field_place(b)
+        if place is not None and b.type == t:
+            c.args.append(TFieldRef(b.span, t, place))
+            return True
+        if not (isinstance(b, TLocal) and b.var.mutable and b.type == t):
+            self.msg.error("E0114", b.span, name=p.name, type=t)
+            return False
+        if b.var in c.borrowed:
+            self.msg.error("E0115", b.span, (Note("first passed here", c.borrowed[b.var]),), name=b.var.name)
+            return False
+        c.borrowed[b.var] = b.span
+        c.args.append(TRef(b.span, t, b.var))
+        return True
+
+    def _instance_call(self, decl: ast.FnDef, args: list[TExpr], arg_types: list, spans: tuple[Span, Span],
+                       owner: StructType | None, env: dict) -> TExpr:
+        """The call of decl's instance for these argument types (and compile-time arguments), noted as
+        one of the function's callees and references."""
+        span, name_span = spans
         ct_args = tuple(env[p.name] for p in decl.ct_params)
         instance = self.chk.instantiate(decl, tuple(arg_types), span, owner, ct_args)
         if instance is None:
@@ -410,7 +463,7 @@ class CallChecker:
         if instance.called_at is None:
             instance.called_at = (span, self.chk.fn)
         self.chk.fn.references.append(Reference(name_span, "function", decl.name, instance.return_type,
-                                            decl.name_span, signature(instance)))
+                                                decl.name_span, signature(instance)))
         if decl.raises:
             self.chk.exceptions.check_may_raise(f"through `{decl.name}` (a `raises` function)", span)
         ret = instance.return_type
@@ -471,22 +524,16 @@ class CallChecker:
             return TConst(e.span, ERROR, None)
         if result == ERROR or any(a.type == ERROR for a in args):
             return TConst(e.span, ERROR, None)
-        if through:
-            for t, span in [(result, func.items[1].span)] + [(a.type, a.span) for a in args[1:]]:
-                if not (isinstance(t, (ScalarType, T.PtrType)) or (t == T.NONE and span is func.items[1].span)):
-                    self.msg.error("E0170", span, type=t)
-                    return TConst(e.span, ERROR, None)
-            return TBuiltin(e.span, result, "extern_ptr", args)
-        symbol = func.items[0].value
-        if not symbol.startswith("__pyx_") and not _in_process(symbol):
-            self.msg.error("E0173", func.items[0].span, symbol=symbol)
+        if not through and not func.items[0].value.startswith("__pyx_") and not _in_process(func.items[0].value):
+            self.msg.error("E0173", func.items[0].span, symbol=func.items[0].value)
             return TConst(e.span, ERROR, None)
-        for t, span in [(result, func.items[1].span)] + [(a.type, a.span) for a in args]:
+        # The same kinds by name and through a pointer (a string literal is a C string either way).
+        for t, span in [(result, func.items[1].span)] + [(a.type, a.span) for a in args[len(callee):]]:
             if not (isinstance(t, (ScalarType, T.PtrType)) or t == T.STRING_LITERAL or (t == T.NONE and span is
                                                                                      func.items[1].span)):
                 self.msg.error("E0170", span, type=t)
                 return TConst(e.span, ERROR, None)
-        return TBuiltin(e.span, result, "extern:" + func.items[0].value, args)
+        return TBuiltin(e.span, result, "extern_ptr" if through else "extern:" + func.items[0].value, args)
 
     def default_value(self, p: ast.Param) -> TExpr:
         v = self.exprs.expr(p.default)
@@ -654,7 +701,7 @@ class CallChecker:
             if a.type == T.BOOL:
                 a = self.convert(a, T.INT, e.span)
             if not (isinstance(a.type, LiteralType) or is_num(a.type)):
-                self.msg.error("E0203", e.span, op="abs", operand=a.type)
+                self.msg.error("E0203", e.span, optional_notes(a), op="abs", operand=a.type)
                 return TConst(e.span, ERROR, None)
             if isinstance(a, TConst):
                 return TConst(e.span, a.type, fold.normalize(abs(a.value), a.type))

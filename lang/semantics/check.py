@@ -35,7 +35,7 @@ from .calls import CallChecker
 from .closures import ClosureChecker
 from .comprehensions import ComprehensionChecker, CompStep
 from .discard import DISCARD, reads_discard
-from .empty_literals import EmptyLiterals, is_empty_literal
+from .empty_literals import EmptyLiterals, is_empty_literal, needs_context, open_display, report_open_display
 from .expressions import ExpressionChecker
 from .generators import GeneratorChecker
 from .globals import ModuleVariables
@@ -387,6 +387,12 @@ class FunctionChecker:
         types from the declaration."""
         if isinstance(value, ast.Comprehension):  # `rows: list[list[int]] = [[] for _ in range(n)]`
             return self.comprehensions.in_context(value, declared)
+        if needs_context(value, self.module):  # `grid: list[list[int]] = [[]]`: its empty items take the item type
+            if isinstance(value, ast.ListExpr) and is_builtin(declared, "List"):
+                return self.exprs.expr_ListExpr(value, declared.ct_env["T"])
+            if isinstance(value, ast.DictExpr) and is_builtin(declared, "Dict"):
+                return self.exprs.expr_DictExpr(value, declared.ct_env["V"])
+            return None
         empty = (isinstance(value, ast.ListExpr) and not value.elts and is_builtin(declared, "List")) or (
             isinstance(value, ast.DictExpr) and not value.keys and is_builtin(declared, "Dict")) or (
             sets.is_empty_set(value) and is_builtin(declared, "Set"))
@@ -398,9 +404,16 @@ class FunctionChecker:
 
     def empty_item(self, target: ast.Expr, value: ast.Expr) -> TExpr | None:
         """`groups[key] = []`: stored into a dict (or list) variable whose item type is known, an
-        empty literal takes that type, as `xs: list[str] = []` takes its declaration's."""
+        empty literal takes that type, as `xs: list[str] = []` takes its declaration's; so do the
+        empty items of a display (`groups[key] = [[]]`, `grid = [[]]` to a variable that has a type)."""
+        if isinstance(target, ast.Name) and needs_context(value, self.module):
+            found = self.scopes.lookup(target.id)
+            if found is None and open_display(value, self.module):  # `grid = [[]]`: E0100, naming the variable
+                report_open_display(self, value, target.id)
+                return TConst(value.span, ERROR, None)
+            return self.empty_container(value, found.type) if isinstance(found, LocalVar) else None
         if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
-                and is_empty_literal(value, self.module)):
+                and (is_empty_literal(value, self.module) or needs_context(value, self.module))):
             return None
         container = self.scopes.lookup(target.value.id)
         ctype = container.type if isinstance(container, LocalVar) else None
@@ -612,6 +625,8 @@ class FunctionChecker:
             return None
         if isinstance(existing, LocalVar) and target.id == DISCARD and self.fresh_discard(existing, value):
             existing = None  # `for _ in range(n)` after `for _, p in pairs`: unread, so its own variable
+        if isinstance(existing, LocalVar) and self.fresh_loop_binding(existing, target, value):
+            existing = None  # `for k, v in d.items()` after `for v in ints`: the ints are never read again
         if isinstance(existing, LocalVar):
             self.refer_local(target.span, existing)
             if not existing.mutable:
@@ -655,6 +670,17 @@ class FunctionChecker:
             self._reads_discard = reads_discard(self.fn.decl.body)
         vtype = self.exprs.string_or(default_type(value.type))
         return not self._reads_discard and vtype not in (existing.type, ERROR) and existing.type != ERROR
+
+    def fresh_loop_binding(self, existing: LocalVar, target: ast.Name, value: TExpr) -> bool:
+        """Whether this `for` target gets a new variable: its value's type differs from the one the
+        name has, and nothing can read the name's earlier values again (semantics/loop_rebinding.py)."""
+        vtype = self.exprs.string_or(default_type(value.type))
+        if vtype in (existing.type, ERROR) or existing.type == ERROR or existing.is_param or existing.by_ref \
+                or existing.global_symbol is not None or self.fn.decl is None:
+            return False
+        from .loop_rebinding import rebinds_unobserved
+
+        return rebinds_unobserved(self.fn.decl, target)
 
     def store(self, variables: list, values: list[TExpr], span: Span) -> TAssign:
         values = self.ownership.store_targets(variables, values)
@@ -871,7 +897,9 @@ class FunctionChecker:
             self.assigned = None
             return result
         value = None
-        if s.value is not None:
+        if s.value is not None and self.fn.return_type is not None:  # `return []` of a `-> list[int]`
+            value = self.empty_container(s.value, self.fn.return_type)
+        if s.value is not None and value is None:
             value = self.exprs.expr(s.value)
         expected = self.fn.return_type
         if expected is None and self.infer_return and value is not None and recursive_returns.unknown(value.type):

@@ -266,6 +266,24 @@ def _frames(t: Type) -> list[FunctionType]:
     return found
 
 
+class _Captures:
+    """A closure being made by `ClosureChecker._closure`: what it captures, the values it is made
+    with and its fields' types (one of each per capture, but for a constant); `ok` is False once
+    an error was reported."""
+
+    def __init__(self, decl: ast.FnDef, span: Span, nonlocal_names, by_value: tuple):
+        self.decl, self.span, self.nonlocal_names, self.by_value = decl, span, nonlocal_names, by_value
+        self.captures: list[Capture] = []
+        self.values: list[TExpr] = []
+        self.fields: list[tuple[str, Type]] = []
+        self.ok = True
+
+    def add(self, capture: Capture, value: TExpr, field_type: Type) -> None:
+        self.captures.append(capture)
+        self.values.append(value)
+        self.fields.append((capture.name, field_type))
+
+
 class ClosureChecker:
     """Functions as values, lambdas and nested functions (this module's docstring).
     Reached as `chk.closures` from the other checkers."""
@@ -409,68 +427,81 @@ class ClosureChecker:
                 p.name == "self" for p in decl.params) else "a `*` parameter")
             return None
         _, nonlocal_names, free = scope_of(decl.params, decl.body)
-        frame_body = self.chk.fn.decl.body
-        captures: list[Capture] = []
-        values: list[TExpr] = []
-        fields: list[tuple[str, Type]] = []
-        ok = True
+        made = _Captures(decl, span, nonlocal_names, by_value)
         for n in nonlocal_names:
             found = self.chk.scopes.lookup(n)
             if not isinstance(found, LocalVar):
                 self.msg.error("E0197", span, name=n)
-                ok = False
+                made.ok = False
         for n in free:
-            if n == own_name:
-                continue  # the function calling itself: its own value (see enter)
-            found = self.chk.scopes.lookup(n)
-            if isinstance(found, TConst):
-                captures.append(Capture(n, found.type, False, False, found))
-                continue
-            if found is None and n in nonlocal_names:
-                continue  # reported above
-            if found is None and binding_count(n, frame_body):  # bound later in the frame
-                self.msg.error("E0277", span, func=decl.name, name=n)
-                ok = False
-                continue
-            if not isinstance(found, LocalVar):
-                continue  # a module-level name, a builtin, or a mistake the body's check reports
-            if found.type == ERROR:
-                ok = False
-                continue
-            if self.chk.assigned is not None and found not in self.chk.assigned:
-                self.msg.error("E0277", span, func=decl.name, name=n)
-                ok = False
-                continue
-            plain = isinstance(found.type, ScalarType) or (isinstance(found.type, FunctionType)
-                                                           and not holds_address(found.type)
-                                                           and not owning(found.type))
-            bound = binding_count(n, frame_body) + (1 if found.is_param else 0)
-            by_ref = found.by_ref or n in nonlocal_names or not plain or bound > 1
-            if n in by_value:  # a bound method's object: a counted copy of the handle, the closure's own
-                captures.append(Capture(n, found.type, False, False))
-                values.append(self.chk.ownership.consume(TLocal(span, found.type, found), "captured"))
-                fields.append((n, found.type))
-                continue
-            holder = getattr(found, "cell", None)
-            if holder is not None:  # the variable lives in a heap cell: the closure holds a reference to it
-                captures.append(Capture(n, found.type, True, found.mutable, cell=True))
-                values.append(self.chk.ownership.consume(TLocal(span, holder.type, holder), "captured"))
-                fields.append((n, holder.type))
-                continue
-            captures.append(Capture(n, found.type, by_ref, found.mutable))
-            if by_ref:
-                values.append(TAddress(span, T.ptr(found.type), found))
-                fields.append((n, T.ptr(found.type)))
-            else:
-                values.append(TLocal(span, found.type, found))
-                fields.append((n, found.type))
-                self.copied.setdefault(found, span)
-        if not ok:
+            if n != own_name:  # (the function calling itself: its own value, see enter)
+                self._capture(made, n)
+        if not made.ok:
             return None
-        if any(c.by_ref for c in captures) and (any(loop.parallel for loop in self.chk.loops) or self.chk.fn.is_kernel):
+        if any(c.by_ref for c in made.captures) and (any(loop.parallel for loop in self.chk.loops)
+                                                     or self.chk.fn.is_kernel):
             # A prange body is outlined with copies of what it reads; a kernel's variables are per thread.
             self.msg.error("E0281", span, construct="a shared variable inside a `prange` loop or a kernel")
             return None
+        ftype, frame = self._closure_type(made, name, own_name if own_name in free else "")
+        if frame == self.chk.fn.symbol:
+            self.shared.append((ftype, span, next(c.name for c in made.captures if c.by_ref and not c.cell)))
+        return TClosure(span, ftype, made.values)
+
+    def _capture(self, made: _Captures, n: str) -> None:
+        """Capture the free name `n`: a compile-time constant, or a variable of the frame (E0277 where
+        it is bound after the closure is made); a module-level name or a builtin is not captured."""
+        decl, span = made.decl, made.span
+        found = self.chk.scopes.lookup(n)
+        if isinstance(found, TConst):
+            made.captures.append(Capture(n, found.type, False, False, found))
+            return
+        if found is None and n in made.nonlocal_names:
+            return  # reported above
+        if found is None and binding_count(n, self.chk.fn.decl.body):  # bound later in the frame
+            self.msg.error("E0277", span, func=decl.name, name=n)
+            made.ok = False
+            return
+        if not isinstance(found, LocalVar):
+            return  # a module-level name, a builtin, or a mistake the body's check reports
+        if found.type == ERROR:
+            made.ok = False
+            return
+        if self.chk.assigned is not None and found not in self.chk.assigned:
+            self.msg.error("E0277", span, func=decl.name, name=n)
+            made.ok = False
+            return
+        self._capture_variable(made, n, found)
+
+    def _capture_variable(self, made: _Captures, n: str, found: LocalVar) -> None:
+        """A variable of the frame: a copy of its value (a number or a plain function bound once), else
+        its address; a bound method's object given to the closure; a heap cell's reference."""
+        span = made.span
+        plain = isinstance(found.type, ScalarType) or (isinstance(found.type, FunctionType)
+                                                       and not holds_address(found.type)
+                                                       and not owning(found.type))
+        bound = binding_count(n, self.chk.fn.decl.body) + (1 if found.is_param else 0)
+        by_ref = found.by_ref or n in made.nonlocal_names or not plain or bound > 1
+        if n in made.by_value:  # a bound method's object: a counted copy of the handle, the closure's own
+            made.add(Capture(n, found.type, False, False),
+                     self.chk.ownership.consume(TLocal(span, found.type, found), "captured"), found.type)
+            return
+        holder = getattr(found, "cell", None)
+        if holder is not None:  # the variable lives in a heap cell: the closure holds a reference to it
+            made.add(Capture(n, found.type, True, found.mutable, cell=True),
+                     self.chk.ownership.consume(TLocal(span, holder.type, holder), "captured"), holder.type)
+            return
+        if by_ref:
+            made.add(Capture(n, found.type, by_ref, found.mutable), TAddress(span, T.ptr(found.type), found),
+                     T.ptr(found.type))
+        else:
+            made.add(Capture(n, found.type, by_ref, found.mutable), TLocal(span, found.type, found), found.type)
+            self.copied.setdefault(found, span)
+
+    def _closure_type(self, made: _Captures, name: str, own_name: str) -> tuple[FunctionType, str]:
+        """The closure's type (one per name, frame and field types, made once) and the frame whose
+        variables it shares ("" for none)."""
+        decl, captures, fields = made.decl, made.captures, made.fields
         call = ast.FnDef(decl.span, decl.kind, "__call__", decl.name_span, (),
                          (ast.Param(decl.name_span, "self", None, None, None),) + decl.params,
                          decl.raises, decl.returns, decl.body)
@@ -488,11 +519,9 @@ class ClosureChecker:
         ftype = self.chk.module.function_types.get(key)
         if ftype is None:
             ftype = self._make_type(name, self.chk.module.name, fields, call, captures=captures, frame=frame,
-                                    own_name=own_name if own_name in free else "")
+                                    own_name=own_name)
             self.chk.module.function_types[key] = ftype
-        if frame == self.chk.fn.symbol:
-            self.shared.append((ftype, span, next(c.name for c in captures if c.by_ref and not c.cell)))
-        return TClosure(span, ftype, values)
+        return ftype, frame
 
     # ---- calling them ----
     def call(self, callee: TExpr, e: ast.Call) -> TExpr:

@@ -82,43 +82,71 @@ class CtError(Exception):
 def evaluate(expr: ast.Expr, env: dict, lookup: Callable[[str, Span], object | None],
              resolve_type: Callable[[ast.Expr], T.Type]) -> object:
     """`lookup(name, span)` gives module-level constants; `resolve_type` handles type expressions."""
-    if isinstance(expr, (ast.IntLit, ast.FloatLit, ast.BoolLit)):
-        return expr.value
-    if isinstance(expr, ast.Name):
-        if expr.id in env:
-            return env[expr.id]
-        found = lookup(expr.id, expr.span)
+    return _Evaluation(env, lookup, resolve_type).value(expr)
+
+
+class _Evaluation:
+    """`evaluate` with what it was given: `value_<node class>` for each kind of expression that has
+    a compile-time value; CtError for any other."""
+
+    def __init__(self, env: dict, lookup: Callable[[str, Span], object | None],
+                 resolve_type: Callable[[ast.Expr], T.Type]):
+        self.env, self.lookup, self.resolve_type = env, lookup, resolve_type
+
+    def value(self, expr: ast.Expr) -> object:
+        if isinstance(expr, (ast.IntLit, ast.FloatLit, ast.BoolLit)):
+            return expr.value
+        of = getattr(self, "value_" + type(expr).__name__, None)
+        if of is None:
+            raise _not_a_value(expr)
+        return of(expr)
+
+    def value_Name(self, expr: ast.Name) -> object:
+        if expr.id in self.env:
+            return self.env[expr.id]
+        found = self.lookup(expr.id, expr.span)
         if found is not None:
             return found
-        return resolve_type(expr)
-    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "DType":
+        return self.resolve_type(expr)
+
+    def value_Attribute(self, expr: ast.Attribute) -> object:
+        if not (isinstance(expr.value, ast.Name) and expr.value.id == "DType"):
+            raise _not_a_value(expr)
         if expr.attr in T.DTYPES:
             return T.DTYPES[expr.attr]
         raise CtError(expr.span, f"`DType` has no member `{expr.attr}`")
-    if isinstance(expr, ast.Subscript):
-        return resolve_type(expr)
-    if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len"
-            and len(expr.args) == 1 and isinstance(expr.args[0], ast.Name)
-            and ast.variadic_count(expr.args[0].id) in env):
-        return env[ast.variadic_count(expr.args[0].id)]  # `len(xs)` of a `*xs` parameter
-    if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "is_simd"
-            and len(expr.args) == 1 and not expr.keywords and "is_simd" not in env
-            and lookup("is_simd", expr.span) is None):
-        # `comptime if is_simd(T)`: whether a type parameter is a SIMD vector, so generic stdlib
-        # code (String(x), repr) can give vectors their text without the compiler knowing String.
-        return isinstance(evaluate(expr.args[0], env, lookup, resolve_type), T.SIMDType)
-    if isinstance(expr, ast.IfExp):
-        test = evaluate(expr.test, env, lookup, resolve_type)
-        return evaluate(expr.body if test else expr.orelse, env, lookup, resolve_type)
-    if isinstance(expr, ast.Unary):
-        value = evaluate(expr.operand, env, lookup, resolve_type)
+
+    def value_Subscript(self, expr: ast.Subscript) -> object:
+        return self.resolve_type(expr)
+
+    def value_Call(self, expr: ast.Call) -> object:
+        """`len(xs)` of a `*xs` parameter, `is_simd(T)`."""
+        env = self.env
+        if (isinstance(expr.func, ast.Name) and expr.func.id == "len"
+                and len(expr.args) == 1 and isinstance(expr.args[0], ast.Name)
+                and ast.variadic_count(expr.args[0].id) in env):
+            return env[ast.variadic_count(expr.args[0].id)]  # `len(xs)` of a `*xs` parameter
+        if (isinstance(expr.func, ast.Name) and expr.func.id == "is_simd"
+                and len(expr.args) == 1 and not expr.keywords and "is_simd" not in env
+                and self.lookup("is_simd", expr.span) is None):
+            # `comptime if is_simd(T)`: whether a type parameter is a SIMD vector, so generic stdlib
+            # code (String(x), repr) can give vectors their text without the compiler knowing String.
+            return isinstance(self.value(expr.args[0]), T.SIMDType)
+        raise _not_a_value(expr)
+
+    def value_IfExp(self, expr: ast.IfExp) -> object:
+        return self.value(expr.body if self.value(expr.test) else expr.orelse)
+
+    def value_Unary(self, expr: ast.Unary) -> object:
+        value = self.value(expr.operand)
         if expr.op == "not":
             return not value
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             raise CtError(expr.span, f"`{expr.op}` needs a number")
         return fold.unary(expr.op, value, T.INT_LITERAL)
-    if isinstance(expr, ast.Compare):
-        values = [evaluate(x, env, lookup, resolve_type) for x in (expr.left, *expr.comparators)]
+
+    def value_Compare(self, expr: ast.Compare) -> object:
+        values = [self.value(x) for x in (expr.left, *expr.comparators)]
         for op, a, b in zip(expr.ops, values, values[1:]):
             if op in ("==", "!="):
                 if (op == "==") != (a == b):
@@ -129,16 +157,18 @@ def evaluate(expr: ast.Expr, env: dict, lookup: Callable[[str, Span], object | N
             else:
                 raise CtError(expr.span, f"`{op}` needs numbers at compile time")
         return True
-    if isinstance(expr, ast.BoolOp):
+
+    def value_BoolOp(self, expr: ast.BoolOp) -> object:
         result = None
         for value in expr.values:
-            result = evaluate(value, env, lookup, resolve_type)
+            result = self.value(value)
             if (expr.op == "and") != bool(result):
                 return result
         return result
-    if isinstance(expr, ast.Binary):
-        a = evaluate(expr.left, env, lookup, resolve_type)
-        b = evaluate(expr.right, env, lookup, resolve_type)
+
+    def value_Binary(self, expr: ast.Binary) -> object:
+        a = self.value(expr.left)
+        b = self.value(expr.right)
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b)):
             raise CtError(expr.span, f"`{expr.op}` needs numbers")
         try:
@@ -149,7 +179,10 @@ def evaluate(expr: ast.Expr, env: dict, lookup: Callable[[str, Span], object | N
             raise CtError(expr.span, f"the result of `{expr.op}` would have more than {limit} bits") from None
         except fold.NoFold:
             raise CtError(expr.span, f"`{expr.op}` cannot be computed at compile time here") from None
-    raise CtError(expr.span, "this expression is not a compile-time value")
+
+
+def _not_a_value(expr: ast.Expr) -> CtError:
+    return CtError(expr.span, "this expression is not a compile-time value")
 
 
 def kind_of(value) -> str:

@@ -57,6 +57,84 @@ def is_empty_literal(value: ast.Expr, module=None) -> bool:
             or is_empty_set(value) or empty_call(value, module) is not None)
 
 
+def needs_context(value: ast.Expr, module=None) -> bool:
+    """A list or dict display with an empty literal among its items, at any depth (`[[]]`,
+    `{"k": {}}`, `[[[]]]`): what the empty one holds is known only from a declared type (a
+    variable's, a parameter's, a function's result: `FunctionChecker.empty_container`)."""
+    stack = [value]
+    while stack:  # (a loop: the depth is the user's)
+        node = stack.pop()
+        items = node.elts if isinstance(node, ast.ListExpr) else node.values if isinstance(node, ast.DictExpr) else ()
+        for item in items:
+            if is_empty_literal(item, module):
+                return True
+            stack.append(item)
+    return False
+
+
+def open_display(display: ast.Expr, module=None) -> bool:
+    """A list or dict display whose empty items nothing around them types: all its items are empty
+    (`[[]]`, `{"k": {}}`), or one holds an empty one (`[[[]], [[1]]]`). An empty item beside
+    others that say its type (`[[], [1]]`) is typed by them (ExpressionChecker._items)."""
+    items = display.elts if isinstance(display, ast.ListExpr) else \
+        display.values if isinstance(display, ast.DictExpr) else ()
+    empties = [is_empty_literal(x, module) for x in items]
+    return bool(items) and (all(empties) or any(not empty and needs_context(x, module)
+                                                for empty, x in zip(empties, items, strict=True)))
+
+
+_SPELLED = {"List": "list[int]", "Dict": "dict[str, int]", "Set": "set[int]", "deque": "deque[int]",
+            "Counter": "Counter[str]"}  # an example type for an empty literal, as an annotation spells it
+_KEYS = {ast.StrLit: "str", ast.IntLit: "int", ast.FloatLit: "float", ast.BoolLit: "bool"}
+_SHOWN = 40  # a display's text is quoted in E0100's example up to this length
+
+
+def _first_open(display: ast.Expr, module) -> int:
+    """The index of a display's first item that is empty or holds an empty one (0 where none is)."""
+    items = display.elts if isinstance(display, ast.ListExpr) else display.values  # type: ignore[attr-defined]
+    return next((i for i, x in enumerate(items) if is_empty_literal(x, module) or needs_context(x, module)), 0)
+
+
+def _spelled(display: ast.Expr, module) -> str:
+    """An annotation for a display whose type its empty items leave open (`list[list[int]]` for
+    `[[]]`, `dict[str, dict[str, int]]` for `{"k": {}}`), down its first open item."""
+    opened: list[str] = []
+    node = display
+    for _ in range(8):  # (deeper than that, the example ends in `...`)
+        if is_empty_literal(node, module):
+            return "".join(opened) + _SPELLED.get(_kind(node), "...") + "]" * len(opened)
+        if isinstance(node, ast.ListExpr) and node.elts:
+            opened.append("list[")
+            node = node.elts[_first_open(node, module)]
+        elif isinstance(node, ast.DictExpr) and node.keys:
+            at = _first_open(node, module)
+            opened.append(f"dict[{_KEYS.get(type(node.keys[at]), 'str')}, ")
+            node = node.values[at]
+        else:
+            break
+    return "".join(opened) + "..." + "]" * len(opened)
+
+
+def report_open_display(chk: FunctionChecker, display: ast.Expr, name: str = "x") -> None:
+    """E0100 at the first empty literal of a display nothing gives a type (`grid = [[]]`,
+    `print({"k": {}})`), with the annotation that would."""
+    module = chk.module
+    literal = display
+    while not is_empty_literal(literal, module) and isinstance(literal, (ast.ListExpr, ast.DictExpr)):
+        items = literal.elts if isinstance(literal, ast.ListExpr) else literal.values
+        if not items:
+            break
+        literal = items[_first_open(literal, module)]
+    span = display.span
+    text = span.file.text[span.start:span.end]
+    if len(text) > _SHOWN or "\n" in text:
+        text = "[...]" if isinstance(display, ast.ListExpr) else "{...}"
+    chk.msg.error("E0100", literal.span, kind=_kind(literal).lower(),
+                  literal=literal.span.file.text[literal.span.start:literal.span.end],
+                  display="list" if isinstance(display, ast.ListExpr) else "dict",
+                  example=f"{name}: {_spelled(display, module)} = {text}")
+
+
 def _kind(literal: ast.Expr) -> str:
     """The stdlib struct an empty literal makes."""
     from .pycollections import empty_call

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 from .. import types as T
 from ..syntax import ast
-from ..types import LiteralType, ScalarType, StructType
+from ..types import LiteralType, ScalarType
+from .imports import is_string
 from .typed import LocalVar, TConst, TExpr
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def _is_str(chk: FunctionChecker, e: ast.Expr) -> bool:
         return True
     if isinstance(e, ast.Name):
         found = chk.scopes.lookup(e.id)
-        return isinstance(found, LocalVar) and isinstance(found.type, StructType) and found.type.name == "String"
+        return isinstance(found, LocalVar) and is_string(found.type)  # (the stdlib's, not a class called String)
     return False
 
 

@@ -7,7 +7,6 @@ checker.
 """
 from __future__ import annotations
 
-import difflib
 from typing import TYPE_CHECKING
 
 from .. import types as T
@@ -28,7 +27,7 @@ from .gpu import GPU_NAMES
 from .imports import is_stdlib_file, is_string
 from .messages import MessageBuilder
 from .narrowing import attribute_read as narrowing_attribute_read
-from .narrowing import narrowed, not_none_when, operand_guards
+from .narrowing import narrowed, not_none_when, operand_guards, optional_notes
 from .optional_types import ambiguous_truth, coerce_to_optional
 from .rules import (
     BINARY_METHODS,
@@ -145,11 +144,12 @@ class ExpressionChecker:
     def expr_SetExpr(self, e: ast.SetExpr) -> TExpr:
         return sets.set_display(self.chk, e)
 
-    def expr_ListExpr(self, e: ast.ListExpr) -> TExpr:
-        """`[a, b, c]`: a List of the elements' one type (untyped constants adapt, as in `var`)."""
+    def expr_ListExpr(self, e: ast.ListExpr, expected: Type | None = None) -> TExpr:
+        """`[a, b, c]`: a List of the elements' one type (untyped constants adapt, as in `var`).
+        `expected`: the item type a declaration gives (`grid: list[list[int]] = [[]]`)."""
         from .module import LIST_LITERAL, struct_instance
 
-        elts = self._items(e.elts)
+        elts = self._items(e, expected)
         if any(x.type == ERROR for x in elts):
             return TConst(e.span, ERROR, None)
         if not elts:
@@ -191,14 +191,23 @@ class ExpressionChecker:
         found = self.chk.scopes.lookup(e.id) if isinstance(e, ast.Name) else None
         return isinstance(found, LocalVar) and found.type == range_type
 
-    def _items(self, items: tuple[ast.Expr, ...]) -> list[TExpr]:
+    def _items(self, display: ast.ListExpr | ast.DictExpr, expected: Type | None = None) -> list[TExpr]:
         """The items of a list display (or a dict display's values): an empty `[]`, `{}` or `set()`
         among items that say their type is an empty one of that type (`[[1, 2], [], [3]]`,
-        `{"a": [1], "b": []}`), as it would be if declared."""
-        from .empty_literals import is_empty_literal
+        `{"a": [1], "b": []}`), as it would be if declared. Where a declaration gives the item
+        type (`expected`), the empty ones take it, and the others keep their own types; where
+        nothing does (`[[]]`, `{"k": {}}`), E0100 says what to annotate."""
+        from .empty_literals import is_empty_literal, open_display, report_open_display
 
+        items = display.elts if isinstance(display, ast.ListExpr) else display.values
+        if expected is not None:
+            made = [self.chk.empty_container(x, expected) for x in items]
+            return [m if m is not None else self.expr(x) for m, x in zip(made, items, strict=True)]
+        if open_display(display, self.chk.module):
+            report_open_display(self.chk, display)
+            return [TConst(x.span, ERROR, None) for x in items]
         empties = [is_empty_literal(x, self.chk.module) for x in items]
-        if not any(empties) or all(empties):
+        if not any(empties):
             return [self.expr(x) for x in items]
         checked = {i: self.expr(x) for i, x in enumerate(items) if not empties[i]}
         known = list(checked.values())
@@ -213,12 +222,13 @@ class ExpressionChecker:
                 checked[i] = made
         return [checked[i] for i in range(len(items))]
 
-    def expr_DictExpr(self, e: ast.DictExpr) -> TExpr:
+    def expr_DictExpr(self, e: ast.DictExpr, expected: Type | None = None) -> TExpr:
         """`{k: v, ...}`: a Dict built by inserting the pairs in order (a repeated key keeps its
-        first place and its last value, as in Python)."""
+        first place and its last value, as in Python). `expected`: the value type a declaration
+        gives (`d: dict[str, dict[str, int]] = {"k": {}}`)."""
         from .module import DICT_LITERAL, struct_instance
 
-        keys, values = [self.expr(k) for k in e.keys], self._items(e.values)
+        keys, values = [self.expr(k) for k in e.keys], self._items(e, expected)
         if any(x.type == ERROR for x in keys + values):
             return TConst(e.span, ERROR, None)
         if not keys:
@@ -330,6 +340,8 @@ class ExpressionChecker:
         candidates = (self.chk.scopes.all_names() + list(self.chk.module.functions) + list(self.chk.module.comptimes)
                       + list(self.chk.module.structs)
                       + sorted(BUILTIN_FUNCTIONS) + list(T.TYPE_NAMES))
+        import difflib  # (a misspelled name's alone: issue 15)
+
         close = difflib.get_close_matches(name, candidates, n=1)
         why = self.chk.globals.explain_unknown(name) or self.chk.comprehensions.explain_unknown(name, span)
         notes = (why,) if why is not None else (Note(f"did you mean `{close[0]}`?"),) if close else ()
@@ -449,7 +461,7 @@ class ExpressionChecker:
         if isinstance(t, StructType):
             result = self.chk.structs.method_call(operand, UNARY_METHODS[e.op], [], e.span)
             if result is None:
-                self.msg.error("E0203", e.span, op=e.op, operand=t)
+                self.msg.error("E0203", e.span, optional_notes(operand), op=e.op, operand=t)
                 return TConst(e.span, ERROR, None)
             return result
         if t == T.BOOL:  # Python: -True == -1, ~True == -2
@@ -502,7 +514,7 @@ class ExpressionChecker:
             if result is None and isinstance(right.type, StructType):  # `3 * xs`: Python's reflected method
                 result = self.chk.structs.method_call(right, "__r" + BINARY_METHODS[op][2:], [left], span)
             if result is None:
-                self.msg.error("E0202", span, op=op, left=left.type, right=right.type)
+                self.msg.error("E0202", span, optional_notes(left, right), op=op, left=left.type, right=right.type)
                 return TConst(span, ERROR, None)
             return result
         if op == "@":
@@ -583,6 +595,9 @@ class ExpressionChecker:
             if found is not None:
                 return found
         operands = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
+        if len(e.ops) == 1 and e.ops[0] in ("in", "not in") and operands[0].type == operands[1].type \
+                == T.STRING_LITERAL and self.string_type() is not None:  # `"ab" in "cab"`: str's __contains__
+            operands[1] = self.coerce(operands[1], self.string_type())
         if any(isinstance(o.type, StructType) for o in operands):
             return self.chk.structs.struct_compare(e, operands)
         if any(isinstance(o.type, T.PtrType) for o in operands):
@@ -733,12 +748,8 @@ class ExpressionChecker:
     # ---- calls ----
     def expr_Call(self, e: ast.Call) -> TExpr:
         func = e.func
-        if isinstance(func, ast.Name) and func.id == "type":  # `type(x)` as a value (semantics/type_objects.py)
-            from .type_objects import is_type_call, type_value
-
-            made = type_value(self.chk, e) if is_type_call(self.chk, e) else None
-            if made is not None:
-                return made
+        if isinstance(func, ast.Name):
+            return self._named_call(func, e)
         if isinstance(func, ast.Subscript):
             return self.chk.calls.parameterized_call(func, e)
         if isinstance(func, ast.Attribute) and func.attr == "format" and isinstance(func.value, ast.StrLit):
@@ -746,18 +757,45 @@ class ExpressionChecker:
         if isinstance(func, ast.Attribute):
             self.chk.empties.method_call(func, e)  # `out.append(x)` of `out = []` says what it holds
             return self.chk.structs.attribute_call(func, e)
-        if not isinstance(func, ast.Name):
-            callee = self.expr(func)
-            if isinstance(callee.type, FunctionType):  # `make_adder(2)(3)`: a function value
-                return self.chk.closures.call(callee, e)
-            if function_values.is_fn_value(callee.type):  # `pick(flag)(3)`: any function (function_values.py)
-                return self.chk.structs.call_value(callee, e)
-            if callee.type != ERROR:
-                self.msg.error("E0007", func.span, construct="calling anything but a function name")
-            return TConst(e.span, ERROR, None)
+        callee = self.expr(func)
+        if isinstance(callee.type, FunctionType):  # `make_adder(2)(3)`: a function value
+            return self.chk.closures.call(callee, e)
+        if function_values.is_fn_value(callee.type):  # `pick(flag)(3)`: any function (function_values.py)
+            return self.chk.structs.call_value(callee, e)
+        if callee.type != ERROR:
+            self.msg.error("E0007", func.span, construct="calling anything but a function name")
+        return TConst(e.span, ERROR, None)
+
+    def _named_call(self, func: ast.Name, e: ast.Call) -> TExpr:
+        """`name(...)`: a local value's, a type parameter's, then the first of Python's built-ins pyx
+        rewrites, the module's declarations and the other built-ins that knows `name`."""
         name = func.id
+        if name == "type":  # `type(x)` as a value (semantics/type_objects.py)
+            from .type_objects import is_type_call, type_value
+
+            made = type_value(self.chk, e) if is_type_call(self.chk, e) else None
+            if made is not None:
+                return made
         if function_values.is_primitive_call(e):  # the indirect call in `Callable.__call__`
             return function_values.call_primitive(self.chk, e)
+        found = self._local_call(func, e)
+        if found is None:
+            found = self._python_call(name, e)
+        if found is None:
+            found = self._declared_call(func, e)
+        if found is None:
+            found = self._builtin_call(name, e)
+        if found is not None:
+            return found
+        self.unknown_name(name, func.span)
+        for a in e.args:
+            self.expr(a)
+        return TConst(e.span, ERROR, None)
+
+    def _local_call(self, func: ast.Name, e: ast.Call) -> TExpr | None:
+        """A call of a name bound in the function: a struct value with `__call__`, a type parameter
+        `T()` or `T(x)`; None where no local binds the name."""
+        name = func.id
         shadow = self.chk.scopes.lookup(name)
         if isinstance(shadow, LocalVar) and self.chk.structs.struct_of(shadow.type) is not None:
             return self.chk.structs.call_value(self.expr(func), e)  # a struct value with `__call__`
@@ -767,18 +805,24 @@ class ExpressionChecker:
             if isinstance(bound, ScalarType):
                 return self.chk.calls.conversion(bound.name, e)
             return self.chk.structs.struct_call(self.chk.structs.struct_of(bound), e, bound)
-        if shadow is not None:
-            if isinstance(shadow, LocalVar) and shadow.type == ERROR:  # (reported where it was bound)
-                for a in e.args:
-                    self.expr(a)
-            elif isinstance(shadow, TConst) and isinstance(shadow.value, ParameterFn):
-                return closure_loops.misused(self.chk, func, shadow.value)
-            else:
-                self.msg.error("E0109", func.span, name=name)
-            return TConst(e.span, ERROR, None)
-        if name == "set" and name not in self.chk.module.functions and name not in self.chk.module.structs:
+        if shadow is None:
+            return None
+        if isinstance(shadow, LocalVar) and shadow.type == ERROR:  # (reported where it was bound)
+            for a in e.args:
+                self.expr(a)
+        elif isinstance(shadow, TConst) and isinstance(shadow.value, ParameterFn):
+            return closure_loops.misused(self.chk, func, shadow.value)
+        else:
+            self.msg.error("E0109", func.span, name=name)
+        return TConst(e.span, ERROR, None)
+
+    def _python_call(self, name: str, e: ast.Call) -> TExpr | None:
+        """Python's built-ins pyx rewrites: set(...), tuple(...), a `key=` or a generator given to
+        sorted/min/max/sum/any..., reversed(range(n)), the stdlib's pow(x, y), zip(*rows)."""
+        module = self.chk.module
+        if name == "set" and name not in module.functions and name not in module.structs:
             return sets.set_call(self.chk, e)  # Python's set(...) (semantics/sets.py)
-        if name == "tuple" and name not in self.chk.module.functions and name not in self.chk.module.structs:
+        if name == "tuple" and name not in module.functions and name not in module.structs:
             from . import tuple_calls
 
             return tuple_calls.call(self.chk, e)  # Python's tuple(x) (semantics/tuple_calls.py)
@@ -792,26 +836,37 @@ class ExpressionChecker:
             # `reversed(range(n))`: the range's ints from the last (an iterator, as Python's)
             found = self.chk.structs.method_call(self.expr(e.args[0]), "__reversed__", [], e.span)
             return found if found is not None else TConst(e.span, ERROR, None)
-        if name == "pow" and len(e.args) == 2 and not e.keywords and name in self.chk.module.functions \
-                and is_stdlib_file(self.chk.module.functions[name].span.file.name):
+        if name == "pow" and len(e.args) == 2 and not e.keywords and name in module.functions \
+                and is_stdlib_file(module.functions[name].span.file.name):
             return self.expr(ast.Binary(e.span, "**", e.args[0], e.args[1]))  # Python's pow(x, y) is x ** y
         if name == ZIP_ROWS:  # `zip(*rows)` (semantics/zip_rows.py)
             from . import zip_rows
 
             return zip_rows.call(self.chk, e)
-        if name in self.chk.module.functions:
+        return None
+
+    def _declared_call(self, func: ast.Name, e: ast.Call) -> TExpr | None:
+        """A call of what the module declares or imports: a function, a struct, a `math` function,
+        a GPU or atomic operation; E0109 for a compile-time constant."""
+        name, module = func.id, self.chk.module
+        if name in module.functions:
             return self.chk.calls.user_call(*self.chk.tuples.callee(name, e))
-        if name in self.chk.module.structs:
-            return self.chk.structs.struct_call(self.chk.module.structs[name], e)
-        if name in self.chk.module.imported:
-            return self.chk.mathlib.math_call(self.chk.module.imported[name][1], e)
+        if name in module.structs:
+            return self.chk.structs.struct_call(module.structs[name], e)
+        if name in module.imported:
+            return self.chk.mathlib.math_call(module.imported[name][1], e)
         if name in GPU_NAMES and name not in ("WARP_SIZE",):
             return self.chk.gpu.gpu_call(name, e)
         if name in ATOMICS:  # host atomics (semantics/c_functions.py)
             return atomic_call(self.chk, name, e)
-        if name in self.chk.module.comptimes:
+        if name in module.comptimes:
             self.msg.error("E0109", func.span, name=name)
             return TConst(e.span, ERROR, None)
+        return None
+
+    def _builtin_call(self, name: str, e: ast.Call) -> TExpr | None:
+        """Conversions, abs/min/max, hash, isinstance, range(...) as a value, len; E0007 for a
+        `print(...)` or `range(...)` pyx does not take as a value."""
         if name in T.TYPE_NAMES or name in ("int", "float", "bool"):
             return self.chk.calls.conversion(name, e)
         if name in ("abs", "min", "max"):
@@ -827,6 +882,13 @@ class ExpressionChecker:
         if name == "print":
             self.msg.error("E0007", e.span, construct="`print(...)` inside an expression")
             return TConst(e.span, ERROR, None)
+        if name in ("range", "prange"):
+            return self._range_value(name, e)
+        if name == "len":
+            return self._len_call(e)
+        return None
+
+    def _range_value(self, name: str, e: ast.Call) -> TExpr:
         from .module import RANGE_VALUE
 
         if name == "range" and RANGE_VALUE in self.chk.module.structs and not e.keywords and 1 <= len(e.args) <= 3:
@@ -836,26 +898,22 @@ class ExpressionChecker:
                 else (*e.args, ast.IntLit(span, 1)) if len(e.args) == 2 else e.args
             return self.chk.structs.struct_call(self.chk.module.structs[RANGE_VALUE],
                                                 ast.Call(span, e.func, bounds, ()))
-        if name in ("range", "prange"):
-            self.msg.error("E0007", e.span, construct=f"`{name}` outside a `for` loop")
-            return TConst(e.span, ERROR, None)
-        if name == "len":
-            args = [self.expr(a) for a in e.args]
-            if len(args) == 1 and self.chk.structs.struct_of(args[0].type) is not None:
-                result = self.chk.structs.method_call(args[0], "__len__", [], e.span)
-                if result is not None:
-                    return result
-            if len(args) == 1 and args[0].type == ERROR:
-                return args[0]
-            if len(args) == 1 and isinstance(args[0], TConst) and args[0].type == T.STRING_LITERAL:
-                return TConst(e.span, T.INT, len(args[0].value))  # code points, as Python counts
-            if len(args) == 1 and isinstance(args[0].type, T.SIMDType):
-                return TConst(e.span, T.INT, args[0].type.width)  # its lanes (of `*xs`: how many were passed)
-            self.msg.error("E0007", e.span, construct="`len` of anything but a struct with `__len__` or a SIMD")
-            return TConst(e.span, ERROR, None)
-        self.unknown_name(name, func.span)
-        for a in e.args:
-            self.expr(a)
+        self.msg.error("E0007", e.span, construct=f"`{name}` outside a `for` loop")
+        return TConst(e.span, ERROR, None)
+
+    def _len_call(self, e: ast.Call) -> TExpr:
+        args = [self.expr(a) for a in e.args]
+        if len(args) == 1 and self.chk.structs.struct_of(args[0].type) is not None:
+            result = self.chk.structs.method_call(args[0], "__len__", [], e.span)
+            if result is not None:
+                return result
+        if len(args) == 1 and args[0].type == ERROR:
+            return args[0]
+        if len(args) == 1 and isinstance(args[0], TConst) and args[0].type == T.STRING_LITERAL:
+            return TConst(e.span, T.INT, len(args[0].value))  # code points, as Python counts
+        if len(args) == 1 and isinstance(args[0].type, T.SIMDType):
+            return TConst(e.span, T.INT, args[0].type.width)  # its lanes (of `*xs`: how many were passed)
+        self.msg.error("E0007", e.span, construct="`len` of anything but a struct with `__len__` or a SIMD")
         return TConst(e.span, ERROR, None)
 
 

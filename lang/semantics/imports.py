@@ -16,14 +16,16 @@ from pathlib import Path
 from ..diagnostics import DiagnosticBag
 from ..runtime.cache import file_digest
 from ..source import SourceFile, Span
+from ..stdlib_dir import STDLIB
 from ..syntax import ast
 from .builtin_types import is_builtin
 from .scope import ModuleSymbols
 
 
 class ModuleLoader:
-    def __init__(self, diags: DiagnosticBag):
+    def __init__(self, diags: DiagnosticBag, attribute_types=None):
         self.diags = diags
+        self.attribute_types = attribute_types  # given to each module collected (semantics/attribute_types.py)
         self.by_path: dict[Path, ModuleSymbols] = {}
         self.by_file: dict[int, ModuleSymbols] = {}  # id(SourceFile) -> the module it holds
         self.modules: list[ModuleSymbols] = []  # the main module first
@@ -31,6 +33,9 @@ class ModuleLoader:
         self.imports: dict[int, list[ModuleSymbols]] = {}  # id(importer) -> the modules it imports, in order
         self._directory: dict[int, Path] = {}
         self._summaries: dict[int, dict] = {}  # id(stdlib tree) -> module.uses_summary of it, from the parse cache
+        # The files whose names this check walked (module._Uses); a stdlib tree's walk comes with
+        # it from the parse cache, then from memory, so it is walked once per process at most.
+        self.walked: list[str] = []
         self._stdlib_paths: dict[str, Path | None] = {}  # stdlib module name -> its file (is_stdlib)
 
     def collect_program(self, module: ast.Module) -> ModuleSymbols:
@@ -99,7 +104,11 @@ class ModuleLoader:
             from ..parse_cache import parse_stdlib
             from .module import uses_summary
 
-            module, summary = parse_stdlib(source, self.diags, uses_summary)
+            def summarize(tree: ast.Module) -> dict:
+                self.walked.append(tree.span.file.name)
+                return uses_summary(tree)
+
+            module, summary = parse_stdlib(source, self.diags, summarize)
             self._summaries[id(module)] = summary
         else:
             module = syntax.parse(source, self.diags)
@@ -131,19 +140,6 @@ class ModuleLoader:
             else:
                 done.append(module)
         return done
-
-
-def _stdlib_directory() -> Path:
-    """The pyx.stdlib package's folder (`stdlib/` in a checkout, `pyx/stdlib/` when installed)."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("pyx.stdlib")
-    if spec is not None and spec.origin:
-        return Path(spec.origin).resolve().parent
-    return Path(__file__).resolve().parent.parent / "stdlib"
-
-
-STDLIB = _stdlib_directory()
 
 
 def is_string(t) -> bool:

@@ -24,6 +24,7 @@ from ..syntax import ast
 from ..types import ERROR, Type
 from .builtin_types import is_builtin
 from .slicing import is_slicing
+from .strformat import Checked
 
 if TYPE_CHECKING:
     from .check import FunctionChecker
@@ -77,6 +78,13 @@ def converted(chk: FunctionChecker, arg: ast.Expr, declared: Type):
         value = chk.exprs.expr(arg)  # (a name or a field reads nothing else: checked again below if need be)
         if value.type == declared or value.type == ERROR:
             return value
+    elif maker == "list" and not isinstance(arg, ast.Comprehension):
+        # `sep.join(f())`, `xs.extend(t)`: checked once; listed only where it is not a List already
+        # (`"".join(sorted(w))` is not copied first)
+        value = chk.exprs.expr(arg)
+        if value.type == declared or value.type == ERROR:
+            return value
+        arg = Checked(arg.span, value)
     return chk.exprs.expr(ast.Call(arg.span, ast.Name(arg.span, maker), (arg,), ()))
 
 

@@ -1,7 +1,6 @@
 """Module-level names: functions and compile-time constants, resolved regardless of order."""
 from __future__ import annotations
 
-import difflib
 import functools
 import string
 from dataclasses import replace
@@ -36,7 +35,7 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
     from .gpu_imports import collect_gpu_import, is_gpu_import
     from .mathlib import MODULES
 
-    symbols = ModuleSymbols(name or module.name)
+    symbols = ModuleSymbols(name or module.name, attribute_types=loader.attribute_types)
     seen: dict[str, ast.Node] = {}
     pending: list[ast.Import] = []
     for item in module.body:
@@ -123,6 +122,8 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
     of its own. Only modules that use a prelude name (in code, not in a comment) load its
     stdlib module."""
     summary = loader.summary(module)  # a stdlib module's walk, kept with its cached tree (parse_cache.py)
+    if summary is None:
+        loader.walked.append(module.span.file.name)
     uses = _Uses.restore(summary) if summary is not None else _Uses(module)
     for name, home in prelude().items():
         if name in seen or name not in uses.names or loader.is_stdlib(module, home):
@@ -248,104 +249,16 @@ class _Uses:
         self.optional = False  # `X | None`, `x if c else None` (optional_types.py)
         self.tuples = False  # a tuple built (not only `a, b = b, a`, nor a target unpacking one)
         self.range_values = False  # `range(...)` anywhere but as a `for` loop's (or clause's) iterable
-        loop_ranges: set[int] = set()
-        unpacking: set[int] = set()
-        untyped_defs = {d.name for d in module.body if isinstance(d, ast.FnDef) and d.kind == "def"
-                        and any(p.annotation is None and p.name != "self" for p in d.params)}
-        stack = [module]
-        while stack:
+        walk = _UsesWalk(self, {d.name for d in module.body if isinstance(d, ast.FnDef) and d.kind == "def"
+                                and any(p.annotation is None and p.name != "self" for p in d.params)})
+        stack: list[ast.Node] = [module]
+        while stack:  # (a parent is visited before its children)
             node = stack.pop()
             kind = type(node)
             self.kinds.add(kind)
-            if kind is ast.TupleExpr:
-                self.tuples = self.tuples or id(node) not in unpacking
-            elif kind is ast.Assign or kind is ast.For:
-                unpacking.update(id(t) for t in _unpacking_sides(node))
-                # `prev = None`, later a value: an Optional of it (semantics/empty_literals.py)
-                self.optional = self.optional or (kind is ast.Assign and isinstance(node.value, ast.NoneLit))
-            if (kind is ast.For or kind is ast.CompFor) and isinstance(node.iter, ast.StrLit):
-                self.text = True  # `for ch in "abc"` walks a str
-            if kind is ast.For or kind is ast.CompFor:
-                loop_ranges.add(id(node.iter))  # (a parent is walked before its children)
-            if kind is ast.Assign and any(isinstance(t, ast.TupleExpr) for t in node.targets) \
-                    and not isinstance(node.value, ast.TupleExpr):
-                # `a, b = line.split()` may unpack a list: its length error's message is built
-                # with str(); `first, *rest = xs` slices it, or lists a tuple's items
-                # (semantics/sequence_unpack.py)
-                self.text = True
-                self.kinds.update((ast.Slice, ast.ListExpr))
-            if kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id == "tuple":
-                # `tuple("abc")`, `tuple([a, b])`: a tuple display (semantics/tuple_calls.py)
-                self.tuples = True
-                self.text = self.text or any(isinstance(a, ast.StrLit) for a in node.args)
-            if kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id == "range" \
-                    and id(node) not in loop_ranges:
-                self.range_values = True
-            if kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id == "int" \
-                    and (len(node.args) == 2 or node.keywords):
-                self.text = True  # `int("ff", 16)`: String's `_int_base` (semantics/everyday.py)
-            if kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id in ("int", "float") \
-                    and len(node.args) == 1 and isinstance(node.args[0], ast.StrLit) \
-                    and not _parses(node.func.id, node.args[0].value):
-                self.text = True  # `int("abc")` raises its ValueError at run time: String's `__int__`
-            if kind is ast.Name:
-                self.names.add(node.id)
-                self.text = self.text or node.id == "str"
-            elif kind is ast.Subscript:  # `"abc"[::-1]`; `d["k"] = v` keys a dict by str
-                # (not `external_call["printf", Int32]`: a C function's name, no str; the runtime's
-                # pyx code calls C this way, and would otherwise load the whole String library)
-                self.text = self.text or isinstance(node.value, ast.StrLit) \
-                    or (any(isinstance(x, ast.StrLit) for x in node.items)
-                        and not (isinstance(node.value, ast.Name) and node.value.id == "external_call"))
-            elif kind is ast.Attribute:
-                self.text = self.text or isinstance(node.value, ast.StrLit)
-                self.formatting = self.formatting or (kind is ast.Attribute and node.attr == "format"
-                                                      and isinstance(node.value, ast.StrLit))
-                if node.attr == "maketrans" and isinstance(node.value, ast.Name) and node.value.id == "str":
-                    self.maketrans = self.text = True  # (semantics/text_tables.py)
-                if node.attr == "format" and isinstance(node.value, ast.StrLit) and _nested_spec(node.value.value):
-                    self.names.add(NESTED_FORMAT)  # `"{:>{}}".format(s, w)` (syntax/nested_spec.py)
-            elif kind is ast.Keyword and node.name == "key":
-                self.names.add(KEY_ARGUMENT)
-            elif kind is ast.Keyword and node.name == "file":
-                self.text = True  # print(..., file=f) writes str(x) of each argument (semantics/print_file.py)
-            elif kind is ast.Binary and node.op == "%" and isinstance(node.left, ast.StrLit):
-                self.text = self.formatting = True
-            elif (kind is ast.Binary and node.op == "|") or kind is ast.IfExp:
-                self.optional = self.optional or uses_optional_spelling(node)
-            elif kind is ast.Binary and node.op == "*":
-                self.text = self.text or isinstance(node.left, ast.StrLit) or isinstance(node.right, ast.StrLit)
-            elif kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id in ("enumerate", "zip"):
-                self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.args)  # walks a str
-            elif kind is ast.Call and isinstance(node.func, ast.Name) and node.func.id in untyped_defs:
-                # `collect("ab")` of a `def collect(xs)`: the parameter is a str (calls.py: string_or)
-                self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.args)
-            elif kind is ast.ListExpr or kind is ast.TupleExpr:
-                self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.elts)
-            elif kind is ast.SetExpr:
-                self.kinds.add(ast.ListExpr)  # a set is built from a list of its items (semantics/sets.py)
-                self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.elts)
-            elif kind is ast.DictExpr:
-                self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.keys + node.values)
-            elif kind is ast.Call and isinstance(node.func, ast.Name) and (
-                    node.func.id in ("sorted", "set", "Counter", "deque")
-                    or (node.func.id in ("min", "max") and node.keywords)):
-                # they may collect the items into a List (comprehensions.py, closures.py, pycollections.py)
-                self.kinds.add(ast.ListExpr)
-                if node.func.id in ("Counter", "deque"):  # `Counter("abc")` walks a str
-                    self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.args)
-            elif kind is ast.Call and (_called_name(node.func) in ITERTOOLS_REWRITTEN or (
-                    isinstance(node.func, ast.Attribute) and node.func.attr in STR_REWRITTEN)):
-                # `permutations("abc", 2)`: tuples of a list's items; `"".join(reversed(s))`, `s.endswith((a, b))`:
-                # a list of the items (semantics/everyday.py)
-                self.tuples = self.tuples or _called_name(node.func) in TUPLE_ITERTOOLS
-                self.kinds.add(ast.ListExpr)
-                self.text = self.text or any(isinstance(x, ast.StrLit) for x in node.args)
-            elif kind is ast.Comprehension:  # it builds a List (sorted and join of a generator too) or a Dict
-                self.kinds.add(ast.DictExpr if node.kind == "dict" else ast.ListExpr)
-                self.text = self.text or isinstance(node.elt, ast.StrLit) or isinstance(node.value, ast.StrLit)
-            elif kind in (ast.VarDecl, ast.Assign):
-                self.text = self.text or isinstance(node.value, ast.StrLit)
+            visit = getattr(walk, "visit_" + kind.__name__, None)
+            if visit is not None:
+                visit(node)
             stack.extend(ast.children(node))
 
     def summary(self) -> dict:
@@ -360,6 +273,150 @@ class _Uses:
         for k, v in summary.items():
             setattr(uses, k, {getattr(ast, n) for n in v} if k == "kinds" else set(v) if isinstance(v, list) else v)
         return uses
+
+
+def _has_str(nodes: list) -> bool:
+    return any(isinstance(x, ast.StrLit) for x in nodes)
+
+
+class _UsesWalk:
+    """The walk that fills a `_Uses`: `visit_<node class>` for each kind of node it looks into
+    (the walk's own state is kept here, off `_Uses`, whose fields are its summary)."""
+
+    def __init__(self, uses: _Uses, untyped_defs: set[str]):
+        self.uses = uses
+        self.untyped_defs = untyped_defs  # the module's `def`s with an unannotated parameter
+        self.loop_ranges: set[int] = set()  # ids of `for` loops' (and clauses') iterables
+        self.unpacking: set[int] = set()  # ids of the tuples that build none (_unpacking_sides)
+
+    def visit_TupleExpr(self, node: ast.TupleExpr) -> None:
+        self.uses.tuples = self.uses.tuples or id(node) not in self.unpacking
+        self.uses.text = self.uses.text or _has_str(node.elts)
+
+    def visit_ListExpr(self, node: ast.ListExpr) -> None:
+        self.uses.text = self.uses.text or _has_str(node.elts)
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        # `"ab" in "cab"`: a substring test, String's `__contains__` (expressions.expr_Compare)
+        self.uses.text = self.uses.text or any(op in ("in", "not in") and isinstance(c, ast.StrLit)
+                                               for op, c in zip(node.ops, node.comparators))
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        uses = self.uses
+        self.unpacking.update(id(t) for t in _unpacking_sides(node))
+        # `prev = None`, later a value: an Optional of it (semantics/empty_literals.py)
+        uses.optional = uses.optional or isinstance(node.value, ast.NoneLit)
+        if any(isinstance(t, ast.TupleExpr) for t in node.targets) and not isinstance(node.value, ast.TupleExpr):
+            # `a, b = line.split()` may unpack a list: its length error's message is built
+            # with str(); `first, *rest = xs` slices it, or lists a tuple's items
+            # (semantics/sequence_unpack.py)
+            uses.text = True
+            uses.kinds.update((ast.Slice, ast.ListExpr))
+        uses.text = uses.text or isinstance(node.value, ast.StrLit)
+
+    def visit_For(self, node: ast.For) -> None:
+        self.unpacking.update(id(t) for t in _unpacking_sides(node))
+        self.visit_CompFor(node)
+
+    def visit_CompFor(self, node: ast.For | ast.CompFor) -> None:
+        if isinstance(node.iter, ast.StrLit):
+            self.uses.text = True  # `for ch in "abc"` walks a str
+        self.loop_ranges.add(id(node.iter))  # (a parent is walked before its children)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        callee = node.func.id if isinstance(node.func, ast.Name) else None
+        if callee is not None:
+            self.builtin_call(node, callee)
+        self.collecting_call(node, callee)
+
+    def builtin_call(self, node: ast.Call, callee: str) -> None:
+        """`tuple(...)`, `range(...)`, `int(...)` and `float(...)`."""
+        uses = self.uses
+        if callee == "tuple":
+            # `tuple("abc")`, `tuple([a, b])`: a tuple display (semantics/tuple_calls.py)
+            uses.tuples = True
+            uses.text = uses.text or _has_str(node.args)
+        if callee == "range" and id(node) not in self.loop_ranges:
+            uses.range_values = True
+        if callee == "int" and (len(node.args) == 2 or node.keywords):
+            uses.text = True  # `int("ff", 16)`: String's `_int_base` (semantics/everyday.py)
+        if callee in ("int", "float") and len(node.args) == 1 and isinstance(node.args[0], ast.StrLit) \
+                and not _parses(callee, node.args[0].value):
+            uses.text = True  # `int("abc")` raises its ValueError at run time: String's `__int__`
+
+    def collecting_call(self, node: ast.Call, callee: str | None) -> None:
+        """Calls that walk a str given them, or collect items into a List."""
+        uses = self.uses
+        if callee in ("enumerate", "zip"):
+            uses.text = uses.text or _has_str(node.args)  # walks a str
+        elif callee in self.untyped_defs:
+            # `collect("ab")` of a `def collect(xs)`: the parameter is a str (calls.py: string_or)
+            uses.text = uses.text or _has_str(node.args)
+        elif callee in ("sorted", "set", "Counter", "deque") or (callee in ("min", "max") and node.keywords):
+            # they may collect the items into a List (comprehensions.py, closures.py, pycollections.py)
+            uses.kinds.add(ast.ListExpr)
+            if callee in ("Counter", "deque"):  # `Counter("abc")` walks a str
+                uses.text = uses.text or _has_str(node.args)
+        elif _called_name(node.func) in ITERTOOLS_REWRITTEN or (
+                isinstance(node.func, ast.Attribute) and node.func.attr in STR_REWRITTEN):
+            # `permutations("abc", 2)`: tuples of a list's items; `"".join(reversed(s))`, `s.endswith((a, b))`:
+            # a list of the items (semantics/everyday.py)
+            uses.tuples = uses.tuples or _called_name(node.func) in TUPLE_ITERTOOLS
+            uses.kinds.add(ast.ListExpr)
+            uses.text = uses.text or _has_str(node.args)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        self.uses.names.add(node.id)
+        self.uses.text = self.uses.text or node.id == "str"
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        # `"abc"[::-1]`; `d["k"] = v` keys a dict by str (not `external_call["printf", Int32]`: a C
+        # function's name, no str; the runtime's pyx code calls C this way, and would otherwise load
+        # the whole String library)
+        self.uses.text = self.uses.text or isinstance(node.value, ast.StrLit) \
+            or (_has_str(node.items) and not (isinstance(node.value, ast.Name) and node.value.id == "external_call"))
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        uses = self.uses
+        uses.text = uses.text or isinstance(node.value, ast.StrLit)
+        uses.formatting = uses.formatting or (node.attr == "format" and isinstance(node.value, ast.StrLit))
+        if node.attr == "maketrans" and isinstance(node.value, ast.Name) and node.value.id == "str":
+            uses.maketrans = uses.text = True  # (semantics/text_tables.py)
+        if node.attr == "format" and isinstance(node.value, ast.StrLit) and _nested_spec(node.value.value):
+            uses.names.add(NESTED_FORMAT)  # `"{:>{}}".format(s, w)` (syntax/nested_spec.py)
+
+    def visit_Keyword(self, node: ast.Keyword) -> None:
+        if node.name == "key":
+            self.uses.names.add(KEY_ARGUMENT)
+        elif node.name == "file":
+            self.uses.text = True  # print(..., file=f) writes str(x) of each argument (semantics/print_file.py)
+
+    def visit_Binary(self, node: ast.Binary) -> None:
+        uses = self.uses
+        if node.op == "%" and isinstance(node.left, ast.StrLit):
+            uses.text = uses.formatting = True
+        elif node.op == "|":
+            uses.optional = uses.optional or uses_optional_spelling(node)
+        elif node.op == "*":
+            uses.text = uses.text or isinstance(node.left, ast.StrLit) or isinstance(node.right, ast.StrLit)
+
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        self.uses.optional = self.uses.optional or uses_optional_spelling(node)
+
+    def visit_SetExpr(self, node: ast.SetExpr) -> None:
+        self.uses.kinds.add(ast.ListExpr)  # a set is built from a list of its items (semantics/sets.py)
+        self.uses.text = self.uses.text or _has_str(node.elts)
+
+    def visit_DictExpr(self, node: ast.DictExpr) -> None:
+        self.uses.text = self.uses.text or _has_str(node.keys + node.values)
+
+    def visit_Comprehension(self, node: ast.Comprehension) -> None:
+        # it builds a List (sorted and join of a generator too) or a Dict
+        self.uses.kinds.add(ast.DictExpr if node.kind == "dict" else ast.ListExpr)
+        self.uses.text = self.uses.text or isinstance(node.elt, ast.StrLit) or isinstance(node.value, ast.StrLit)
+
+    def visit_VarDecl(self, node: ast.VarDecl) -> None:
+        self.uses.text = self.uses.text or isinstance(node.value, ast.StrLit)
 
 
 def uses_summary(module: ast.Module) -> dict:
@@ -840,7 +897,7 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSym
 
         return callable_type(expr, diags, lambda x: resolve_type(x, diags, symbols, env, lookup))
     if is_pending_annotation(expr):  # an attribute the checker types (semantics/attribute_types.py)
-        return resolve_pending(expr)
+        return resolve_pending(expr, symbols)
     if isinstance(expr, ast.Name) and expr.id in env:
         value = env[expr.id]
         if isinstance(value, T.Type):
@@ -850,81 +907,116 @@ def resolve_type(expr: ast.Expr | None, diags: DiagnosticBag, symbols: ModuleSym
     spelled = typing_type(expr, diags, symbols, lambda x: resolve_type(x, diags, symbols, env, lookup))
     if spelled is not None:  # `int | None`, `Optional[int]`, `Union[...]`, `typing.X`
         return spelled
-    if isinstance(expr, ast.Name) and expr.id in ("tuple", "Tuple") and symbols is not None \
-            and TUPLE_STRUCTS[1] in symbols.structs:
-        diags.error("E0126", expr.span, name=expr.id, example=f"{expr.id}[int, str]")  # a tuple's items have types
-        return ERROR
-    if isinstance(expr, ast.Name) and expr.id in PARAMETRIC:
-        diags.error("E0126", expr.span, name=expr.id, example=PARAMETRIC[expr.id])
-        return ERROR
-    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id in PARAMETRIC:
-        return _parametric(expr, diags, symbols, env, lookup)
-    if isinstance(expr, ast.Name) and symbols is not None and expr.id in symbols.structs:
-        sym = symbols.structs[expr.id]
-        if sym.generic:
-            diags.error("E0126", expr.span, name=expr.id, example=f"{expr.id}[...]")
-            return ERROR
-        resolve_fields(sym, symbols, diags, lookup)
-        return ERROR if sym.state != "done" else sym.type
-    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and symbols is not None \
-            and expr.value.id in symbols.structs and expr.value.id not in env:
-        return _generic_struct(expr, symbols.structs[expr.value.id], diags, symbols, env, lookup)
-    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id in ("tuple", "Tuple") \
-            and symbols is not None and TUPLE_STRUCTS[1] in symbols.structs:
-        from .tuples import resolve_tuple_type
-
-        return resolve_tuple_type(expr, diags, symbols, env, lookup)
-    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id in PYTHON_GENERICS \
-            and symbols is not None and PYTHON_GENERICS[expr.value.id] in symbols.structs:
-        # Python's `list[int]` and `dict[str, float]` are the stdlib's List and Dict.
-        hidden = ast.Subscript(expr.span, ast.Name(expr.value.span, PYTHON_GENERICS[expr.value.id]), expr.items)
-        return resolve_type(hidden, diags, symbols, env, lookup)
-    if isinstance(expr, ast.Name) and expr.id == "str" and symbols is not None and STRING_LITERAL in symbols.structs:
-        return resolve_type(ast.Name(expr.span, STRING_LITERAL), diags, symbols, env, lookup)  # Python's str
+    annotation = _Annotation(diags, symbols, env, lookup)
+    if isinstance(expr, ast.Name):
+        return annotation.named(expr)
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name):
+        found = annotation.parameterized(expr, expr.value.id)
+        if found is not None:
+            return found
     if isinstance(expr, ast.NoneLit):
         return T.NONE
     if isinstance(expr, ast.ErrorExpr):
         return ERROR
-    if isinstance(expr, ast.Name):
-        if expr.id in T.TYPE_NAMES:
-            return T.TYPE_NAMES[expr.id]
-        if expr.id in FUTURE_NAMES:
-            diags.error("E0007", expr.span, construct=f"the type `{expr.id}`")
+    return annotation.other(expr)
+
+
+class _Annotation:
+    """`resolve_type` of a name, a subscript or anything else, with what it was given: where errors
+    go, the module's symbols, the compile-time parameters' values, the module's constants."""
+
+    def __init__(self, diags: DiagnosticBag, symbols: ModuleSymbols | None, env: dict, lookup):
+        self.diags, self.symbols, self.env, self.lookup = diags, symbols, env, lookup
+
+    def resolve(self, expr: ast.Expr) -> Type:
+        return resolve_type(expr, self.diags, self.symbols, self.env, self.lookup)
+
+    def named(self, expr: ast.Name) -> Type:
+        """`Int`, `str`, a struct's name; E0126 for a generic's name without its parameters, E0105
+        for an unknown name."""
+        diags, symbols, name = self.diags, self.symbols, expr.id
+        if name in ("tuple", "Tuple") and symbols is not None and TUPLE_STRUCTS[1] in symbols.structs:
+            diags.error("E0126", expr.span, name=name, example=f"{name}[int, str]")  # a tuple's items have types
             return ERROR
-        if symbols is not None and expr.id in symbols.unresolved:
+        if name in PARAMETRIC:
+            diags.error("E0126", expr.span, name=name, example=PARAMETRIC[name])
+            return ERROR
+        if symbols is not None and name in symbols.structs:
+            sym = symbols.structs[name]
+            if sym.generic:
+                diags.error("E0126", expr.span, name=name, example=f"{name}[...]")
+                return ERROR
+            resolve_fields(sym, symbols, diags, self.lookup)
+            return ERROR if sym.state != "done" else sym.type
+        if name == "str" and symbols is not None and STRING_LITERAL in symbols.structs:
+            return self.resolve(ast.Name(expr.span, STRING_LITERAL))  # Python's str
+        if name in T.TYPE_NAMES:
+            return T.TYPE_NAMES[name]
+        if name in FUTURE_NAMES:
+            diags.error("E0007", expr.span, construct=f"the type `{name}`")
+            return ERROR
+        if symbols is not None and name in symbols.unresolved:
             return ERROR  # its import failed, and that was reported
         known = list(T.TYPE_NAMES) + (list(symbols.structs) if symbols is not None else [])
-        close = difflib.get_close_matches(expr.id, known, n=1)
+        import difflib  # (a misspelled type's alone: issue 15)
+
+        close = difflib.get_close_matches(name, known, n=1)
         notes = (Note(f"did you mean `{close[0]}`?"),) if close else ()
-        diags.error("E0105", expr.span, notes, name=expr.id)
+        diags.error("E0105", expr.span, notes, name=name)
         return ERROR
-    qualified = _qualified_struct(expr.value if isinstance(expr, ast.Subscript) else expr, symbols)
-    if qualified is not None:
-        other, sym = qualified
-        if isinstance(expr, ast.Subscript):
-            return _generic_struct(expr, sym, diags, symbols, env, lookup)
-        if sym.generic:
-            diags.error("E0126", expr.span, name=sym.decl.name, example=f"{sym.decl.name}[...]")
+
+    def parameterized(self, expr: ast.Subscript, name: str) -> Type | None:
+        """`SIMD[...]` and the like, a generic struct's instance, `tuple[...]`, Python's `list[int]` and
+        `dict[str, float]`; None for other subscripts."""
+        symbols, env = self.symbols, self.env
+        if name in PARAMETRIC:
+            return _parametric(expr, self.diags, symbols, env, self.lookup)
+        if symbols is None:
+            return None
+        if name in symbols.structs and name not in env:
+            return _generic_struct(expr, symbols.structs[name], self.diags, symbols, env, self.lookup)
+        if name in ("tuple", "Tuple") and TUPLE_STRUCTS[1] in symbols.structs:
+            from .tuples import resolve_tuple_type
+
+            return resolve_tuple_type(expr, self.diags, symbols, env, self.lookup)
+        if name in PYTHON_GENERICS and PYTHON_GENERICS[name] in symbols.structs:
+            # Python's `list[int]` and `dict[str, float]` are the stdlib's List and Dict.
+            assert isinstance(expr.value, ast.Name)
+            return self.resolve(ast.Subscript(expr.span, ast.Name(expr.value.span, PYTHON_GENERICS[name]),
+                                              expr.items))
+        return None
+
+    def other(self, expr: ast.Expr) -> Type:
+        """Another module's struct (`geometry.Point`, `geometry.Pair[Int]`); else what pyx has no type
+        for (E0105, E0007, E0104)."""
+        diags, symbols = self.diags, self.symbols
+        qualified = _qualified_struct(expr.value if isinstance(expr, ast.Subscript) else expr, symbols)
+        if qualified is not None:
+            other, sym = qualified
+            if isinstance(expr, ast.Subscript):
+                return _generic_struct(expr, sym, diags, symbols, self.env, self.lookup)
+            if sym.generic:
+                diags.error("E0126", expr.span, name=sym.decl.name, example=f"{sym.decl.name}[...]")
+                return ERROR
+            resolve_fields(sym, other, diags, other.lookup_constant)
+            return ERROR if sym.state != "done" else sym.type
+        if isinstance(expr, ast.Attribute) and px_module_named(expr.value, symbols) is not None:
+            diags.error("E0105", expr.span, name=dotted_name(expr))
             return ERROR
-        resolve_fields(sym, other, diags, other.lookup_constant)
-        return ERROR if sym.state != "done" else sym.type
-    if isinstance(expr, ast.Attribute) and px_module_named(expr.value, symbols) is not None:
-        diags.error("E0105", expr.span, name=dotted_name(expr))
+        if isinstance(expr, (ast.Subscript, ast.Attribute)):
+            base = expr.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            name = base.id if isinstance(base, ast.Name) else "this"
+            diags.error("E0007", expr.span, construct=f"the type `{name}[...]`" if isinstance(expr, ast.Subscript)
+                        else f"the type `{name}`")
+            return ERROR
+        if isinstance(expr, ast.StrLit):
+            # A plain `"Node"` was read as the type it spells (syntax/string_annotations.py): this one has a
+            # prefix or escapes, or is no type.
+            diags.error(NOT_IN_PYX, expr.span, construct="a string annotation other than a type written plainly "
+                        "inside quotes (write the type itself, or `\"Node\"`)")
+            return ERROR
+        text = expr.span.file.text[expr.span.start:expr.span.end]
+        diags.error("E0104", expr.span, name=text if len(text) <= 40 else text[:37] + "...")
         return ERROR
-    if isinstance(expr, (ast.Subscript, ast.Attribute)):
-        base = expr.value
-        while isinstance(base, (ast.Subscript, ast.Attribute)):
-            base = base.value
-        name = base.id if isinstance(base, ast.Name) else "this"
-        diags.error("E0007", expr.span, construct=f"the type `{name}[...]`" if isinstance(expr, ast.Subscript)
-                    else f"the type `{name}`")
-        return ERROR
-    if isinstance(expr, ast.StrLit):
-        # A plain `"Node"` was read as the type it spells (syntax/string_annotations.py): this one has a
-        # prefix or escapes, or is no type.
-        diags.error(NOT_IN_PYX, expr.span, construct="a string annotation other than a type written plainly inside "
-                    "quotes (write the type itself, or `\"Node\"`)")
-        return ERROR
-    text = expr.span.file.text[expr.span.start:expr.span.end]
-    diags.error("E0104", expr.span, name=text if len(text) <= 40 else text[:37] + "...")
-    return ERROR

@@ -25,15 +25,17 @@ strings, literals: `_plain`); otherwise it is not narrowed and the read stays an
 """
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
+from ..diagnostics import Note
 from ..syntax import ast
 from ..types import Type
 from .builtin_types import is_builtin
 from .globals import bound_names
-from .typed import LocalVar
+from .typed import LocalVar, TExpr
 
 if TYPE_CHECKING:
     from .check import FunctionChecker
@@ -159,6 +161,28 @@ def _may_change(chk: FunctionChecker, region: tuple[ast.Node, ...], place: Attri
                 return True
         stack.extend(ast.children(n))
     return place.var.name in bound_names(cast("tuple[ast.Stmt, ...]", region))[0]
+
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_ATTRIBUTE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
+
+
+def optional_notes(*operands: TExpr) -> tuple[Note, ...]:
+    """For E0202/E0203 on an Optional operand (`o.x + 1` where nothing narrowed `o.x`): what Python
+    code writes to use the value. An attribute is best copied into a local first, as CPython users
+    do: a test of the attribute holds only until code that may change the object runs."""
+    for v in operands:
+        if not is_builtin(v.type, "Optional"):
+            continue
+        text = v.span.file.text[v.span.start:v.span.end]
+        if _ATTRIBUTE.fullmatch(text):
+            local = text.rsplit(".", 1)[1]
+            return (Note(f"`{text}` may be None here (a test of it is forgotten where code that may change the "
+                         f"object runs): copy it to a variable and test that, `{local} = {text}` then "
+                         f"`if {local} is not None:`, and use `{local}`", v.span),)
+        if _NAME.fullmatch(text):
+            return (Note(f"`{text}` may be None here: test it first (`if {text} is not None:`)", v.span),)
+    return ()
 
 
 def attribute_read(chk: FunctionChecker, e: ast.Attribute):

@@ -99,7 +99,8 @@ class ExceptionChecker:
             hbody = self.chk.block(h.body)
             self.chk.handler_depth -= 1
             self.chk.scopes.pop()
-            handlers.append(THandler(classes, var, hbody))
+            clause = h.span if h.types is None else Span(h.span.file, h.span.start, h.types.span.end)
+            handlers.append(THandler(classes, var, hbody, clause))  # (the clause: `except E`)
             states.append(self.chk.assigned)
         merged = None
         for state in states:

@@ -59,6 +59,9 @@ class ModuleSymbols:
     function_types: dict = field(default_factory=dict, repr=False)
     # Its exception classes (`class E(ValueError): pass`), name -> base, beside exceptions.PARENT.
     exceptions: dict[str, str] = field(default_factory=dict, repr=False)
+    # The types found for the program's attributes typed by the checker, one object for all the
+    # modules of a check (semantics/attribute_types.py: AttributeTypes); None outside such a check.
+    attribute_types: object = field(default=None, repr=False)
 
 
 class BlockScopes:

@@ -19,6 +19,13 @@ if TYPE_CHECKING:
 REDUCTIONS = ("reduce_add", "reduce_mul", "reduce_min", "reduce_max")
 
 
+class _SIMDCall:
+    """`v.name(args)` of a SIMD value v (its type `vt`), as `simd_method` checks it."""
+
+    def __init__(self, receiver: TExpr, vt: SIMDType, name: str, args: list[TExpr], e: ast.Call, ct_items):
+        self.receiver, self.vt, self.name, self.args, self.e, self.ct_items = receiver, vt, name, args, e, ct_items
+
+
 class SIMDChecker:
     """Everything the checker does with SIMD values.
     Reached as `chk.simd` from the other checkers."""
@@ -126,67 +133,80 @@ class SIMDChecker:
         args = [self.exprs.expr(a) for a in e.args]
         if any(a.type == ERROR for a in args):
             return TConst(e.span, ERROR, None)
-
-        def arity(n: int) -> bool:
-            if len(args) != n:
-                self.msg.error("E0204", e.span, func=name, expected=n, s="s" if n != 1 else "", found=len(args))
-                return False
-            return True
-
+        c = _SIMDCall(receiver, vt, name, args, e, ct_items)
         if name in REDUCTIONS:
-            if not arity(0):
+            if not self._arity(c, 0):
                 return TConst(e.span, ERROR, None)
-            if vt.elem.is_bool and name != "reduce_add":
-                pass
             return TSIMDOp(e.span, vt.elem, name, [receiver])
         if name == "fma":
-            if not arity(2) or not vt.elem.is_float:
+            if not self._arity(c, 2) or not vt.elem.is_float:
                 return self._no_method(vt, name, e.span, len(args) == 2)
             return TSIMDOp(e.span, vt, "fma", [receiver, self.broadcast(args[0], vt), self.broadcast(args[1], vt)])
         if name == "select":
-            if not arity(2) or not vt.elem.is_bool:
-                return self._no_method(vt, name, e.span, len(args) == 2)
-            target = next((a.type for a in args if isinstance(a.type, SIMDType)), None)
-            if target is None:
-                scalar = T.default_type(args[0].type if not isinstance(args[0].type, LiteralType) else args[1].type)
-                target = T.simd(scalar, vt.width) if isinstance(scalar, ScalarType) else None
-            if target is None or target.width != vt.width:
-                self.msg.error("E0201", e.span, expected=f"SIMD values of width {vt.width}",
-                                 found=", ".join(str(a.type) for a in args))
-                return TConst(e.span, ERROR, None)
-            return TSIMDOp(e.span, target, "select", [receiver, self.broadcast(args[0], target),
-                                                       self.broadcast(args[1], target)])
+            return self._select(c)
         if name == "cast":
-            values = self.ct_args(ct_items, 1, name, e.span)
-            if values is None or not arity(0):
-                return TConst(e.span, ERROR, None)
-            if not isinstance(values[0], T.DTypeValue):
-                self.msg.error("E0125", e.span, name="dtype", expected="a `DType`", found=str(values[0]))
-                return TConst(e.span, ERROR, None)
-            return TConvert(e.span, T.simd(values[0].scalar, vt.width), receiver, False)
+            return self._cast(c)
         if name in ("shuffle", "slice"):
-            items = list(ct_items or ())
-            if name == "slice":  # Mojo's `slice[size, offset=0]`: `offset` may be named
-                named = [i for i in items if isinstance(i, ast.Keyword) and i.name == "offset"]
-                if len(named) == 1 and len(items) == 2 and items[1] is named[0]:
-                    items = [items[0], named[0].value]
-            values = self.ct_args(items, None, name, e.span)
-            if values is None or not arity(0):
-                return TConst(e.span, ERROR, None)
-            if name == "slice":  # slice[size, offset=0]()
-                if not 1 <= len(values) <= 2:
-                    self.msg.error("E0128", e.span, func=name, expected="1 or 2", s="s", found=len(values))
-                    return TConst(e.span, ERROR, None)
-                size, offset = values[0], values[1] if len(values) > 1 else 0
-                values = list(range(offset, offset + size)) if isinstance(size, int) and isinstance(offset, int) \
-                    else [None]
-            if not values or any(not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < vt.width
-                                 for v in values) or len(values) & (len(values) - 1):
-                self.msg.error("E0219", e.span, detail=f"lane indices must be Ints in [0, {vt.width}) and their "
-                                                           "count a power of two")
-                return TConst(e.span, ERROR, None)
-            return TSIMDOp(e.span, T.simd(vt.elem, len(values)), "shuffle", [receiver], list(values))
+            return self._lanes(c)
         return self._no_method(vt, name, e.span, True)
+
+    def _arity(self, c: _SIMDCall, n: int) -> bool:
+        if len(c.args) != n:
+            self.msg.error("E0204", c.e.span, func=c.name, expected=n, s="s" if n != 1 else "", found=len(c.args))
+            return False
+        return True
+
+    def _select(self, c: _SIMDCall) -> TExpr:
+        """`mask.select(a, b)`: lane by lane, a where the mask is set, else b."""
+        vt, args, span = c.vt, c.args, c.e.span
+        if not self._arity(c, 2) or not vt.elem.is_bool:
+            return self._no_method(vt, c.name, span, len(args) == 2)
+        target = next((a.type for a in args if isinstance(a.type, SIMDType)), None)
+        if target is None:
+            scalar = T.default_type(args[0].type if not isinstance(args[0].type, LiteralType) else args[1].type)
+            target = T.simd(scalar, vt.width) if isinstance(scalar, ScalarType) else None
+        if target is None or target.width != vt.width:
+            self.msg.error("E0201", span, expected=f"SIMD values of width {vt.width}",
+                           found=", ".join(str(a.type) for a in args))
+            return TConst(span, ERROR, None)
+        return TSIMDOp(span, target, "select", [c.receiver, self.broadcast(args[0], target),
+                                                self.broadcast(args[1], target)])
+
+    def _cast(self, c: _SIMDCall) -> TExpr:
+        """`v.cast[DType.float32]()`."""
+        span = c.e.span
+        values = self.ct_args(c.ct_items, 1, c.name, span)
+        if values is None or not self._arity(c, 0):
+            return TConst(span, ERROR, None)
+        if not isinstance(values[0], T.DTypeValue):
+            self.msg.error("E0125", span, name="dtype", expected="a `DType`", found=str(values[0]))
+            return TConst(span, ERROR, None)
+        return TConvert(span, T.simd(values[0].scalar, c.vt.width), c.receiver, False)
+
+    def _lanes(self, c: _SIMDCall) -> TExpr:
+        """`v.shuffle[0, 2, 1, 3]()`, Mojo's `v.slice[size, offset=0]()`: lanes picked by constant indices."""
+        name, vt, span = c.name, c.vt, c.e.span
+        items = list(c.ct_items or ())
+        if name == "slice":  # Mojo's `slice[size, offset=0]`: `offset` may be named
+            named = [i for i in items if isinstance(i, ast.Keyword) and i.name == "offset"]
+            if len(named) == 1 and len(items) == 2 and items[1] is named[0]:
+                items = [items[0], named[0].value]
+        values = self.ct_args(items, None, name, span)
+        if values is None or not self._arity(c, 0):
+            return TConst(span, ERROR, None)
+        if name == "slice":  # slice[size, offset=0]()
+            if not 1 <= len(values) <= 2:
+                self.msg.error("E0128", span, func=name, expected="1 or 2", s="s", found=len(values))
+                return TConst(span, ERROR, None)
+            size, offset = values[0], values[1] if len(values) > 1 else 0
+            values = list(range(offset, offset + size)) if isinstance(size, int) and isinstance(offset, int) \
+                else [None]
+        if not values or any(not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < vt.width
+                             for v in values) or len(values) & (len(values) - 1):
+            self.msg.error("E0219", span, detail=f"lane indices must be Ints in [0, {vt.width}) and their "
+                                                 "count a power of two")
+            return TConst(span, ERROR, None)
+        return TSIMDOp(span, T.simd(vt.elem, len(values)), "shuffle", [c.receiver], list(values))
 
     def _no_method(self, vt, name, span, report=True):
         if report:

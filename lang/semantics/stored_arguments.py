@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING
 from ..source import Span
 from ..syntax import ast
 from ..syntax.classes import INIT_VAR
+from ..syntax.generator_objects import PREFIX as GENERATOR_CLASS
 from .imports import is_stdlib_file
 from .per_declaration import PerDeclaration
 from .sharing import python_shared
-from .typed import LocalVar, TExpr, TLocal
+from .typed import LocalVar, TCall, TExpr, TLocal
 
 if TYPE_CHECKING:
     from .check import FunctionChecker
@@ -73,17 +74,56 @@ def check_stored_arguments(chk: FunctionChecker, decl: ast.FnDef, params, bound:
     if not stored:
         return True
     for p, b in zip(params, bound, strict=False):
-        if p.name not in stored or not isinstance(b, TLocal) or not python_shared(b.type):
+        if p.name not in stored or not python_shared(b.type):
+            continue
+        shown = str(owner) if decl.name == "__init__" and owner is not None else decl.name  # `C(xs)`: C
+        if not shown.startswith(GENERATOR_CLASS):  # (a generator object's own arguments: E0298 only)
+            _held_only_here(chk, b, shown, p.name)  # reported, and the call checked on (its type is right)
+        if not isinstance(b, TLocal):
             continue
         var = b.var
         if not isinstance(var, LocalVar) or var.name.startswith("$"):
             continue
         used = _used_after(chk, var.name, span)
         if used is not None:
-            shown = str(owner) if decl.name == "__init__" and owner is not None else decl.name  # `C(xs)`: C
             chk.msg.error("E0298", used, name=var.name, func=shown, param=p.name, notes=(_note(span),))
             return False
     return True
+
+
+def _held_only_here(chk: FunctionChecker, arg: TExpr, func: str, param: str) -> bool:
+    """Whether the object `arg` names is this function's own, so that the callee's copy of it is the
+    only one the program goes on using (E0298 checks the uses after the call). Not so, and E0190 or
+    E0263 reported, for an argument the function borrows from its caller (`def f(xs): Box(xs)`: the
+    caller still holds `xs`), a module-level variable, an element of a container (`Box(rows[0])`) or
+    an attribute of an object (`Box(h.data)`, E0263): Python's stored object is also theirs."""
+    from .classes import shared_attribute_copied
+
+    if isinstance(arg, TLocal):
+        var = arg.var
+        if not isinstance(var, LocalVar) or var.name.startswith("$"):
+            return True
+        if var.global_symbol is not None:
+            holder = f"the module-level `{var.name}` also"
+        elif var.is_param and not var.owned:
+            holder = f"`{chk.fn.decl.name}`'s caller also"
+        else:
+            return True
+    elif shared_attribute_copied(chk, arg):
+        return False
+    elif _element_of_container(arg):
+        holder = "the container it was read from also"
+    else:
+        return True
+    source = arg.span.file.text[arg.span.start:arg.span.end]
+    chk.msg.error("E0190", arg.span, source=source, func=func, param=param, holder=holder)
+    return False
+
+
+def _element_of_container(e: TExpr) -> bool:
+    """`rows[0]`, `table[k][1]`: an item read out of a list or dict (the container still holds it)."""
+    return isinstance(e, TCall) and bool(e.args) and e.callee.decl.name == "__getitem__" \
+        and python_shared(e.args[0].type)
 
 
 def _note(span: Span):

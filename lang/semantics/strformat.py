@@ -122,9 +122,84 @@ def _sample(t, value: TExpr):
     if isinstance(t, ScalarType):
         return True if t.is_bool else 0.5 if t.is_float else 65
     if isinstance(t, StructType):
-        name = {"List": "list", "Dict": "dict"}.get(t.base, t.base)
+        from .type_names import python_name
+
+        name = python_name(t) or t.base  # (the stdlib's List is Python's list; a class called List is not)
         return type(name, (_Sample,), {"__str__": lambda self: "x", "__repr__": lambda self: "x"})()
     return object()
+
+
+class _FormatFields:
+    """The fields of one `str.format` call: each field's value, numbered as CPython numbers them
+    (automatically or by hand, never both), and the arguments formatted, in order (`uses`)."""
+
+    def __init__(self, e: ast.Call, span: Span):
+        self.e, self.span = e, span
+        self.keywords = {kw.name: kw.value for kw in e.keywords}
+        self.uses: list[ast.Expr] = []
+        self.automatic: bool | None = None  # automatic or manual field numbering (None: not yet known)
+        self.next = 0  # the next automatic index
+
+    def field(self, name: str, conversion: str | None) -> ast.Expr | str:
+        """A field's value (its conversion applied), or the problem CPython reports."""
+        try:
+            first, rest = _split_field(name)
+        except ValueError as exc:
+            return str(exc)
+        if first == "":
+            if self.automatic is False:
+                return "cannot switch from manual field specification to automatic field numbering"
+            self.automatic, first = True, str(self.next)
+            self.next += 1
+        elif first.isdigit():
+            if self.automatic is True:
+                return "cannot switch from automatic field numbering to manual field specification"
+            self.automatic = False
+        args = self.e.args
+        if first.isdigit():
+            if int(first) >= len(args):
+                return f"Replacement index {int(first)} out of range for positional args tuple"
+            arg = args[int(first)]
+        elif first in self.keywords:
+            arg = self.keywords[first]
+        else:
+            return f"KeyError: {first!r}"
+        if conversion not in (None, "r", "s"):
+            return f"Unknown conversion specifier {conversion}"
+        self.uses.append(arg)
+        value: ast.Expr = arg
+        for kind, key in rest:
+            if kind == ".":
+                value = ast.Attribute(arg.span, value, key)
+            else:
+                index: ast.Expr = ast.IntLit(arg.span, int(key)) if key.isdigit() else ast.StrLit(arg.span, key)
+                value = ast.Subscript(arg.span, value, (index,))
+        if conversion is not None:
+            value = ast.Call(value.span, ast.Name(self.span, "str" if conversion == "s" else REPR_FIELD), (value,), ())
+        return value
+
+
+def _run_time_spec(values: _FormatFields, value: ast.Expr, spec: str, span: Span) -> ast.Expr | str:
+    """`value` formatted with a spec that has fields of its own (`{:>{}}`), built when the program
+    runs; or the problem CPython reports."""
+    try:
+        nested = list(string.Formatter().parse(spec))
+    except ValueError as exc:
+        return str(exc)
+    pieces: list[ast.Expr] = []
+    for text2, name2, spec2, conversion2 in nested:
+        if text2:
+            pieces.append(ast.StrLit(span, text2))
+        if name2 is None:
+            continue
+        if spec2 and ("{" in spec2 or "}" in spec2):
+            return "Max string recursion exceeded"
+        inner = values.field(name2, conversion2)
+        if isinstance(inner, str):
+            return inner
+        pieces.append(ast.Call(inner.span, ast.Name(span, FORMAT_FIELD), (inner, ast.StrLit(span, spec2)), ())
+                      if spec2 else ast.Call(inner.span, ast.Name(span, "str"), (inner,), ()))
+    return nested_spec.formatted(value, nested_spec.spec_text(pieces, span), span)
 
 
 class StringFormatChecker:
@@ -208,55 +283,15 @@ class StringFormatChecker:
         func = e.func
         assert isinstance(func, ast.Attribute) and isinstance(func.value, ast.StrLit)
         fmt = func.value
-        keywords = {kw.name: kw.value for kw in e.keywords}
         try:
             fields = list(string.Formatter().parse(fmt.value))
         except ValueError as exc:
             self._check_all(e)
             self.msg.error("E0251", fmt.span, problem=str(exc))
             return TConst(e.span, ERROR, None)
-        uses: list[ast.Expr] = []
         parts: list[ast.Expr] = []
         span = fmt.span
-        numbering: list = [None, 0]  # automatic or manual field numbering (None: not yet known), the next index
-
-        def field(name: str, conversion: str | None) -> ast.Expr | str:
-            """A field's value (its conversion applied), or the problem CPython reports."""
-            try:
-                first, rest = _split_field(name)
-            except ValueError as exc:
-                return str(exc)
-            if first == "":
-                if numbering[0] is False:
-                    return "cannot switch from manual field specification to automatic field numbering"
-                numbering[0], first = True, str(numbering[1])
-                numbering[1] += 1
-            elif first.isdigit():
-                if numbering[0] is True:
-                    return "cannot switch from automatic field numbering to manual field specification"
-                numbering[0] = False
-            if first.isdigit():
-                if int(first) >= len(e.args):
-                    return f"Replacement index {int(first)} out of range for positional args tuple"
-                arg = e.args[int(first)]
-            elif first in keywords:
-                arg = keywords[first]
-            else:
-                return f"KeyError: {first!r}"
-            if conversion not in (None, "r", "s"):
-                return f"Unknown conversion specifier {conversion}"
-            uses.append(arg)
-            value: ast.Expr = arg
-            for kind, key in rest:
-                if kind == ".":
-                    value = ast.Attribute(arg.span, value, key)
-                else:
-                    index: ast.Expr = ast.IntLit(arg.span, int(key)) if key.isdigit() else ast.StrLit(arg.span, key)
-                    value = ast.Subscript(arg.span, value, (index,))
-            if conversion is not None:
-                value = ast.Call(value.span, ast.Name(span, "str" if conversion == "s" else REPR_FIELD), (value,), ())
-            return value
-
+        values = _FormatFields(e, span)
         for text, name, spec, conversion in fields:
             if text:
                 parts.append(ast.StrLit(span, text))
@@ -266,46 +301,38 @@ class StringFormatChecker:
                 self._check_all(e)
                 self.msg.error("E0253", span, what="`!a` (ascii())")
                 return TConst(e.span, ERROR, None)
-            value = field(name, conversion)
+            value = values.field(name, conversion)
             if isinstance(value, str):
                 return self._fail(e, value)
             if spec and ("{" in spec or "}" in spec):
                 # `"{:>{}}".format(s, w)`: a spec only the run knows, its fields numbered after
                 # the outer one's, as CPython numbers them (syntax/nested_spec.py)
-                try:
-                    nested = list(string.Formatter().parse(spec))
-                except ValueError as exc:
-                    return self._fail(e, str(exc))
-                pieces: list[ast.Expr] = []
-                for text2, name2, spec2, conversion2 in nested:
-                    if text2:
-                        pieces.append(ast.StrLit(span, text2))
-                    if name2 is None:
-                        continue
-                    if spec2 and ("{" in spec2 or "}" in spec2):
-                        return self._fail(e, "Max string recursion exceeded")
-                    inner = field(name2, conversion2)
-                    if isinstance(inner, str):
-                        return self._fail(e, inner)
-                    pieces.append(ast.Call(inner.span, ast.Name(span, FORMAT_FIELD), (inner, ast.StrLit(span, spec2)),
-                                           ())
-                                  if spec2 else ast.Call(inner.span, ast.Name(span, "str"), (inner,), ()))
-                parts.append(nested_spec.formatted(value, nested_spec.spec_text(pieces, span), span))
+                formatted = _run_time_spec(values, value, spec, span)
+                if isinstance(formatted, str):
+                    return self._fail(e, formatted)
+                parts.append(formatted)
             elif spec:
                 parts.append(ast.Call(value.span, ast.Name(span, FORMAT_FIELD), (value, ast.StrLit(span, spec)), ()))
             else:
                 parts.append(ast.Call(value.span, ast.Name(span, "str"), (value,), ()))
+        if not self._evaluate_unused(e, values.uses):
+            return TConst(e.span, ERROR, None)
+        return self._joined(parts, e.span)
+
+    def _evaluate_unused(self, e: ast.Call, uses: list[ast.Expr]) -> bool:
+        """The arguments no field formats (or not in the order written) are evaluated all the same, as
+        Python does: E0254 (False) where one of them is not pure."""
         written = list(e.args) + [kw.value for kw in e.keywords]
         if [id(u) for u in uses] != [id(a) for a in written]:
             impure = next((a for a in written if not _pure(a)), None)
             if impure is not None:
                 self._check_all(e)
                 self.msg.error("E0254", impure.span, what="`str.format`")
-                return TConst(e.span, ERROR, None)
+                return False
             for a in written:
                 if not any(a is u for u in uses):
                     self.exprs.expr(a)  # never formatted, but Python evaluates it (and its mistakes)
-        return self._joined(parts, e.span)
+        return True
 
     def _fail(self, e: ast.Call, problem: str) -> TExpr:
         self._check_all(e)

@@ -1,7 +1,7 @@
 """Checking of struct values: construction, fields, methods, operator methods and iteration."""
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .. import types as T
@@ -17,6 +17,7 @@ from .generators import GeneratorType
 from .imports import is_stdlib_file, is_string
 from .module import dotted_name
 from .named_tuples import as_tuple
+from .narrowing import optional_notes
 from .optional_types import none_test
 from .rules import COMPARE_METHODS, field_span, unify_annotation
 from .sharing import attribute_root, borrowed_argument, reroot
@@ -50,6 +51,20 @@ if TYPE_CHECKING:
 PURE_OPERANDS = (ast.Name, ast.StrLit, ast.IntLit, ast.FloatLit, ast.BoolLit)
 # Python's dict methods whose other arity is another method of the stdlib's Dict (no overloads).
 DICT_FORMS = {("pop", 2): "_pop_or", ("get", 1): "_get_or_none"}
+
+
+@dataclass(frozen=True)
+class _MethodCall:
+    """`base.m(...)` being checked: m's declaration, the receiver (base, checked), the call, and the
+    sharing checker's mark from before the receiver was read."""
+
+    decl: ast.FnDef
+    receiver: TExpr
+    base: ast.Expr
+    func: ast.Attribute
+    e: ast.Call
+    ct_items: object
+    mark: int
 
 
 class StructChecker:
@@ -145,33 +160,52 @@ class StructChecker:
         return None
 
     def attribute_call(self, func: ast.Attribute, e: ast.Call, ct_items=None) -> TExpr:
-        base = func.value
+        """`x.m(...)`: a call Python's library spells so that pyx rewrites, a module's function, a
+        static method, or a method of a value."""
         if func.attr == "join":  # `", ".join(x for x in xs)`: join builds a list, the generator fills it
             e = self.chk.comprehensions.joined(e)
+        found = self._rewritten_call(func, e)
+        if found is None:
+            found = self._module_call(func, e, ct_items)
+        if found is None:
+            found = self._static_call(func, e, ct_items)
+        if found is not None:
+            return found
+        if func.attr == "sort" and any(kw.name == "key" for kw in e.keywords):  # `xs.sort(key=f)`
+            return self.chk.closures.keyed("sort", e)
+        return self._value_method_call(func, e, ct_items)
+
+    def _rewritten_call(self, func: ast.Attribute, e: ast.Call) -> TExpr | None:
         flattened = everyday.from_iterable(self.chk, func, e)  # `chain.from_iterable(xss)` (semantics/everyday.py)
         if flattened is not None:
             return self.exprs.expr(flattened)
-        table = text_tables.maketrans_call(self.chk, func, e)  # `str.maketrans(x, y)` (semantics/text_tables.py)
-        if table is not None:
-            return table
-        other = self.px_module_of(base)
+        return text_tables.maketrans_call(self.chk, func, e)  # `str.maketrans(x, y)` (semantics/text_tables.py)
+
+    def _module_call(self, func: ast.Attribute, e: ast.Call, ct_items) -> TExpr | None:
+        """`m.f(...)` of an imported .px module, of `math` and the like, of a GPU module (Mojo's `warp.sum(v)`)."""
+        other = self.px_module_of(func.value)
         if other is not None:
             return self.qualified_call(other, func, e, ct_items)
-        module = self.module_of(base)
-        if module is not None:
-            from .gpu_imports import GPU_MODULES, intrinsic
-            from .mathlib import MODULES
+        module = self.module_of(func.value)
+        if module is None:
+            return None
+        from .gpu_imports import GPU_MODULES, intrinsic
+        from .mathlib import MODULES
 
-            if module in GPU_MODULES:  # Mojo's `warp.sum(v)`
-                name = intrinsic(module, func.attr)
-                if name is None:
-                    self.msg.error("E0130", func.span, module=module, name=func.attr)
-                    return TConst(e.span, ERROR, None)
-                return self.chk.gpu.gpu_call(name, e)
-            if func.attr not in MODULES[module]:
+        if module in GPU_MODULES:  # Mojo's `warp.sum(v)`
+            name = intrinsic(module, func.attr)
+            if name is None:
                 self.msg.error("E0130", func.span, module=module, name=func.attr)
                 return TConst(e.span, ERROR, None)
-            return self.chk.mathlib.math_call(func.attr, e)
+            return self.chk.gpu.gpu_call(name, e)
+        if func.attr not in MODULES[module]:
+            self.msg.error("E0130", func.span, module=module, name=func.attr)
+            return TConst(e.span, ERROR, None)
+        return self.chk.mathlib.math_call(func.attr, e)
+
+    def _static_call(self, func: ast.Attribute, e: ast.Call, ct_items) -> TExpr | None:
+        """A static method: `Ptr[T].alloc(n)`, `Pair[Int].make()`, `Point.origin()`, `geometry.Point.origin()`."""
+        base = func.value
         if isinstance(base, ast.Subscript) and isinstance(base.value, ast.Name) and base.value.id == "Ptr" \
                 and self.chk.scopes.lookup("Ptr") is None:
             return self.chk.pointers.ptr_static(self.chk.resolve_type(base), func, e)
@@ -200,8 +234,12 @@ class StructChecker:
                 self.msg.error("E0118", func.span, struct=sym.type, name=func.attr)
                 return TConst(e.span, ERROR, None)
             return self.chk.calls.user_call(decl, e, sym.type)
-        if func.attr == "sort" and any(kw.name == "key" for kw in e.keywords):  # `xs.sort(key=f)`
-            return self.chk.closures.keyed("sort", e)
+        return None
+
+    def _value_method_call(self, func: ast.Attribute, e: ast.Call, ct_items) -> TExpr:
+        """`x.m(...)` of a value x: a SIMD's, a pointer's, a struct's or class's method, or a function
+        kept in a field."""
+        base = func.value
         mark = self.chk.sharing.change_mark()
         receiver = self.exprs.expr(base)
         if receiver.type == ERROR:
@@ -227,60 +265,73 @@ class StructChecker:
         decl = sym.methods.get(func.attr)
         if not self.chk.tuples.searchable(receiver, func.attr, func.span):
             return TConst(e.span, ERROR, None)
-        if decl is None and classes.is_class(receiver.type):  # `self.callback(x)`: any function (function_values.py)
+        if decl is None:
+            return self._attribute_value_call(receiver, sym, func, e)
+        if decl.self_convention is None:  # a static method called on a value
+            return self.chk.calls.user_call(decl, e, receiver.type, ct_items=ct_items)
+        if decl.self_convention == "mut":
+            found = self._in_place_call(_MethodCall(decl, receiver, base, func, e, ct_items, mark))
+            if found is not None:
+                return found
+        if classes.is_class(receiver.type):  # None has no methods: AttributeError, as in Python
+            receiver = classes.checked_receiver(self.chk, receiver, func.attr, func.span)
+        return self.chk.calls.user_call(decl, e, receiver.type, receiver, ct_items)
+
+    def _attribute_value_call(self, receiver: TExpr, sym, func: ast.Attribute, e: ast.Call) -> TExpr:
+        """`x.f(...)` where x's type has no method f: a function kept in its field f, an attribute
+        `__getattr__` gives; else E0118."""
+        if classes.is_class(receiver.type):  # `self.callback(x)`: any function (function_values.py)
             data = classes.data_type(self.chk, receiver.type)
             index = data.field_index(func.attr) if data is not None else None
             if index and function_values.is_fn_value(data.fields[index][1]):
                 return self.call_value(classes.read_attribute(self.chk, receiver, func.attr, func.span), e)
-        at = receiver.type.field_index(func.attr) if decl is None else None
+        at = receiver.type.field_index(func.attr)
         if at is not None and function_values.is_fn_value(receiver.type.fields[at][1]):  # `hs[i].cb(x)`
             return self.call_value(TField(func.span, receiver.type.fields[at][1], receiver, at), e)
         if at is not None and isinstance(receiver.type.fields[at][1], T.FunctionType):  # `self.f(x)`: a field
             return self.chk.closures.call(TField(func.span, receiver.type.fields[at][1], receiver, at), e)
-        if decl is None and "__getattr__" in sym.methods and receiver.type.field_index(func.attr) is None:
+        if "__getattr__" in sym.methods and receiver.type.field_index(func.attr) is None:
             # `obj.method(args)` of a struct with `__getattr__`: get the attribute, then call it
             attribute = self.method_call(receiver, "__getattr__", [TConst(func.span, T.STRING_LITERAL, func.attr)],
                                          func.span)
             return self.call_value(attribute, e) if attribute.type != ERROR else attribute
-        if decl is None:
-            self.msg.error("E0118", func.span, struct=receiver.type, name=func.attr)
-            return TConst(e.span, ERROR, None)
-        if decl.self_convention is None:  # a static method called on a value
-            return self.chk.calls.user_call(decl, e, receiver.type, ct_items=ct_items)
-        if decl.self_convention == "mut" and not self.chk.tuples.check_change(receiver, func.attr, e.span):
-            return TConst(e.span, ERROR, None)
-        if decl.self_convention == "mut" and isinstance(base, ast.Attribute):  # `obj.items.append(v)`: the object's
-            found = classes.method_call(self.chk, base, func, e, ct_items)
+        self.msg.error("E0118", func.span, struct=receiver.type, name=func.attr)
+        return TConst(e.span, ERROR, None)
+
+    def _in_place_call(self, c: _MethodCall) -> TExpr | None:
+        """A `mut self` method of a value inside another (an object's attribute, a list's element):
+        called on that value in place. None where the receiver is a value of its own."""
+        if not self.chk.tuples.check_change(c.receiver, c.func.attr, c.e.span):
+            return TConst(c.e.span, ERROR, None)
+        if isinstance(c.base, ast.Attribute):  # `obj.items.append(v)`: the object's
+            found = classes.method_call(self.chk, c.base, c.func, c.e, c.ct_items)
             if found is not None:
                 return found
-        if decl.self_convention == "mut" and isinstance(base, ast.Subscript):  # `obj.groups[0].append(v)`
+        if isinstance(c.base, ast.Subscript):  # `obj.groups[0].append(v)`
             from . import element_methods
 
-            found = element_methods.method_call(self.chk, base, func, e, ct_items)
+            found = element_methods.method_call(self.chk, c.base, c.func, c.e, c.ct_items)
             if found is not None:
                 return found
-        if decl.self_convention == "mut" and self.chk.sharing.element_read(receiver):  # `xs[i].append(v)`: in place
+        if self.chk.sharing.element_read(c.receiver):  # `xs[i].append(v)`: in place
             lent = self.chk.sharing.lend(
-                receiver, e.span, lambda slot: self.chk.calls.user_call(decl, e, receiver.type, slot, ct_items), mark)
+                c.receiver, c.e.span,
+                lambda slot: self.chk.calls.user_call(c.decl, c.e, c.receiver.type, slot, c.ct_items), c.mark)
             if lent is not None:
                 return lent
-        element = receiver
+        element = c.receiver
         while isinstance(element, TField):
             element = element.base
-        if decl.self_convention == "mut" and element is not receiver and self.chk.sharing.element_read(element) \
-                and isinstance(attribute_root(base), ast.Subscript):  # `bs[i].tags.append(v)`: in place
+        if element is not c.receiver and self.chk.sharing.element_read(element) \
+                and isinstance(attribute_root(c.base), ast.Subscript):  # `bs[i].tags.append(v)`: in place
             name = f"$element{self.chk.next_id}"
 
             def use(slot):
                 self.chk.scopes.declare(name, slot.var)
-                return self.attribute_call(replace(func, value=reroot(base, name)), e, ct_items)
+                return self.attribute_call(replace(c.func, value=reroot(c.base, name)), c.e, c.ct_items)
 
-            lent = self.chk.sharing.lend(element, e.span, use, mark)
-            if lent is not None:
-                return lent
-        if classes.is_class(receiver.type):  # None has no methods: AttributeError, as in Python
-            receiver = classes.checked_receiver(self.chk, receiver, func.attr, func.span)
-        return self.chk.calls.user_call(decl, e, receiver.type, receiver, ct_items)
+            return self.chk.sharing.lend(element, c.e.span, use, c.mark)
+        return None
 
     def call_value(self, callee: TExpr, e: ast.Call) -> TExpr:
         """`f(args)` of a struct value with `__call__`. A `__call__(self, args: List[T], kwargs:
@@ -462,7 +513,7 @@ class StructChecker:
 
                 result = reflected(self.chk, op, left, right, e.span)
         if result is None:
-            self.msg.error("E0202", e.span, op=op, left=left.type, right=right.type)
+            self.msg.error("E0202", e.span, optional_notes(left, right), op=op, left=left.type, right=right.type)
             return TConst(e.span, ERROR, None)
         return result
 

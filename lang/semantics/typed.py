@@ -434,6 +434,7 @@ class THandler:
     classes: set[str] | None  # None catches everything
     var: LocalVar | None
     body: list[TStmt]
+    span: Span | None = None  # `except ZeroDivisionError` (where E0913 points on a GPU target)
 
 
 @dataclass(eq=False)

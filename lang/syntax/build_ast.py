@@ -44,10 +44,11 @@ class _BareGenerator:
 
 @v_args(meta=True)
 class BuildAst(Transformer_NonRecursive):
-    def __init__(self, source: SourceFile, diags: DiagnosticBag):
+    def __init__(self, source: SourceFile, diags: DiagnosticBag, debug_leaks: bool = False):
         super().__init__()
         self.source = source
         self.diags = diags
+        self.debug_leaks = debug_leaks  # CompileOptions.debug_leaks, for the class expansion (syntax/leak_report.py)
         self.attr_annotations: list = []  # `self.x: T = v`: (the Assign, T), for classes.py
 
     # ---- helpers ----
@@ -91,7 +92,7 @@ class BuildAst(Transformer_NonRecursive):
         items = expand_properties(items, self.diags)  # `@property`, `@x.setter` (syntax/properties.py)
         items = expand_memoized(items, self.diags)  # `@functools.cache` (syntax/memoize.py)
         items = expand_autotune(items, self.diags)  # `@autotune(TILE=[...])` (syntax/autotune.py)
-        return expand_classes(items, self.diags)
+        return expand_classes(items, self.diags, self.debug_leaks)
 
     def suite(self, meta, children):
         cancel.check()  # once per block: building a large file's tree takes a while (see cancel.py)
@@ -818,8 +819,8 @@ def _decode_fstring_text(text: str, raw: bool, doubled_braces: bool) -> str:
     return _ESCAPE.sub(one, text)
 
 
-def build(tree: Tree, source: SourceFile, diags: DiagnosticBag) -> tuple:
-    return BuildAst(source, diags).transform(tree)
+def build(tree: Tree, source: SourceFile, diags: DiagnosticBag, debug_leaks: bool = False) -> tuple:
+    return BuildAst(source, diags, debug_leaks).transform(tree)
 
 
 def _comptime_chain(node: ast.If) -> ast.ComptimeIf:

@@ -124,7 +124,7 @@ def _literal_annotation(value: ast.Expr) -> str | None:
     return kinds.get(type(value).__name__)
 
 
-def expand_classes(items: tuple, diags: DiagnosticBag) -> tuple:
+def expand_classes(items: tuple, diags: DiagnosticBag, debug_leaks: bool = False) -> tuple:
     """The module's statements with each `ClassDef` replaced by its two structs."""
     defs = [c for c in items if isinstance(c, ClassDef)]
     structs = {s.name for s in items if isinstance(s, ast.StructDef)}
@@ -145,7 +145,7 @@ def expand_classes(items: tuple, diags: DiagnosticBag) -> tuple:
     zero_needed = False
     attributes: dict[str, dict] = {}  # each class's attributes, for its subclasses (bases come first)
     # --debug-leaks: each class's number in the registry of live objects (syntax/leak_report.py)
-    kinds = [c.name for c in defs if c.name in classes] if leak_report.enabled() else None
+    kinds = [c.name for c in defs if c.name in classes] if debug_leaks else None
     for item in items:
         if not isinstance(item, ClassDef):
             out.append(item)
@@ -317,6 +317,56 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
     if cls.name in h.bad:
         return None
     moved: dict = {}  # nodes rewritten below (`super()` calls), so their annotations follow them
+    methods = _members(cls, fields, diags, h, moved)
+    annotations = {id(moved.get(id(node), node)): ann for node, ann in cls.attr_annotations}
+    own_ids = {id(m) for m in methods}
+    if h.in_hierarchy(cls.name):
+        methods = inherited(h, cls.name, methods, diags, _parser(cls.name, diags))
+    init = next((m for m in methods if m.name == "__init__"), None)
+    # Attributes are declared by `__init__`'s assignments, then by those of the class's other
+    # methods (an attribute a method sets later starts as its type's zero value).
+    setters = ([init] if init is not None else []) + [m for m in methods if id(m) in own_ids and m is not init]
+    _Attributes(cls.name, classes | structs, methods, h).declare(setters, annotations, fields)
+    fields = {name: _nullable(ann, classes, True) for name, ann in fields.items()}
+    attributes[cls.name] = fields
+    if init is not None and (not init.params or init.params[0].name != "self"):
+        diags.error("E0259", init.span, cls=cls.name)
+        return None
+    # A list or dict parameter a method changes in place is `mut`, as a function's is (Python shares it).
+    from ..semantics.implicit_mut import infer
+
+    methods = [infer({m.name: m}, {}).get(m.name, m) if m.kind == "def" else m for m in methods]
+    init = next((m for m in methods if m.name == "__init__"), None)
+    hierarchy = h.in_hierarchy(cls.name)
+    if init is not None and h.descendants(cls.name):
+        methods.append(replace(init, name=INIT_BODY))  # for the subclasses' `super().__init__(...)`
+    if hierarchy:
+        methods = dispatched(h, cls.name, methods, _parser(cls.name, diags))
+    # The leading `self.x = v` of `__init__` (v not reading self) give the attributes their first
+    # values; every other attribute starts at its type's zero value (None for an object) until
+    # `__init__` sets it. Each v is evaluated in the order written, into a variable of its own.
+    leading, rest_of_init = _leading_assignments(init, fields, classes) if init is not None else ({}, ())
+    lines = _struct_lines(cls.name, methods, fields, leading, classes, h, kinds)
+    methods = _default_methods(lines, methods, cls.name)
+    generated = _parse_generated(f"<class {cls.name}>", "\n".join(lines) + "\n", diags)
+    if len(generated) != 2:
+        return None
+    data_def, handle_def = generated
+    prologue = next(m for m in handle_def.methods if m.name.endswith("__pyx_prologue"))
+    new_init = _initializer(cls, init, prologue, leading, rest_of_init, fields, classes)
+    own = [m for m in handle_def.methods if m is not prologue]
+    user = [new_init if m is init else m for m in methods]
+    if new_init not in user:
+        user.insert(0, new_init)
+    handle_def = replace(handle_def, span=cls.span, name_span=cls.name_span, methods=tuple(own + user))
+    data_def = replace(data_def, span=cls.span, name_span=cls.name_span)
+    return [data_def, handle_def]
+
+
+def _members(cls: ClassDef, fields: dict, diags: DiagnosticBag, h: Hierarchy, moved: dict) -> list[ast.FnDef]:
+    """The class's methods (`super()` calls rewritten); its annotated attributes go into `fields`;
+    E0258 for a class attribute with a value, E0262 for a method pyx makes itself, E0116 for other
+    statements."""
     methods: list[ast.FnDef] = []
     for stmt in cls.body:
         if isinstance(stmt, ast.VarDecl) and not stmt.explicit and stmt.annotation is not None:
@@ -337,82 +387,76 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
                         else stmt.name, cls=cls.name)
         else:
             diags.error("E0116", stmt.span)
-    annotations = {id(moved.get(id(node), node)): ann for node, ann in cls.attr_annotations}
-    own_ids = {id(m) for m in methods}
-    if h.in_hierarchy(cls.name):
-        methods = inherited(h, cls.name, methods, diags, _parser(cls.name, diags))
-    init = next((m for m in methods if m.name == "__init__"), None)
-    # Attributes are declared by `__init__`'s assignments, then by those of the class's other
-    # methods (an attribute a method sets later starts as its type's zero value).
-    setters = ([init] if init is not None else []) + [m for m in methods if id(m) in own_ids and m is not init]
-    for method in setters:
-        params = {p.name: p for p in method.params[1:]}
-        origin: dict = {}
-        for target, assign in attribute_assigns(method.body, [], origin):
-            name = target.attr
-            annotation = _as_made(annotations.get(id(assign)), assign.value)
-            if name in fields:
-                continue
-            if annotation is None:
-                value = assign.value
-                if isinstance(value, ast.Name) and value.id in params and params[value.id].annotation is not None:
-                    annotation = params[value.id].annotation  # `self.x = x` takes x's annotation
-                elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
-                        and value.func.id in classes | structs:
-                    annotation = value.func  # `self.pos = Vec(0, 0)`: a `Vec`
-                elif _returns_of_own_method(value, methods) is not None:
-                    annotation = _returns_of_own_method(value, methods)  # `self.t = self.tokenize(s)`
-                elif _returns_of_parameter_method(value, params, h) is not None:
-                    annotation = _returns_of_parameter_method(value, params, h)  # `self.v = v.normalized()`
-                elif isinstance(value, ast.Name) and value.id in h.constants and value.id not in params:
-                    annotation = ast.Name(value.span, h.constants[value.id])  # `self.k = LIMIT`, `LIMIT = 10`
-                else:
-                    literal = _literal_annotation(value)
-                    if literal is None:
-                        # Typed by the checker from this first value and the later uses
-                        # (semantics/attribute_types.py); E0256 there when nothing says.
-                        annotation = pending_annotation(cls.name, name, value)
-                    else:
-                        annotation = ast.Name(value.span, literal)
-            fields[name] = annotation
-    fields = {name: _nullable(ann, classes, True) for name, ann in fields.items()}
-    attributes[cls.name] = fields
-    if init is not None and (not init.params or init.params[0].name != "self"):
-        diags.error("E0259", init.span, cls=cls.name)
-        return None
-    # A list or dict parameter a method changes in place is `mut`, as a function's is (Python shares it).
-    from ..semantics.implicit_mut import infer
+    return methods
 
-    methods = [infer({m.name: m}, {}).get(m.name, m) if m.kind == "def" else m for m in methods]
-    init = next((m for m in methods if m.name == "__init__"), None)
-    hierarchy = h.in_hierarchy(cls.name)
-    if init is not None and h.descendants(cls.name):
-        methods.append(replace(init, name=INIT_BODY))  # for the subclasses' `super().__init__(...)`
-    if hierarchy:
-        methods = dispatched(h, cls.name, methods, _parser(cls.name, diags))
-    handle, data = cls.name, data_name(cls.name)
+
+class _Attributes:
+    """The attributes a class's methods set (`self.x = v`), each with its annotation: the one
+    written, else what the value shows."""
+
+    def __init__(self, cls: str, named_types: set[str], methods: list[ast.FnDef], h: Hierarchy):
+        self.cls, self.named_types, self.methods, self.h = cls, named_types, methods, h
+
+    def declare(self, setters: list[ast.FnDef], annotations: dict, fields: dict) -> None:
+        """Add each attribute `setters` assign, in order, that `fields` lacks."""
+        for method in setters:
+            params = {p.name: p for p in method.params[1:]}
+            origin: dict = {}
+            for target, assign in attribute_assigns(method.body, [], origin):
+                name = target.attr
+                annotation = _as_made(annotations.get(id(assign)), assign.value)
+                if name in fields:
+                    continue
+                fields[name] = annotation if annotation is not None else self.inferred(name, assign.value, params)
+
+    def inferred(self, name: str, value: ast.Expr, params: dict) -> ast.Expr:
+        """The annotation of attribute `name`, first set to `value` with none written."""
+        h = self.h
+        if isinstance(value, ast.Name) and value.id in params and params[value.id].annotation is not None:
+            return params[value.id].annotation  # `self.x = x` takes x's annotation
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in self.named_types:
+            return value.func  # `self.pos = Vec(0, 0)`: a `Vec`
+        returns = _returns_of_own_method(value, self.methods)  # `self.t = self.tokenize(s)`
+        if returns is None:
+            returns = _returns_of_parameter_method(value, params, h)  # `self.v = v.normalized()`
+        if returns is not None:
+            return returns
+        if isinstance(value, ast.Name) and value.id in h.constants and value.id not in params:
+            return ast.Name(value.span, h.constants[value.id])  # `self.k = LIMIT`, `LIMIT = 10`
+        literal = _literal_annotation(value)
+        if literal is None:
+            # Typed by the checker from this first value and the later uses
+            # (semantics/attribute_types.py); E0256 there when nothing says.
+            return pending_annotation(self.cls, name, value)
+        return ast.Name(value.span, literal)
+
+
+def _first_value(name: str, ann: ast.Expr, leading: dict, classes: set[str]) -> str:
+    """An attribute's value in a new object's data, as source text."""
+    if name in leading:
+        return f"{_INIT_VAR}{name}^"
+    if is_pending_annotation(ann):
+        return pending_first_value(ann)
+    if _is_class_annotation(ann, classes):
+        return f"{_annotation_text(ann)}.{NULL_METHOD}()"
+    return f"{ZERO_FN}[{_annotation_text(ann)}]()"
+
+
+def _struct_lines(cls: str, methods: list[ast.FnDef], fields: dict, leading: dict, classes: set[str],
+                  h: Hierarchy, kinds: list[str] | None) -> list[str]:
+    """The source of the class's two structs: its data (a count, the class's id in a hierarchy,
+    the attributes) and its handle (a pointer to the data, counted)."""
+    hierarchy = h.in_hierarchy(cls)
+    handle, data = cls, data_name(cls)
     lines = ["@fieldwise_init", f"struct {data}:", f"    var {COUNT_FIELD}: Int"]
     if hierarchy:
         lines.append(f"    var {CLASS_ID_FIELD}: Int")
     lines += [f"    var {name}: {_annotation_text(ann)}" for name, ann in fields.items()]
-    # The leading `self.x = v` of `__init__` (v not reading self) give the attributes their first
-    # values; every other attribute starts at its type's zero value (None for an object) until
-    # `__init__` sets it. Each v is evaluated in the order written, into a variable of its own.
-    leading, rest_of_init = _leading_assignments(init, fields, classes) if init is not None else ({}, ())
-    firsts = []
-    for name, ann in fields.items():
-        if name in leading:
-            firsts.append(f"{_INIT_VAR}{name}^")
-        elif is_pending_annotation(ann):
-            firsts.append(pending_first_value(ann))
-        elif _is_class_annotation(ann, classes):
-            firsts.append(f"{_annotation_text(ann)}.{NULL_METHOD}()")
-        else:
-            firsts.append(f"{ZERO_FN}[{_annotation_text(ann)}]()")
-    defaults = ", ".join(["1"] + ([str(h.ids[cls.name])] if hierarchy else []) + firsts)
+    firsts = [_first_value(name, ann, leading, classes) for name, ann in fields.items()]
+    defaults = ", ".join(["1"] + ([str(h.ids[cls])] if hierarchy else []) + firsts)
     lines += [
         "",
-        f"struct {handle}({', '.join(_traits(methods, cls.name, tuple(h.ancestors(cls.name))))}):",
+        f"struct {handle}({', '.join(_traits(methods, cls, tuple(h.ancestors(cls))))}):",
         f"    var {OBJECT_FIELD}: Ptr[Int]",
         "",
         "    fn __copyinit__(out self, other: Self):",
@@ -424,7 +468,7 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
         f"        if self.{OBJECT_FIELD}:",
         f"            if self.{OBJECT_FIELD}[0] == 1:",
         *(leak_report.forget_lines(hierarchy) if kinds is not None else []),
-        *destroy_lines(h, cls.name, data_name),
+        *destroy_lines(h, cls, data_name),
         f"                self.{OBJECT_FIELD}.free()",
         "            else:",
         f"                self.{OBJECT_FIELD}[0] -= 1",
@@ -433,16 +477,23 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
         f"    fn {NULL_METHOD}() -> {handle}:",
         f"        return {CAST}(None, {handle})",
         "",
-        f"    fn {cls.name}__pyx_prologue(out self):",
+        f"    fn {cls}__pyx_prologue(out self):",
         f"        var new = Ptr[{data}].alloc(1)",
         f"        new[0] = {data}({defaults})",
         f"        self.{OBJECT_FIELD} = new.bitcast[Int]()",
-        *(leak_report.prologue_lines(kinds.index(cls.name), hierarchy) if kinds is not None else []),
+        *(leak_report.prologue_lines(kinds.index(cls), hierarchy) if kinds is not None else []),
     ]
     if kinds is not None:
-        lines += leak_report.handle_lines(cls.name, hierarchy, fields, classes)
+        lines += leak_report.handle_lines(cls, hierarchy, fields, classes)
     if hierarchy:
-        lines += cast_methods(h, cls.name)
+        lines += cast_methods(h, cls)
+    return lines
+
+
+def _default_methods(lines: list[str], methods: list[ast.FnDef], handle: str) -> list[ast.FnDef]:
+    """Python's defaults the class does not define (`==` is identity, `!=` its opposite) and the
+    `str()`/`repr()` of a reference that may be None, added to `lines`; the methods, with the
+    user's `__str__`/`__repr__` renamed to go behind those."""
     names = {m.name for m in methods}
     # The default `__ne__` takes what the class's `__eq__` takes (a base class's objects, in a hierarchy).
     eq = next((m for m in methods if m.name == "__eq__" and len(m.params) == 2), None)
@@ -462,11 +513,13 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
     methods = [replace(m, name=f"{_TEXT_PREFIX}{m.name}") if m.name in texts else m for m in methods]
     if "__ne__" not in names:  # Python's default: the opposite of `__eq__`
         lines += ["", f"    fn __ne__(self, other: {other_type}) -> Bool:", "        return not (self == other)"]
-    generated = _parse_generated(f"<class {cls.name}>", "\n".join(lines) + "\n", diags)
-    if len(generated) != 2:
-        return None
-    data_def, handle_def = generated
-    prologue = next(m for m in handle_def.methods if m.name.endswith("__pyx_prologue"))
+    return methods
+
+
+def _initializer(cls: ClassDef, init: ast.FnDef | None, prologue: ast.FnDef, leading: dict, rest_of_init,
+                 fields: dict, classes: set[str]) -> ast.FnDef:
+    """`__init__` (an empty one where the class has none) as the handle's constructor: the leading
+    assignments' values, the prologue that allocates the data, then the rest of its body."""
     if init is None:
         init = ast.FnDef(cls.span, "def", "__init__", cls.name_span, (), (ast.Param(cls.name_span, "self", None, None,
                                                                                         None),), False, None, ())
@@ -474,15 +527,8 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
     values = tuple(ast.VarDecl(assign.span, f"{_INIT_VAR}{name}", target.span, fields[name],
                                null_items(assign.value, fields[name], classes), True)
                    for name, (target, assign) in leading.items())
-    new_init = replace(init, params=(self_param,) + tuple(init.params[1:]), returns=None,
-                       body=values + prologue.body + tuple(rest_of_init if init.body else ()))
-    own = [m for m in handle_def.methods if m is not prologue]
-    user = [new_init if m is init else m for m in methods]
-    if new_init not in user:
-        user.insert(0, new_init)
-    handle_def = replace(handle_def, span=cls.span, name_span=cls.name_span, methods=tuple(own + user))
-    data_def = replace(data_def, span=cls.span, name_span=cls.name_span)
-    return [data_def, handle_def]
+    return replace(init, params=(self_param,) + tuple(init.params[1:]), returns=None,
+                   body=values + prologue.body + tuple(rest_of_init if init.body else ()))
 
 
 _INIT_VAR = "__pyx_init_"

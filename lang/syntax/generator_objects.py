@@ -177,6 +177,53 @@ class _Module:
         return fields
 
 
+_LITERAL_TYPES = {ast.BoolLit: "bool", ast.IntLit: "int", ast.FloatLit: "float", ast.StrLit: "str"}
+# What a call of a built-in by name gives (`abs`, `min` and `max` give their arguments' type).
+_BUILTIN_RESULTS = {"len": "int", "int": "int", "ord": "int", "hash": "int", "float": "float", "str": "str",
+                    "chr": "str", "repr": "str", "bool": "bool"}
+
+
+def _arithmetic(op: str, a: str, b: str) -> str | None:
+    """The type of `a op b` for two numbers ("int" or "float"); None where the operator is not one of these."""
+    if op == "/":
+        return "float"
+    if op in ("+", "-", "*", "//", "%"):
+        return "float" if "float" in (a, b) else "int"
+    if a == b == "int" and op in ("<<", ">>", "&", "|", "^"):
+        return "int"
+    return None
+
+
+def _str_method_result(sp: Span, method: str):
+    """The type a str's method gives, where it shows."""
+    if method in _STR_TO_STR:
+        return _named(sp, "str")
+    if method in ("find", "rfind", "index", "rindex", "count"):
+        return _named(sp, "int")
+    if method.startswith("is") or method in ("startswith", "endswith"):
+        return _named(sp, "bool")
+    if method in ("split", "rsplit", "splitlines"):
+        return ast.Subscript(sp, _named(sp, "list"), (_named(sp, "str"),))
+    return None
+
+
+def _item_of(base, index: ast.Node):
+    """The type of `x[index]` (not a slice) for `x` of type `base`: a str's, list's, dict's item, a
+    tuple's at a constant index."""
+    if _key(base) == "str":
+        return base
+    items = _generic(base, "list", "List")
+    if items is not None and len(items) == 1:
+        return items[0]
+    items = _generic(base, "dict", "Dict")
+    if items is not None and len(items) == 2:
+        return items[1]
+    items = _generic(base, "tuple", "Tuple")
+    if items is not None and isinstance(index, ast.IntLit) and 0 <= index.value < len(items):
+        return items[index.value]
+    return None
+
+
 class _Types:
     """The types of one generator's locals, found from annotations and the values bound."""
 
@@ -186,111 +233,100 @@ class _Types:
 
     def of(self, e):
         """The type of expression e as an annotation, where it shows without checking; else None."""
-        sp = e.span
-        if isinstance(e, ast.BoolLit):
-            return _named(sp, "bool")
-        if isinstance(e, ast.IntLit):
-            return _named(sp, "int")
-        if isinstance(e, ast.FloatLit):
-            return _named(sp, "float")
-        if isinstance(e, ast.StrLit):
-            return _named(sp, "str")
-        if isinstance(e, ast.Name):
-            return self.types.get(e.id)
-        if isinstance(e, ast.Unary):
-            inner = self.of(e.operand)
-            if e.op == "not":
-                return _named(sp, "bool")
-            return inner if _key(inner) in ("int", "float") else None
-        if isinstance(e, ast.Compare):
-            return _named(sp, "bool")
-        if isinstance(e, (ast.BoolOp, ast.IfExp)):
-            parts = [self.of(v) for v in (e.values if isinstance(e, ast.BoolOp) else (e.body, e.orelse))]
-            keys = {_key(p) for p in parts}
-            return parts[0] if len(keys) == 1 and None not in parts else None
-        if isinstance(e, ast.Binary):
-            a, b = _key(self.of(e.left)), _key(self.of(e.right))
-            if e.op == "**":
-                return _named(sp, "float") if "float" in (a, b) and {a, b} <= {"int", "float"} else None
-            if {a, b} <= {"int", "float"} and a != "?" and b != "?":
-                if e.op == "/":
-                    return _named(sp, "float")
-                if e.op in ("+", "-", "*", "//", "%"):
-                    return _named(sp, "float" if "float" in (a, b) else "int")
-                if a == b == "int" and e.op in ("<<", ">>", "&", "|", "^"):
-                    return _named(sp, "int")
-            if e.op == "+" and a == b and (a == "str" or a.startswith(("list[", "List["))):
-                return self.of(e.left)
-            if e.op == "*" and a.startswith(("list[", "List[")) and b == "int":
-                return self.of(e.left)
-            if e.op == "*" and {a, b} == {"str", "int"}:
-                return _named(sp, "str")
-            return None
-        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
-            name = e.func.id
-            if name in self.types:
-                return None
-            if name in ("len", "int", "ord", "hash"):
-                return _named(sp, "int")
-            if name == "float":
-                return _named(sp, "float")
-            if name in ("str", "chr", "repr"):
-                return _named(sp, "str")
-            if name == "bool":
-                return _named(sp, "bool")
-            if name == "abs" and len(e.args) == 1:
-                return self.of(e.args[0])
-            if name in ("min", "max") and len(e.args) >= 2:
-                parts = [self.of(a) for a in e.args]
-                return parts[0] if len({_key(p) for p in parts}) == 1 and None not in parts else None
-            if name in self.mod.classes:
-                return _named(sp, name)
-            f = self.mod.functions.get(name)
-            if f is not None and f.returns is not None and name not in self.mod.gens:
-                return f.returns
-            return None
-        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and _key(self.of(e.func.value)) == "str":
-            method = e.func.attr
-            if method in _STR_TO_STR:
-                return _named(sp, "str")
-            if method in ("find", "rfind", "index", "rindex", "count"):
-                return _named(sp, "int")
-            if method.startswith("is") or method in ("startswith", "endswith"):
-                return _named(sp, "bool")
-            if method in ("split", "rsplit", "splitlines"):
-                return ast.Subscript(sp, _named(sp, "list"), (_named(sp, "str"),))
-            return None
-        if isinstance(e, ast.Subscript) and len(e.items) == 1 and isinstance(e.items[0], ast.Slice):
-            base = self.of(e.value)
-            return base if _key(base) == "str" or _generic(base, "list", "List") else None
-        if isinstance(e, ast.Subscript) and len(e.items) == 1 and not isinstance(e.items[0], ast.Slice):
-            base = self.of(e.value)
-            if _key(base) == "str":
-                return base
-            items = _generic(base, "list", "List")
-            if items is not None and len(items) == 1:
-                return items[0]
-            items = _generic(base, "dict", "Dict")
-            if items is not None and len(items) == 2:
-                return items[1]
-            items = _generic(base, "tuple", "Tuple")
-            if items is not None and isinstance(e.items[0], ast.IntLit) and 0 <= e.items[0].value < len(items):
-                return items[e.items[0].value]
-            return None
-        if isinstance(e, ast.Attribute):
-            cls = _class_of(self.of(e.value))
-            return self.mod.classes.get(cls, {}).get(e.attr) if cls is not None else None
-        if isinstance(e, ast.ListExpr) and e.elts:
-            parts = [self.of(x) for x in e.elts]
-            if len({_key(p) for p in parts}) == 1 and None not in parts:
-                return ast.Subscript(sp, _named(sp, "list"), (parts[0],))
-            return None
-        if isinstance(e, ast.TupleExpr) and e.elts:
-            parts = [self.of(x) for x in e.elts]
-            if None in parts:
-                return None
-            return ast.Subscript(sp, _named(sp, "tuple"), tuple(parts))
+        literal = _LITERAL_TYPES.get(type(e))
+        if literal is not None:
+            return _named(e.span, literal)
+        infer = getattr(self, "of_" + type(e).__name__, None)  # of_Name, of_Binary, ...
+        return infer(e) if infer is not None else None
+
+    def of_Name(self, e: ast.Name):
+        return self.types.get(e.id)
+
+    def of_Unary(self, e: ast.Unary):
+        inner = self.of(e.operand)
+        if e.op == "not":
+            return _named(e.span, "bool")
+        return inner if _key(inner) in ("int", "float") else None
+
+    def of_Compare(self, e: ast.Compare):
+        return _named(e.span, "bool")
+
+    def of_BoolOp(self, e: ast.BoolOp | ast.IfExp):
+        """`a or b`, `a if c else b`: the type all the values share."""
+        parts = [self.of(v) for v in (e.values if isinstance(e, ast.BoolOp) else (e.body, e.orelse))]
+        keys = {_key(p) for p in parts}
+        return parts[0] if len(keys) == 1 and None not in parts else None
+
+    of_IfExp = of_BoolOp
+
+    def of_Binary(self, e: ast.Binary):
+        a, b = _key(self.of(e.left)), _key(self.of(e.right))
+        if e.op == "**":
+            return _named(e.span, "float") if "float" in (a, b) and {a, b} <= {"int", "float"} else None
+        if {a, b} <= {"int", "float"} and a != "?" and b != "?":
+            number = _arithmetic(e.op, a, b)
+            if number is not None:
+                return _named(e.span, number)
+        if e.op == "+" and a == b and (a == "str" or a.startswith(("list[", "List["))):
+            return self.of(e.left)
+        if e.op == "*" and a.startswith(("list[", "List[")) and b == "int":
+            return self.of(e.left)
+        if e.op == "*" and {a, b} == {"str", "int"}:
+            return _named(e.span, "str")
         return None
+
+    def of_Call(self, e: ast.Call):
+        if isinstance(e.func, ast.Name):
+            return self._call_of_name(e, e.func.id)
+        if isinstance(e.func, ast.Attribute) and _key(self.of(e.func.value)) == "str":
+            return _str_method_result(e.span, e.func.attr)
+        return None
+
+    def _call_of_name(self, e: ast.Call, name: str):
+        """`f(...)`: a built-in's result, a class's instance, a function's declared return type."""
+        if name in self.types:
+            return None
+        if name in _BUILTIN_RESULTS:
+            return _named(e.span, _BUILTIN_RESULTS[name])
+        if name == "abs" and len(e.args) == 1:
+            return self.of(e.args[0])
+        if name in ("min", "max") and len(e.args) >= 2:
+            parts = [self.of(a) for a in e.args]
+            return parts[0] if len({_key(p) for p in parts}) == 1 and None not in parts else None
+        if name in self.mod.classes:
+            return _named(e.span, name)
+        f = self.mod.functions.get(name)
+        if f is not None and f.returns is not None and name not in self.mod.gens:
+            return f.returns
+        return None
+
+    def of_Subscript(self, e: ast.Subscript):
+        if len(e.items) != 1:
+            return None
+        base = self.of(e.value)
+        if isinstance(e.items[0], ast.Slice):
+            return base if _key(base) == "str" or _generic(base, "list", "List") else None
+        return _item_of(base, e.items[0])
+
+    def of_Attribute(self, e: ast.Attribute):
+        cls = _class_of(self.of(e.value))
+        return self.mod.classes.get(cls, {}).get(e.attr) if cls is not None else None
+
+    def of_ListExpr(self, e: ast.ListExpr):
+        if not e.elts:
+            return None
+        parts = [self.of(x) for x in e.elts]
+        if len({_key(p) for p in parts}) == 1 and None not in parts:
+            return ast.Subscript(e.span, _named(e.span, "list"), (parts[0],))
+        return None
+
+    def of_TupleExpr(self, e: ast.TupleExpr):
+        if not e.elts:
+            return None
+        parts = [self.of(x) for x in e.elts]
+        if None in parts:
+            return None
+        return ast.Subscript(e.span, _named(e.span, "tuple"), tuple(parts))
 
     def element(self, it):
         """The type of the items a `for` over `it` binds, where it shows."""
@@ -364,6 +400,58 @@ class _Types:
 
 
 # ---- the pass ----
+def _loops_around(body: tuple) -> dict[int, tuple]:
+    """id(node) -> the ids of the loops around it: a node gets the loops of the innermost statement
+    holding it."""
+    loops: dict[int, tuple] = {}
+
+    def place(stmts, around: tuple) -> None:
+        for s in stmts:
+            for n in _walk(s):
+                loops[id(n)] = around
+            if isinstance(s, (ast.For, ast.While)):
+                place(s.body, (*around, id(s)))
+            elif isinstance(s, ast.If):
+                place(s.body, around)
+                place(s.orelse, around)
+            elif isinstance(s, ast.Try):
+                place(s.body, around)
+                for h in s.handlers:
+                    place(h.body, around)
+                place(s.orelse, around)
+                place(s.finalbody, around)
+
+    place(body, ())
+    return loops
+
+
+class _ScannedBody:
+    """One function's body as `GeneratorObjects.scan` looks at it: its nodes, each one's parent and
+    the loops around it, the variables bound only to generator calls (`assigned`, with those
+    assignments) and the variables bound otherwise (`other`)."""
+
+    def __init__(self, body: tuple, gens: dict):
+        self.loops = _loops_around(body)
+        self.nodes = list(_walk_body(body))
+        self.assigned: dict[str, list[ast.Assign]] = {}
+        self.other: set[str] = set()
+        for n in self.nodes:
+            if isinstance(n, ast.Assign):
+                for tg in n.targets:
+                    for name in _bound(tg):
+                        if len(n.targets) == 1 and isinstance(tg, ast.Name) and _called(n.value, gens):
+                            self.assigned.setdefault(name, []).append(n)
+                        else:
+                            self.other.add(name)
+            elif isinstance(n, (ast.AugAssign, ast.VarDecl, ast.For)):
+                for name in _bound(n.target if not isinstance(n, ast.VarDecl) else ast.Name(n.span, n.name)):
+                    self.other.add(name)
+        self.parents: dict[int, ast.Node] = {}
+        for n in self.nodes:
+            for c in ast.children(n):
+                self.parents[id(c)] = n
+
+
 class GeneratorObjects:
     def __init__(self, items: tuple, diags: DiagnosticBag) -> None:
         self.items = items
@@ -407,99 +495,70 @@ class GeneratorObjects:
 
     def scan(self, body: tuple, recursive: set[str]) -> None:
         """Mark the generator calls of one function's body that must be objects."""
-        gens = self.gens
-        loops: dict[int, tuple] = {}  # id(node) -> the ids of the loops around it
-
-        # the loops around each node: a node gets the loops of the innermost statement holding it
-        def place(stmts, around: tuple) -> None:
-            for s in stmts:
-                for n in _walk(s):
-                    loops[id(n)] = around
-                if isinstance(s, (ast.For, ast.While)):
-                    place(s.body, (*around, id(s)))
-                elif isinstance(s, ast.If):
-                    place(s.body, around)
-                    place(s.orelse, around)
-                elif isinstance(s, ast.Try):
-                    place(s.body, around)
-                    for h in s.handlers:
-                        place(h.body, around)
-                    place(s.orelse, around)
-                    place(s.finalbody, around)
-
-        place(body, ())
-        nodes = list(_walk_body(body))
-        # variables bound only to generator calls
-        assigned: dict[str, list[ast.Assign]] = {}
-        other: set[str] = set()
-        for n in nodes:
-            if isinstance(n, ast.Assign):
-                for tg in n.targets:
-                    for name in _bound(tg):
-                        if len(n.targets) == 1 and isinstance(tg, ast.Name) and _called(n.value, gens):
-                            assigned.setdefault(name, []).append(n)
-                        else:
-                            other.add(name)
-            elif isinstance(n, (ast.AugAssign, ast.VarDecl, ast.For)):
-                for name in _bound(n.target if not isinstance(n, ast.VarDecl) else ast.Name(n.span, n.name)):
-                    other.add(name)
-        parents: dict[int, ast.Node] = {}
-        for n in nodes:
-            for c in ast.children(n):
-                parents[id(c)] = n
-        targets = {id(tg) for n in nodes if isinstance(n, ast.Assign) for tg in n.targets}
-        for name, assigns in assigned.items():
-            if name in other:
-                continue
-            loads = [n for n in nodes if isinstance(n, ast.Name) and n.id == name and id(n) not in targets]
-            # each use belongs to the assignment before it in the text
-            order = sorted(assigns, key=lambda a: a.span.start)
-            uses: dict[int, list] = {id(a): [] for a in order}
-            for n in loads:
-                before = [a for a in order if a.span.start < n.span.start]
-                if before:
-                    uses[id(before[-1])].append(n)
-            hard = soft = False
-            for a in order:
-                mine = uses[id(a)]
-                home = loops[id(a)]
-                if any(len(loops.get(id(n), ())) > len(home) for n in mine) \
-                        or any(_kept(n, parents) or _zipped(n, parents, gens, assigned) for n in mine) \
-                        or (len(mine) >= 2 and any(_is_next_arg(n, parents) for n in mine)):
-                    hard = True  # what pyx's generator run where it is iterated rejects (E0274)
-                elif len(mine) >= 2:
-                    soft = True  # used twice: an object, if one can be made (else as before)
-            # (one use, not in a loop: the generator runs where it is used, the fast path)
-            if hard or soft:
-                self.var_gens[name] = _called(assigns[0].value, gens) or ""
-                for a in assigns:
-                    self.sites[id(a.value)] = _called(a.value, gens) or ""
-                    if hard:
-                        self.hard.add(id(a.value))
-        for n in nodes:
-            g = _called(n, gens)
-            if g is None:
-                continue
-            if g in recursive or _kept(n, parents) or _zipped(n, parents, gens, assigned):
-                self.sites[id(n)] = g
-                self.hard.add(id(n))
-            elif isinstance(parents.get(id(n)), ast.Return):
-                # returned: the caller may keep it and use it more than once (an object, if one can
-                # be made; else it runs where the caller iterates it, as before)
-                self.sites[id(n)] = g
+        b = _ScannedBody(body, self.gens)
+        targets = {id(tg) for n in b.nodes if isinstance(n, ast.Assign) for tg in n.targets}
+        for name, assigns in b.assigned.items():
+            if name not in b.other:
+                self._generator_variable(name, assigns, b, targets)
+        self._generator_calls(b, recursive)
+        nodes = b.nodes
         bound = {x for n in nodes for x in _targets_of(n)} | {n.name for n in nodes if isinstance(n, ast.VarDecl)}
-        self.zips(nodes, parents, loops, {name for name, assigns in assigned.items()
-                                          if any(id(a.value) in self.sites for a in assigns)})
+        self.zips(nodes, b.parents, b.loops, {name for name, assigns in b.assigned.items()
+                                              if any(id(a.value) in self.sites for a in assigns)})
         for n in nodes:
             if id(n) in self.sites:
-                self.site_ctx[id(n)] = (bound, nodes, loops)
+                self.site_ctx[id(n)] = (bound, nodes, b.loops)
         for n in nodes:  # g.send(...), gen().close(), ...: E0296
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
                     and n.func.attr in ("send", "throw", "close"):
                 v = n.func.value
-                if _called(v, gens) or (isinstance(v, ast.Name) and v.id in assigned and v.id not in other):
+                if _called(v, self.gens) or (isinstance(v, ast.Name) and v.id in b.assigned and v.id not in b.other):
                     self.diags.error("E0296", n.func.span, method=f".{n.func.attr}")
                     self.refused.add(id(n))
+
+    def _generator_variable(self, name: str, assigns: list[ast.Assign], b: _ScannedBody, targets: set[int]) -> None:
+        """A variable bound only to generator calls: its calls are objects where a use needs one (hard:
+        what running the generator where it is iterated cannot do) or where it is used twice (soft)."""
+        loads = [n for n in b.nodes if isinstance(n, ast.Name) and n.id == name and id(n) not in targets]
+        # each use belongs to the assignment before it in the text
+        order = sorted(assigns, key=lambda a: a.span.start)
+        uses: dict[int, list] = {id(a): [] for a in order}
+        for n in loads:
+            before = [a for a in order if a.span.start < n.span.start]
+            if before:
+                uses[id(before[-1])].append(n)
+        hard = soft = False
+        for a in order:
+            mine = uses[id(a)]
+            home = b.loops[id(a)]
+            if any(len(b.loops.get(id(n), ())) > len(home) for n in mine) \
+                    or any(_kept(n, b.parents) or _zipped(n, b.parents, self.gens, b.assigned) for n in mine) \
+                    or (len(mine) >= 2 and any(_is_next_arg(n, b.parents) for n in mine)):
+                hard = True  # what pyx's generator run where it is iterated rejects (E0274)
+            elif len(mine) >= 2:
+                soft = True  # used twice: an object, if one can be made (else as before)
+        # (one use, not in a loop: the generator runs where it is used, the fast path)
+        if hard or soft:
+            self.var_gens[name] = _called(assigns[0].value, self.gens) or ""
+            for a in assigns:
+                self.sites[id(a.value)] = _called(a.value, self.gens) or ""
+                if hard:
+                    self.hard.add(id(a.value))
+
+    def _generator_calls(self, b: _ScannedBody, recursive: set[str]) -> None:
+        """Generator calls that must be objects wherever they are: of a recursive generator, kept,
+        zipped, or returned (the caller may use it more than once: an object, if one can be made)."""
+        for n in b.nodes:
+            g = _called(n, self.gens)
+            if g is None:
+                continue
+            if g in recursive or _kept(n, b.parents) or _zipped(n, b.parents, self.gens, b.assigned):
+                self.sites[id(n)] = g
+                self.hard.add(id(n))
+            elif isinstance(b.parents.get(id(n)), ast.Return):
+                # returned: the caller may keep it and use it more than once (an object, if one can
+                # be made; else it runs where the caller iterates it, as before)
+                self.sites[id(n)] = g
 
     def zips(self, nodes: list, parents: dict, loops: dict, objects: set[str]) -> None:
         """`zip` asks each iterator for an item in turn (pyx's `__has_next__`, which makes and keeps
@@ -991,85 +1050,20 @@ class _Builder:
         sp = s.span
         it = s.iter
         head, body_k, exit_k = self.new_case(), self.new_case(), self.new_case()
-        types = self.types
         callee = _called(it, self.owner.gens)
         if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" \
                 and "range" not in self.locals and not it.keywords and 1 <= len(it.args) <= 3:
-            start = self.localize(it.args[0]) if len(it.args) > 1 else ast.IntLit(sp, 0)
-            stop = self.localize(it.args[1] if len(it.args) > 1 else it.args[0])
-            step = it.args[2] if len(it.args) == 3 else ast.IntLit(sp, 1)
-            value = -step.operand.value if isinstance(step, ast.Unary) and step.op == "-" \
-                and isinstance(step.operand, ast.IntLit) else step.value if isinstance(step, ast.IntLit) else None
-            if value is None or value == 0:
-                raise self.reject(it.span, "a `range` whose step is not a literal other than 0, looped over with a "
-                                  "`yield` inside")
-            count, stop_at = self.hidden("i", _named(sp, "int")), self.hidden("end", _named(sp, "int"))
-            self.cases[cur] += [ast.Assign(sp, (self.attr(sp, count),), start),
-                                ast.Assign(sp, (self.attr(sp, stop_at),), stop), *self.jump(sp, head)]
-            done: ast.Expr = ast.Compare(sp, self.attr(sp, count), (">=" if value > 0 else "<=",),
-                                         (self.attr(sp, stop_at),))
-            current: ast.Expr = self.attr(sp, count)
-            advance = [ast.AugAssign(sp, self.attr(sp, count), "+", ast.IntLit(sp, value))]
-            leave: list[ast.Stmt] = []
+            done, current, advance, leave = self._range_steps(it, sp, cur, head)
         elif callee is not None and callee not in self.locals and isinstance(it, ast.Call):
-            if self.owner.build(callee) is None:
-                raise _Rejected("E0294", it.span, cause=callee, func=self.fn.name,
-                                construct=f"a loop over `{callee}(...)`, which cannot be an object itself,")
-            if not self.owner.check_shared(it, self.owner.gens[callee], report=False) \
-                    and not all(self.unchanged(a) for a in it.args if not isinstance(a, _FRESH)):
-                raise self.reject(it.span, f"a `{callee}(...)` given a list, dict or set the generator may change "
-                                  "(the sub-generator would keep a copy)")
-            sub = self.hidden("sub", ast.StrLit(sp, f"{class_name(callee)} | None"))
-            made = ast.Call(it.span, ast.Name(it.func.span, class_name(callee)),
-                            tuple(self.localize(a) for a in it.args), tuple(self.localize(k) for k in it.keywords))
-            self.cases[cur] += [ast.Assign(sp, (self.attr(sp, sub),), made), *self.jump(sp, head)]
-            done = ast.Unary(sp, "not", ast.Call(sp, ast.Attribute(sp, self.attr(sp, sub), "__has_next__"), (), ()))
-            current = ast.Call(sp, ast.Attribute(sp, self.attr(sp, sub), "__next__"), (), ())
-            advance = []
-            leave = [ast.Assign(sp, (self.attr(sp, sub),), ast.NoneLit(sp))]  # dropped as CPython drops it
+            done, current, advance, leave = self._generator_steps(it, callee, sp, cur, head)
         else:
-            counted = None  # `enumerate(xs[, start])`: the index beside each item, from start
-            if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" \
-                    and "enumerate" not in self.locals and not it.keywords and 1 <= len(it.args) <= 2:
-                counted = it.args[1] if len(it.args) == 2 else ast.IntLit(sp, 0)
-                it = it.args[0]
-            t = types.of(it)
-            if t is None or not (_key(t) == "str" or _generic(t, "list", "List")):
-                raise self.reject(it.span, "a loop with a `yield` inside over this iterable (only `range(...)`, a "
-                                  "generator call, or a list or string whose type shows)")
-            count = self.hidden("i", _named(sp, "int"))
-            if isinstance(it, ast.Name) and it.id in self.locals:
-                # read through the local at each step, as CPython's list iterator reads the list
-                if any(it.id in _targets_of(n) for n in _walk_body(self.fn.body)):
-                    raise self.reject(it.span, f"a loop with a `yield` inside over `{it.id}`, which the generator "
-                                      "assigns again")
-                seq = self.local(sp, it.id)
-                start = []
-            else:  # a new list or string, made once: kept in an attribute of its own
-                held = self.hidden("seq", t)
-                seq = self.attr(sp, held)
-                start = [ast.Assign(sp, (seq,), self.localize(it))]
-            base: ast.Expr | None = counted
-            if counted is not None and not isinstance(counted, ast.IntLit):  # evaluated once, after the iterable
-                base = self.attr(sp, self.hidden("start", _named(sp, "int")))
-                start.append(ast.Assign(sp, (base,), self.localize(counted)))
-            self.cases[cur] += [*start, ast.Assign(sp, (self.attr(sp, count),), ast.IntLit(sp, 0)),
-                                *self.jump(sp, head)]
-            done = ast.Compare(sp, self.attr(sp, count), (">=",),
-                               (ast.Call(sp, ast.Name(sp, "len"), (seq,), ()),))
-            current = ast.Subscript(sp, seq, (self.attr(sp, count),))
-            if base is not None:
-                current = ast.TupleExpr(sp, (ast.Binary(sp, "+", self.attr(sp, count), base), current))
-            advance = [ast.AugAssign(sp, self.attr(sp, count), "+", ast.IntLit(sp, 1))]
-            leave = []
+            done, current, advance, leave = self._sequence_steps(it, sp, cur, head)
         if delegate:
             # `yield from`: each item passed on as it is
-            after = body_k
             self.cases[head] += [ast.If(sp, done, tuple(self.jump(sp, exit_k)), ()),
                                  self.set_value(sp, current), *advance,
                                  ast.Assign(sp, (self.attr(sp, STATE),), ast.IntLit(sp, head)),
                                  ast.Return(sp, ast.BoolLit(sp, True))]
-            del after
             self.cases[body_k] += self.jump(sp, head)
         else:
             target = self.localize(s.target)
@@ -1080,6 +1074,83 @@ class _Builder:
                 self.cases[end] += self.jump(sp, head)
         self.cases[exit_k] += leave
         return exit_k
+
+    # Each kind of loop, set up in case `cur` (then on to `head`): (whether it is done, the current
+    # item, the statements that step on, those that end the loop).
+    def _range_steps(self, it: ast.Call, sp: Span, cur: int, head: int) -> tuple[ast.Expr, ast.Expr, list, list]:
+        """`range(...)` with a literal step: a counter and its end in attributes."""
+        start = self.localize(it.args[0]) if len(it.args) > 1 else ast.IntLit(sp, 0)
+        stop = self.localize(it.args[1] if len(it.args) > 1 else it.args[0])
+        step = it.args[2] if len(it.args) == 3 else ast.IntLit(sp, 1)
+        value = -step.operand.value if isinstance(step, ast.Unary) and step.op == "-" \
+            and isinstance(step.operand, ast.IntLit) else step.value if isinstance(step, ast.IntLit) else None
+        if value is None or value == 0:
+            raise self.reject(it.span, "a `range` whose step is not a literal other than 0, looped over with a "
+                              "`yield` inside")
+        count, stop_at = self.hidden("i", _named(sp, "int")), self.hidden("end", _named(sp, "int"))
+        self.cases[cur] += [ast.Assign(sp, (self.attr(sp, count),), start),
+                            ast.Assign(sp, (self.attr(sp, stop_at),), stop), *self.jump(sp, head)]
+        done: ast.Expr = ast.Compare(sp, self.attr(sp, count), (">=" if value > 0 else "<=",),
+                                     (self.attr(sp, stop_at),))
+        advance = [ast.AugAssign(sp, self.attr(sp, count), "+", ast.IntLit(sp, value))]
+        return done, self.attr(sp, count), advance, []
+
+    def _generator_steps(self, it: ast.Call, callee: str, sp: Span, cur: int,
+                         head: int) -> tuple[ast.Expr, ast.Expr, list, list]:
+        """A generator call: its object (E0294 where it cannot be one) in an attribute."""
+        if self.owner.build(callee) is None:
+            raise _Rejected("E0294", it.span, cause=callee, func=self.fn.name,
+                            construct=f"a loop over `{callee}(...)`, which cannot be an object itself,")
+        if not self.owner.check_shared(it, self.owner.gens[callee], report=False) \
+                and not all(self.unchanged(a) for a in it.args if not isinstance(a, _FRESH)):
+            raise self.reject(it.span, f"a `{callee}(...)` given a list, dict or set the generator may change "
+                              "(the sub-generator would keep a copy)")
+        sub = self.hidden("sub", ast.StrLit(sp, f"{class_name(callee)} | None"))
+        assert isinstance(it.func, ast.Name)
+        made = ast.Call(it.span, ast.Name(it.func.span, class_name(callee)),
+                        tuple(self.localize(a) for a in it.args), tuple(self.localize(k) for k in it.keywords))
+        self.cases[cur] += [ast.Assign(sp, (self.attr(sp, sub),), made), *self.jump(sp, head)]
+        done = ast.Unary(sp, "not", ast.Call(sp, ast.Attribute(sp, self.attr(sp, sub), "__has_next__"), (), ()))
+        current = ast.Call(sp, ast.Attribute(sp, self.attr(sp, sub), "__next__"), (), ())
+        leave = [ast.Assign(sp, (self.attr(sp, sub),), ast.NoneLit(sp))]  # dropped as CPython drops it
+        return done, current, [], leave
+
+    def _sequence_steps(self, it: ast.Expr, sp: Span, cur: int, head: int) -> tuple[ast.Expr, ast.Expr, list, list]:
+        """A list or string whose type shows (in `enumerate(xs[, start])`: with the index beside each
+        item): an index in an attribute."""
+        counted = None  # `enumerate(xs[, start])`: the index beside each item, from start
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" \
+                and "enumerate" not in self.locals and not it.keywords and 1 <= len(it.args) <= 2:
+            counted = it.args[1] if len(it.args) == 2 else ast.IntLit(sp, 0)
+            it = it.args[0]
+        t = self.types.of(it)
+        if t is None or not (_key(t) == "str" or _generic(t, "list", "List")):
+            raise self.reject(it.span, "a loop with a `yield` inside over this iterable (only `range(...)`, a "
+                              "generator call, or a list or string whose type shows)")
+        count = self.hidden("i", _named(sp, "int"))
+        if isinstance(it, ast.Name) and it.id in self.locals:
+            # read through the local at each step, as CPython's list iterator reads the list
+            if any(it.id in _targets_of(n) for n in _walk_body(self.fn.body)):
+                raise self.reject(it.span, f"a loop with a `yield` inside over `{it.id}`, which the generator "
+                                  "assigns again")
+            seq = self.local(sp, it.id)
+            start = []
+        else:  # a new list or string, made once: kept in an attribute of its own
+            held = self.hidden("seq", t)
+            seq = self.attr(sp, held)
+            start = [ast.Assign(sp, (seq,), self.localize(it))]
+        base: ast.Expr | None = counted
+        if counted is not None and not isinstance(counted, ast.IntLit):  # evaluated once, after the iterable
+            base = self.attr(sp, self.hidden("start", _named(sp, "int")))
+            start.append(ast.Assign(sp, (base,), self.localize(counted)))
+        self.cases[cur] += [*start, ast.Assign(sp, (self.attr(sp, count),), ast.IntLit(sp, 0)),
+                            *self.jump(sp, head)]
+        done = ast.Compare(sp, self.attr(sp, count), (">=",),
+                           (ast.Call(sp, ast.Name(sp, "len"), (seq,), ()),))
+        current: ast.Expr = ast.Subscript(sp, seq, (self.attr(sp, count),))
+        if base is not None:
+            current = ast.TupleExpr(sp, (ast.Binary(sp, "+", self.attr(sp, count), base), current))
+        return done, current, [ast.AugAssign(sp, self.attr(sp, count), "+", ast.IntLit(sp, 1))], []
 
     def build(self):
         from .classes import ClassDef

@@ -32,36 +32,21 @@ When the mode is off none of this is generated: the module is the same, to the b
 """
 from __future__ import annotations
 
-import contextlib
-import contextvars
 from dataclasses import fields, replace
 
 from ..source import Span
 from . import ast
 
-SLOT_FIELD = "__pyx_gc_slot"
-_BORN = "__pyx_gc_born"
-_VISIT = "__pyx_gc_visit"
-_ID = "__pyx_gc_id"
-_REPORT = "__pyx_gc_report"
+PREFIX = "__pyx_gc_"  # of every name the mode generates
+SLOT_FIELD = PREFIX + "slot"
+_BORN = PREFIX + "born"
+_VISIT = PREFIX + "visit"
+_ID = PREFIX + "id"
+REPORT = PREFIX + "report"  # the function the script calls at its end
 
-# Set by the pipeline while the main module is parsed (the mode is a CompileOptions field, so
-# part of every cache key); classes are expanded inside the parser's tree builder, which has no
-# options of its own.
-_ENABLED: contextvars.ContextVar[bool] = contextvars.ContextVar("pyx_debug_leaks", default=False)
-
-
-def enabled() -> bool:
-    return _ENABLED.get()
-
-
-@contextlib.contextmanager
-def debug_leaks(on: bool):
-    token = _ENABLED.set(on)
-    try:
-        yield
-    finally:
-        _ENABLED.reset(token)
+# The mode is CompileOptions.debug_leaks (so part of every cache key), passed by the pipeline to the
+# parse of the main module only (`syntax.parse(..., debug_leaks=True)`), which passes it on to the
+# class expansion (syntax/classes.py: expand_classes).
 
 
 def slot_index(hierarchy: bool) -> int:
@@ -193,7 +178,7 @@ def __pyx_gc_refers(i: Int) -> list[int]:
     return out
 
 
-def {_REPORT}():
+def {REPORT}():
     var n = len(__pyx_gc_objs)
     var refs: list[int] = []
     for i in range(n):
@@ -256,7 +241,7 @@ def instrument(items: tuple, kinds: list[str], parse) -> tuple:
     file = items[0].span.file
     classes = set(kinds)
     items = tuple(_born(item, classes) for item in items)
-    ending = f"{_REPORT}()\n"
+    ending = f"{REPORT}()\n"
     if all(_declaration(s) for s in items) and any(isinstance(s, ast.FnDef) and s.name == "main" for s in items):
         ending = f'if __name__ == "__main__":\n    main()\n{ending}'  # (`main` is the entry otherwise)
     end = len(file.text)

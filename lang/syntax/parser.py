@@ -225,10 +225,11 @@ def _report_tokens_without_fstring_text(lark: Lark) -> None:
     contextual.root_lexer = type(root)(conf)
 
 
-def parse(source: SourceFile, diags: DiagnosticBag | None = None) -> ast.Module:
+def parse(source: SourceFile, diags: DiagnosticBag | None = None, debug_leaks: bool = False) -> ast.Module:
     """Parse a file. Syntax errors raise at once; with `diags` given, errors about
     constructs pyx does not support are collected there and parsing returns a module
-    the checker can go on with (the caller raises later, with everything it found)."""
+    the checker can go on with (the caller raises later, with everything it found).
+    `debug_leaks`: the classes get the registry of `--debug-leaks` (syntax/leak_report.py)."""
     keep_going = diags is not None
     diags = diags if diags is not None else DiagnosticBag()
     text = source.text if source.text.endswith("\n") else source.text + "\n"
@@ -242,7 +243,7 @@ def parse(source: SourceFile, diags: DiagnosticBag | None = None) -> ast.Module:
             diags.add(diag)
         diags.raise_if_errors()
         raise
-    body = build(tree, source, diags)
+    body = build(tree, source, diags, debug_leaks)
     module = ast.Module(source.span(0, len(source.text)), Path(source.name).stem, body)
     if not check_module_shape(module, diags) or not keep_going:
         # Too deep (E0003) stops here even when the caller goes on after errors: the checker and

@@ -107,175 +107,203 @@ def more_errors(lark, text: str, report, found: list) -> list:
     is the one a plain parse stops at), appended to `found` as they are met (so a caller keeps
     those found before anything unforeseen stops the search). `report` reads the post-lexer's
     state (what is open), which is this parse's while it runs."""
-    from .parser import _INDENTER, _FStringError, _Indenter
+    search = _Recovery(lark, text, report, found)
+    if search.run():  # the whole text was read
+        try:
+            search.ip.feed_eof(search.lexer_state.last_token)
+        except UnexpectedInput as exc:
+            found.append(report(exc))
+    return found
 
-    ip = lark.parse_interactive(text)
-    ps = ip.parser_state
-    ps.parse_conf = copy(ps.parse_conf)
-    ps.parse_conf.callbacks = {}  # no tree: only whether the tokens parse
-    states = ps.parse_conf.parse_table.states
-    lexer_state = ip.lexer_thread.state
-    contextual = ip.lexer_thread.lexer.lexer  # under the PostLexConnector
 
-    ind = _Indenter()
-    ind.text, ind.open, ind.paren_level, ind.indent_level = text, [], 0, [0]
-    _INDENTER._mine.current = ind  # so `report` names what this parse has open
+class _Recovery:
+    """The parse `more_errors` drives token by token, and how it recovers (the module's docstring)."""
 
-    def tokens():
-        return ind._process(ind._modes(contextual.lex(lexer_state, ps)))
+    def __init__(self, lark, text: str, report, found: list):
+        from .parser import _INDENTER, _Indenter
 
-    def move_lexer(pos: int) -> None:
-        counter = lexer_state.line_ctr
-        counter.feed(text[counter.char_pos:pos]) if pos >= counter.char_pos else _reset(counter, text, pos)
+        self.text, self.report, self.found = text, report, found
+        self.ip = lark.parse_interactive(text)
+        ps = self.ps = self.ip.parser_state
+        ps.parse_conf = copy(ps.parse_conf)
+        ps.parse_conf.callbacks = {}  # no tree: only whether the tokens parse
+        self.states = ps.parse_conf.parse_table.states
+        self.lexer_state = self.ip.lexer_thread.state
+        self.contextual = self.ip.lexer_thread.lexer.lexer  # under the PostLexConnector
+        ind = self.ind = _Indenter()
+        ind.text, ind.open, ind.paren_level, ind.indent_level = text, [], 0, [0]
+        _INDENTER._mine.current = ind  # so `report` names what this parse has open
+        self.phantom: list[int] = []  # indentation depths whose INDENT was dropped: their DEDENT is dropped too
+        self.drop_next_indent = False  # after a dropped simple statement: its indented block is not an error
+        self.quiet_block = False  # after a dropped block header: no block following it is not reported again
+        self.stmt_start, self.at_line_start = 0, True
+        self.stream = self.tokens()
+        self.pending: Token | None = None
+        self.recoveries = 0  # each moves on in the text; the bound is insurance against a loop in place
 
-    def pop_to_statement() -> None:
-        while len(ps.state_stack) > 1 and not {"PASS", "IF"} <= states[ps.state_stack[-1]].keys():
+    def tokens(self):
+        return self.ind._process(self.ind._modes(self.contextual.lex(self.lexer_state, self.ps)))
+
+    def move_lexer(self, pos: int) -> None:
+        counter = self.lexer_state.line_ctr
+        counter.feed(self.text[counter.char_pos:pos]) if pos >= counter.char_pos else _reset(counter, self.text, pos)
+
+    def pop_to_statement(self) -> None:
+        ps = self.ps
+        while len(ps.state_stack) > 1 and not {"PASS", "IF"} <= self.states[ps.state_stack[-1]].keys():
             ps.state_stack.pop()
             ps.value_stack.pop()
 
-    def feed(kind: str, value: str, where: Token) -> None:
-        ps.feed_token(Token.new_borrow_pos(kind, value, where))
+    def feed(self, kind: str, value: str, where: Token) -> None:
+        self.ps.feed_token(Token.new_borrow_pos(kind, value, where))
 
-    phantom: list[int] = []  # indentation depths whose INDENT was dropped: their DEDENT is dropped too
-    drop_next_indent = False  # after a dropped simple statement: its indented block is not an error
-    quiet_block = False  # after a dropped block header: no block following it is not reported again
-    stmt_start, at_line_start, count = 0, True, 0
-    stream = tokens()
-    pending: Token | None = None
+    def without_block(self, exc: UnexpectedInput, where: Token, reported: bool) -> bool:
+        """A block header with no block: the error reported where `reported`, and `pass` as its body;
+        False where that cannot go."""
+        if reported:
+            self.found.append(self.report(exc))
+        self.quiet_block = False
+        try:
+            self.pop_to_statement()
+            self.feed("PASS", "pass", where)
+            self.feed("_NEWLINE", "\n", where)
+        except UnexpectedToken:
+            return False
+        return True
 
-    def drop_statement(where: Token, error_pos: int) -> bool:
+    def in_place_of_statement(self, where: Token, header: bool) -> None:
+        """`if True:` in place of a dropped block header (its block and an `else:` after it still
+        parse), `pass` in place of a dropped simple statement."""
+        if header:
+            for kind, value in (("IF", "if"), ("TRUE", "True"), ("COLON", ":")):
+                self.feed(kind, value, where)
+            self.quiet_block = True
+        else:
+            self.feed("PASS", "pass", where)
+            self.drop_next_indent = True
+
+    def drop_statement(self, where: Token, error_pos: int) -> bool:
         """Drop the statement that starts at stmt_start, and go on after its logical line.
         False when its end cannot be found."""
-        nonlocal stream, drop_next_indent, quiet_block
-        end = logical_line_end(text, stmt_start)
+        text = self.text
+        end = logical_line_end(text, self.stmt_start)
         if end is None:  # a bracket or string open to the end: where it was meant to close is a guess
             return False
         if end < error_pos:
             end = text.find("\n", error_pos)
             if end < 0:
                 return False
-        pop_to_statement()
-        if opens_block(text, stmt_start, end):
-            for kind, value in (("IF", "if"), ("TRUE", "True"), ("COLON", ":")):
-                feed(kind, value, where)
-            quiet_block = True
-        else:
-            feed("PASS", "pass", where)
-            drop_next_indent = True
-        ind.paren_level, ind.open[:] = 0, []
-        move_lexer(end)
-        stream = tokens()
+        self.pop_to_statement()
+        self.in_place_of_statement(where, opens_block(text, self.stmt_start, end))
+        self.ind.paren_level, self.ind.open[:] = 0, []
+        self.move_lexer(end)
+        self.stream = self.tokens()
         return True
 
-    finished = False  # the whole text was read
-    recoveries = 0  # each moves on in the text; the bound is insurance against a loop in place
-    while len(found) < MAX_ERRORS and recoveries < 10 * MAX_ERRORS:
-        count += 1
-        if count & 4095 == 0:
-            cancel.check()
-        try:
-            tok = pending if pending is not None else next(stream)
-            pending = None
-        except StopIteration:
-            finished = True
-            break
-        except (UnexpectedToken, UnexpectedCharacters) as exc:  # no token the parser takes here
-            recoveries += 1
-            where = exc.token if isinstance(exc, UnexpectedToken) else _token_at(text, exc.pos_in_stream or 0)
-            if at_line_start:
-                stmt_start = _start(where)
-            if isinstance(exc, UnexpectedToken) and set(exc.expected) <= {"_INDENT", "_NEWLINE"} \
-                    and at_line_start:
-                if not quiet_block:  # a header with no block: `pass` is its body; `where` is lexed again
-                    found.append(report(exc))
-                quiet_block = False
-                try:
-                    pop_to_statement()
-                    feed("PASS", "pass", where)
-                    feed("_NEWLINE", "\n", where)
-                except UnexpectedToken:
-                    break
-                move_lexer(_start(where))
-                stream = tokens()
-                continue
-            found.append(report(exc))
-            try:
-                if not drop_statement(where, _start(where)):
-                    break
-            except UnexpectedToken:
-                break
-            continue
-        except (_FStringError, DedentError) as exc:
-            if not (found and isinstance(exc, DedentError)):  # after an error, likely its consequence
-                found.append(report(exc))
-            break
+    def run(self) -> bool:
+        """Parse on, recovering from each error: True once the whole text was read, False where the
+        search stopped first."""
+        from .parser import _FStringError
 
-        kind = tok.type
-        if kind == "_INDENT" and drop_next_indent:
-            phantom.append(len(ind.indent_level))
-            drop_next_indent = False
-            continue
-        if kind == "_DEDENT" and phantom and len(ind.indent_level) < phantom[-1]:
-            phantom.pop()
-            continue
-        if kind not in ("_NEWLINE", "_INDENT", "_DEDENT"):
-            drop_next_indent = False
-            if at_line_start:
-                stmt_start = _start(tok)
-            at_line_start = False
-        try:
-            ps.feed_token(tok)
-        except UnexpectedToken as exc:
-            recoveries += 1
-            # After an error, what the blocks are is a guess (a line was dropped, a block read as
-            # its parent's): an indentation error then is most likely a consequence, not reported.
-            if kind == "_INDENT":  # an unexpected indent: its lines are read as the enclosing block's
-                if not found:
-                    found.append(report(exc))
-                phantom.append(len(ind.indent_level))
-                continue
-            if kind == "_DEDENT" or set(exc.expected) <= {"_INDENT"}:  # a header with no block
-                if not quiet_block and not (found and kind == "_DEDENT"):
-                    found.append(report(exc))
-                quiet_block = False
-                try:
-                    pop_to_statement()
-                    feed("PASS", "pass", tok)
-                    feed("_NEWLINE", "\n", tok)
-                except UnexpectedToken:
-                    break
-                pending = tok
-                continue
-            found.append(report(exc))
+        count = 0
+        while len(self.found) < MAX_ERRORS and self.recoveries < 10 * MAX_ERRORS:
+            count += 1
+            if count & 4095 == 0:
+                cancel.check()
             try:
-                if kind == "_NEWLINE":  # the statement ends here: `pass` in its place, and on
-                    pop_to_statement()
-                    # `if x > 1` (no `:`): a header all the same, so its block and `else:` parse
-                    if opens_block(text, stmt_start, _start(tok)) or "COLON" in exc.expected:
-                        for k, v in (("IF", "if"), ("TRUE", "True"), ("COLON", ":")):
-                            feed(k, v, tok)
-                        quiet_block = True
-                    else:
-                        feed("PASS", "pass", tok)
-                        drop_next_indent = True
-                    pending = tok
-                elif not drop_statement(tok, _start(tok)):
-                    break
-            except UnexpectedToken:
-                break
-            continue
-        if kind in ("_NEWLINE", "_INDENT", "_DEDENT"):
-            at_line_start = True
-            if kind == "_INDENT":
-                quiet_block = False
-        elif kind != "COLON":
-            quiet_block = False
-    if finished:
+                tok = self.pending if self.pending is not None else next(self.stream)
+                self.pending = None
+            except StopIteration:
+                return True
+            except (UnexpectedToken, UnexpectedCharacters) as exc:  # no token the parser takes here
+                if not self.unlexed(exc):
+                    return False
+                continue
+            except (_FStringError, DedentError) as exc:
+                if not (self.found and isinstance(exc, DedentError)):  # after an error, likely its consequence
+                    self.found.append(self.report(exc))
+                return False
+            if not self.take(tok):
+                return False
+        return False
+
+    def unlexed(self, exc: UnexpectedToken | UnexpectedCharacters) -> bool:
+        """Recover from a token the lexer could not give; False where the search stops."""
+        self.recoveries += 1
+        where = exc.token if isinstance(exc, UnexpectedToken) else _token_at(self.text, exc.pos_in_stream or 0)
+        if self.at_line_start:
+            self.stmt_start = _start(where)
+        if isinstance(exc, UnexpectedToken) and set(exc.expected) <= {"_INDENT", "_NEWLINE"} \
+                and self.at_line_start:
+            # a header with no block: `pass` is its body; `where` is lexed again
+            if not self.without_block(exc, where, not self.quiet_block):
+                return False
+            self.move_lexer(_start(where))
+            self.stream = self.tokens()
+            return True
+        self.found.append(self.report(exc))
         try:
-            ip.feed_eof(lexer_state.last_token)
-        except UnexpectedInput as exc:
-            found.append(report(exc))
-    return found
+            return self.drop_statement(where, _start(where))
+        except UnexpectedToken:
+            return False
+
+    def take(self, tok: Token) -> bool:
+        """Feed one token to the parser (dropping a phantom block's INDENT and DEDENT); False where
+        the search stops."""
+        kind = tok.type
+        if kind == "_INDENT" and self.drop_next_indent:
+            self.phantom.append(len(self.ind.indent_level))
+            self.drop_next_indent = False
+            return True
+        if kind == "_DEDENT" and self.phantom and len(self.ind.indent_level) < self.phantom[-1]:
+            self.phantom.pop()
+            return True
+        if kind not in ("_NEWLINE", "_INDENT", "_DEDENT"):
+            self.drop_next_indent = False
+            if self.at_line_start:
+                self.stmt_start = _start(tok)
+            self.at_line_start = False
+        try:
+            self.ps.feed_token(tok)
+        except UnexpectedToken as exc:
+            return self.unparsed(tok, exc)
+        if kind in ("_NEWLINE", "_INDENT", "_DEDENT"):
+            self.at_line_start = True
+            if kind == "_INDENT":
+                self.quiet_block = False
+        elif kind != "COLON":
+            self.quiet_block = False
+        return True
+
+    def unparsed(self, tok: Token, exc: UnexpectedToken) -> bool:
+        """Recover from a token the parser does not take; False where the search stops."""
+        self.recoveries += 1
+        kind = tok.type
+        # After an error, what the blocks are is a guess (a line was dropped, a block read as
+        # its parent's): an indentation error then is most likely a consequence, not reported.
+        if kind == "_INDENT":  # an unexpected indent: its lines are read as the enclosing block's
+            if not self.found:
+                self.found.append(self.report(exc))
+            self.phantom.append(len(self.ind.indent_level))
+            return True
+        if kind == "_DEDENT" or set(exc.expected) <= {"_INDENT"}:  # a header with no block
+            if not self.without_block(exc, tok, not self.quiet_block and not (self.found and kind == "_DEDENT")):
+                return False
+            self.pending = tok
+            return True
+        self.found.append(self.report(exc))
+        try:
+            if kind == "_NEWLINE":  # the statement ends here: `pass` in its place, and on
+                self.pop_to_statement()
+                # `if x > 1` (no `:`): a header all the same, so its block and `else:` parse
+                self.in_place_of_statement(tok, opens_block(self.text, self.stmt_start, _start(tok))
+                                           or "COLON" in exc.expected)
+                self.pending = tok
+            elif not self.drop_statement(tok, _start(tok)):
+                return False
+        except UnexpectedToken:
+            return False
+        return True
 
 
 def _start(tok: Token) -> int:

@@ -179,11 +179,27 @@ def _llvm(text: str, **options) -> str:
 def test_the_mode_off_generates_nothing():
     """Off, no trace of the registry (the code is the one the compiler made before the mode existed:
     every addition is behind it); on, a program without classes is not changed either."""
+    from pyx.syntax.leak_report import PREFIX, REPORT
+
     plain = _llvm(CYCLES)
-    assert "__pyx_gc" not in plain
-    assert "__pyx_gc_report" in _llvm(CYCLES, debug_leaks=True)
+    assert PREFIX not in plain
+    assert REPORT in _llvm(CYCLES, debug_leaks=True)
     no_classes = "def main():\n    print(sum([1, 2, 3]))\n\n\nif __name__ == \"__main__\":\n    main()\n"
     assert _llvm(no_classes, debug_leaks=True) == _llvm(no_classes)
+
+
+def test_the_mode_is_an_argument_of_the_parse():
+    """The mode is the compile's own (CompileOptions.debug_leaks, passed to `parse` of the main
+    module), not a setting of the process: a parse asked for it instruments the classes, a parse
+    that is not, before or after, does not."""
+    from pyx.syntax import parse
+    from pyx.syntax.leak_report import SLOT_FIELD
+    from pyx.syntax.printer import format_ast
+
+    source = SourceFile("prog.px", CYCLES)
+    plain = format_ast(parse(source))
+    assert SLOT_FIELD in format_ast(parse(source, debug_leaks=True)) and SLOT_FIELD not in plain
+    assert format_ast(parse(source)) == plain
 
 
 CLASS_GOLDENS = sorted((ROOT / "tests" / "golden").glob("class_*.px"))

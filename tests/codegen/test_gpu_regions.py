@@ -301,8 +301,7 @@ def test_branches_loop_exits_structs_and_handlers_around_barriers(tmp_path, monk
                               "structs: 3.5 1003.0 7000.0\n"
                               "guarded: 25 100 -1 -34\n"  # 100 // (4 - i); thread 4 divides by zero
                               "lanes: 1008.0 1008.0 1008.0\n")  # 16 lanes of t + (63 - t)
-    coroutines_only(monkeypatch)
-    assert run_source(MORE_SHAPES, tmp_path).stdout == regions.stdout
+    assert run_source(MORE_SHAPES, tmp_path, "prog.px", COROUTINES_ONLY).stdout == regions.stdout
 
 
 FAILING = """\
@@ -330,12 +329,8 @@ fn main():
 """
 
 
-def coroutines_only(monkeypatch):
-    """Compile without the pass (every kernel with barriers then runs as coroutines), afresh."""
-    from pyx.ir import gpu_regions
-
-    monkeypatch.setattr(gpu_regions, "split_kernels", lambda module: module)
-    monkeypatch.setenv("PYX_NO_CACHE", "1")
+# Compile without the pass (every kernel with barriers then runs as coroutines): CompileOptions.gpu_regions.
+COROUTINES_ONLY = "--no-gpu-regions"
 
 
 def test_each_region_shape_gives_what_the_coroutines_give(tmp_path, monkeypatch):
@@ -345,16 +340,14 @@ def test_each_region_shape_gives_what_the_coroutines_give(tmp_path, monkeypatch)
     lines = dict(line.split(": ", 1) for line in regions.stdout.splitlines())
     for name, expected in EXPECTED.items():
         assert lines[name] == expected, name
-    coroutines_only(monkeypatch)
-    assert run_source(SHAPES, tmp_path).stdout == regions.stdout
+    assert run_source(SHAPES, tmp_path, "prog.px", COROUTINES_ONLY).stdout == regions.stdout
 
 
 @pytest.mark.parametrize("options", [(), ("--memcheck",)], ids=["plain", "memcheck"])
 def test_a_failing_thread_is_reported_as_the_coroutines_report_it(tmp_path, monkeypatch, options):
     monkeypatch.setenv("PYX_NO_CACHE", "1")
     regions = run_source(FAILING, tmp_path, "unc.px", *options)
-    coroutines_only(monkeypatch)
-    coroutines = run_source(FAILING, tmp_path, "unc.px", *options)
+    coroutines = run_source(FAILING, tmp_path, "unc.px", *options, COROUTINES_ONLY)
     assert (regions.status, regions.stdout, regions.stderr) == (coroutines.status, coroutines.stdout,
                                                                 coroutines.stderr)
     assert regions.status == 1

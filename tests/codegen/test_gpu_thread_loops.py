@@ -6,7 +6,7 @@ gives, and what a GPU gives: a value the analysis wrongly took for uniform would
 import re
 
 import pytest
-from test_gpu_regions import coroutines_only
+from test_gpu_regions import COROUTINES_ONLY
 
 from helpers import emitted, function_text, run_cli, run_source
 from pyx.ir.gpu_regions import region_symbol
@@ -150,8 +150,7 @@ def test_values_kept_across_barriers_are_each_threads_own_unless_the_same_for_al
     assert loops.status == 0, loops.stderr
     lines = dict(line.split(": ", 1) for line in loops.stdout.splitlines())
     assert lines == _expected()
-    coroutines_only(monkeypatch)
-    assert run_source(SHAPES, tmp_path).stdout == loops.stdout
+    assert run_source(SHAPES, tmp_path, "prog.px", COROUTINES_ONLY).stdout == loops.stdout
 
 
 TILED = """\
@@ -392,8 +391,10 @@ def test_shuffles_every_thread_reaches_run_in_the_thread_loops(tmp_path, monkeyp
         assert _companion(ir, kernel)
     with pytest.raises(AssertionError, match="no definition"):
         _companion(ir, "early")
+    coroutines_ir = emitted(WARPS, tmp_path, "ir", COROUTINES_ONLY, name="k.px")
+    with pytest.raises(AssertionError, match="no definition"):  # (what the run below is compared with)
+        _companion(coroutines_ir, "kinds")
     loops = run_source(WARPS, tmp_path)
     assert loops.status == 0, loops.stderr
     assert dict(line.split(": ", 1) for line in loops.stdout.splitlines()) == _warps_expected()
-    coroutines_only(monkeypatch)
-    assert run_source(WARPS, tmp_path).stdout == loops.stdout
+    assert run_source(WARPS, tmp_path, "prog.px", COROUTINES_ONLY).stdout == loops.stdout

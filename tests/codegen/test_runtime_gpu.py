@@ -32,6 +32,7 @@ def test_the_pyx_scheduler_and_the_generated_code_name_the_same_words():
 
 def test_a_launch_links_the_pyx_scheduler_and_generates_only_the_pieces_pyx_cannot_say(tmp_path):
     from pyx.codegen.llvm_gen import generate
+    from pyx.codegen.runtime_source import PREFIX
     from pyx.codegen.target import host_target
     from pyx.ir import ops
     from pyx.options import CompileOptions
@@ -43,8 +44,7 @@ def test_a_launch_links_the_pyx_scheduler_and_generates_only_the_pieces_pyx_cann
     module = generate(lower(SourceFile(str(tmp_path / "k.px"), text), CompileOptions()).ir, host_target(),
                       entry=True, c_main=True)
     names = {f.name for f in module.functions}
-    assert {"__pyx_rt.runtime_gpu.direct_blocks", "__pyx_rt.runtime_gpu.coroutine_blocks",
-            "__pyx_rt.runtime_gpu.region_blocks"} <= names
+    assert {f"{PREFIX}runtime_gpu.{kind}_blocks" for kind in ("direct", "coroutine", "region")} <= names
     generated = {name for name in names if name.startswith("__pyx_gpu_")}
     assert generated == {"__pyx_gpu_make_key", "__pyx_gpu_ctx", "__pyx_gpu_thread", "__pyx_gpu_barrier",
                          "__pyx_gpu_warp_sync", "__pyx_gpu_prepare", "__pyx_gpu_round", "__pyx_gpu_direct_blocks",

@@ -13,49 +13,62 @@ from pyx.options import CompileOptions
 from pyx.pipeline import codegen, optimize
 from pyx.source import SourceFile
 
-# A fake exception state: frames pushed innermost first, as __pyx_tb_push pushes them.
+# A fake exception state (stdlib/runtime_exc.px's ExcState, then its frames), the frames pushed
+# innermost first, as __pyx_tb_push pushes them.
 UNCAUGHT = """\
+from runtime_exc import ExcState, FRAMES, frame_functions, frame_files, frame_lines
 from runtime_exit import uncaught
 
 
+fn report(state: Ptr[ExcState], kind: Ptr[UInt8], message: Ptr[UInt8], depth: Int) -> Int32:
+    state[0] = ExcState(Ptr[UInt8](), 0, Ptr[UInt8](), kind, message, Int32(depth))
+    return uncaught(state)
+
+
 fn main():
-    var functions = Ptr[Ptr[UInt8]].alloc(3)
-    var files = Ptr[Ptr[UInt8]].alloc(3)
-    var lines = Ptr[Int32].alloc(3)
+    var block = Ptr[UInt8].alloc(8192)
+    var state = block.bitcast[ExcState]()
+    var functions = frame_functions(state)
+    var files = frame_files(state)
+    var lines = frame_lines(state)
+    for i in range(FRAMES):
+        functions[i] = "outer".unsafe_ptr()
+        files[i] = "prog.px".unsafe_ptr()
+        lines[i] = Int32(10 * (i + 1))
     functions[0] = "inner".unsafe_ptr()
     functions[1] = "middle".unsafe_ptr()
     functions[2] = "main".unsafe_ptr()
-    for i in range(3):
-        files[i] = "prog.px".unsafe_ptr()
-        lines[i] = Int32(10 * (i + 1))
-    print(uncaught("ValueError".unsafe_ptr(), "bad 3".unsafe_ptr(), 3, 64, functions, files, lines))
-    print(uncaught("KeyError".unsafe_ptr(), "".unsafe_ptr(), 5, 2, functions, files, lines))
-    print(uncaught("KeyboardInterrupt".unsafe_ptr(), "".unsafe_ptr(), 1, 64, functions, files, lines))
-    print(uncaught("_SystemExitCode".unsafe_ptr(), "3".unsafe_ptr(), 1, 64, functions, files, lines))
-    print(uncaught("_SystemExitCode".unsafe_ptr(), "-1".unsafe_ptr(), 1, 64, functions, files, lines))
-    print(uncaught("_SystemExitCode".unsafe_ptr(), "130".unsafe_ptr(), 1, 64, functions, files, lines))
-    print(uncaught("SystemExit".unsafe_ptr(), "".unsafe_ptr(), 1, 64, functions, files, lines))
-    print(uncaught("SystemExit".unsafe_ptr(), "bye".unsafe_ptr(), 1, 64, functions, files, lines))
-    functions.free()
-    files.free()
-    lines.free()
+    print(report(state, "ValueError".unsafe_ptr(), "bad 3".unsafe_ptr(), 3))
+    print(report(state, "KeyError".unsafe_ptr(), "".unsafe_ptr(), FRAMES + 2))
+    print(report(state, "KeyboardInterrupt".unsafe_ptr(), "".unsafe_ptr(), 1))
+    print(report(state, "_SystemExitCode".unsafe_ptr(), "3".unsafe_ptr(), 1))
+    print(report(state, "_SystemExitCode".unsafe_ptr(), "-1".unsafe_ptr(), 1))
+    print(report(state, "_SystemExitCode".unsafe_ptr(), "130".unsafe_ptr(), 1))
+    print(report(state, "SystemExit".unsafe_ptr(), "".unsafe_ptr(), 1))
+    print(report(state, "SystemExit".unsafe_ptr(), "bye".unsafe_ptr(), 1))
+    block.free()
 """
 
 
 def test_uncaught_writes_python_s_report_and_gives_the_exit_status(tmp_path):
+    from pyx.codegen.exc_layout import exc_layout
+
+    frames = exc_layout().frames
     result = run_source(UNCAUGHT, tmp_path)
     assert result.status == 0, result.stderr
     # ValueError 1, KeyError 1, KeyboardInterrupt 130 (the entry then ends the process by
     # SIGINT), exit(3) 3, exit(-1) 255 (C's exit keeps the low 8 bits), exit(130) 386 (so it is not
     # taken for a KeyboardInterrupt), SystemExit without a message 0, with one 1.
     assert result.stdout.split() == ["1", "1", "130", "3", "255", "386", "0", "1"]
+    kept = "".join(f'  File "prog.px", line {10 * (k + 1)}, in outer\n' for k in reversed(range(3, frames)))
     assert result.stderr == (
         "Traceback (most recent call last):\n"
         '  File "prog.px", line 30, in main\n'  # the outermost frame first, as CPython prints
         '  File "prog.px", line 20, in middle\n'
         '  File "prog.px", line 10, in inner\n'
         "ValueError: bad 3\n"
-        "Traceback (most recent call last):\n"  # depth 5, only 2 frames kept: those are printed
+        "Traceback (most recent call last):\n" + kept +  # depth FRAMES + 2: the FRAMES kept are printed
+        '  File "prog.px", line 30, in main\n'
         '  File "prog.px", line 20, in middle\n'
         '  File "prog.px", line 10, in inner\n'
         "KeyError\n"
@@ -117,7 +130,7 @@ def test_a_module_declares_print_and_exit_helpers_and_the_llvm_pass_links_them_i
     # The print helpers are inlined and folded as the generated ones were (the separator is a
     # putchar); the report of an uncaught exception stays one call, kept as it was optimized.
     assert "call i32 @putchar(i32 32)" in linked
-    assert re.search(r"call .*i32 @\"?__pyx_rt\.runtime_exit\.uncaught\"?\(", linked)
+    assert re.search(rf"call .*i32 @\"?{re.escape(rs.PREFIX)}runtime_exit\.uncaught\"?\(", linked)
 
 
 def test_an_uncaught_exception_prints_the_innermost_64_frames(tmp_path):

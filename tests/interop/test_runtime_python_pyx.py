@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from pyx.codegen import pyentry
+from pyx.codegen.runtime_source import PREFIX
 from pyx.codegen.target import host_target
 from pyx.options import CompileOptions
 from pyx.pipeline import codegen, optimize
@@ -29,7 +30,7 @@ def test_each_argument_is_converted_by_a_pyx_helper(tmp_path):
     for c_api in ("PyLong_AsLongLong", "PyFloat_AsDouble", "PyObject_GetBuffer", "strcmp"):
         assert c_api not in entry, c_api  # (in the helpers, not generated per entry)
     linked = str(optimize(source, CompileOptions(), exports=True).llvm_module)
-    assert 'declare i1 @"__pyx_rt.' not in linked  # linked in
+    assert f'declare i1 @"{PREFIX}' not in linked  # linked in
 
 
 def test_runtime_python_s_py_buffer_offsets_are_the_entry_s():

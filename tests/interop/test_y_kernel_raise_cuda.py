@@ -18,6 +18,7 @@ from helpers import ROOT, run_cli
 np = pytest.importorskip("numpy")
 
 import pyx  # noqa: E402
+from pyx.codegen.kernel_raised import RECORD_SYMBOL  # noqa: E402
 from pyx.runtime import cuda  # noqa: E402
 
 # The record's layout (codegen/kernel_raised.py): flag, owner, depth, used; the frames' lines; the text.
@@ -73,12 +74,12 @@ def ptx_of(tmp_path: Path, source: str, name: str = "y_raise.px") -> str:
 
 def test_the_ptx_of_a_raising_kernel_writes_the_visible_status_record(tmp_path: Path):
     ptx = ptx_of(tmp_path, SOURCE)
-    assert f".visible .global .align 4 .b8 __pyx_kernel_raised[{RECORD_BYTES}];" in ptx
-    assert "cas.b32" in ptx and "[__pyx_kernel_raised]" in ptx  # the first raising thread claims it
+    assert f".visible .global .align 4 .b8 {RECORD_SYMBOL}[{RECORD_BYTES}];" in ptx
+    assert "cas.b32" in ptx and f"[{RECORD_SYMBOL}]" in ptx  # the first raising thread claims it
 
 
 def test_a_kernel_that_cannot_raise_has_no_status_record(tmp_path: Path):
-    assert "__pyx_kernel_raised" not in ptx_of(tmp_path, (ROOT / "examples" / "saxpy.px").read_text(), "saxpy.px")
+    assert RECORD_SYMBOL not in ptx_of(tmp_path, (ROOT / "examples" / "saxpy.px").read_text(), "saxpy.px")
 
 
 @pytest.mark.skipif(PTXAS is None, reason="ptxas (CUDA toolkit) is not installed on this machine")

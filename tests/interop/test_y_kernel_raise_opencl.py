@@ -15,6 +15,7 @@ from helpers import ROOT, run_cli, run_pyx
 np = pytest.importorskip("numpy")
 
 import pyx  # noqa: E402
+from pyx.codegen.kernel_raised import RECORD_SYMBOL, TAKE_SYMBOL  # noqa: E402
 from pyx.runtime import opencl  # noqa: E402
 
 needs_opencl = pytest.mark.skipif(not opencl.available(), reason="no OpenCL runtime that takes SPIR-V (pyopencl) here")
@@ -166,11 +167,11 @@ def test_only_modules_whose_kernels_can_raise_have_the_status_record(tmp_path: P
     calm.write_text("@kernel" + KERNELS.split("@kernel")[-1])  # `scale` alone: it cannot raise
     text = run_cli("build", "--emit=llvm", "--target=opencl", str(raising))
     assert text.status == 0, text.stderr
-    assert "@__pyx_kernel_raised = addrspace(1) global" in text.stdout
-    assert "define spir_kernel void @__pyx_kernel_raised_take(" in text.stdout
+    assert f"@{RECORD_SYMBOL} = addrspace(1) global" in text.stdout
+    assert f"define spir_kernel void @{TAKE_SYMBOL}(" in text.stdout
     text = run_cli("build", "--emit=llvm", "--target=opencl", str(calm))
     assert text.status == 0, text.stderr
-    assert "__pyx_kernel_raised" not in text.stdout
+    assert RECORD_SYMBOL not in text.stdout
 
 
 @pytest.mark.skipif(subprocess.run(["which", "spirv-val"], capture_output=True).returncode != 0,

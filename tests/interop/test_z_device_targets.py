@@ -92,7 +92,8 @@ def test_an_except_that_names_the_exception_in_device_code_is_E0913(program, emi
     (tmp_path / "k.px").write_text(program)
     result = run_cli("build", f"--emit={emit}", str(tmp_path / "k.px"), "-o", str(tmp_path / "out"))
     assert result.status == 1, result.stderr
-    assert f"k.px:9:9: error[E0913]: {what} in GPU code is not available on the `{target}` target" in result.stderr
+    # At the `except` clause that names the type (it was at the `try:`, line 9).
+    assert f"k.px:11:9: error[E0913]: {what} in GPU code is not available on the `{target}` target" in result.stderr
     assert "test the condition with `if`" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "out").exists()
 

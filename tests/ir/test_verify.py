@@ -93,6 +93,9 @@ def _cases():
         "operation-attributes": body(intrinsic("gpu.thread_idx", [], t(INT, 1), axis="w")),
         "operation-operands": body(intrinsic("fabs", [c(F64, 1.0), c(F64, 2.0)], t(F64, 1))),
         "operation-result": body(intrinsic("gpu.ballot", [c(BOOL, True)], t(INT, 1))),
+        # a thread loop's latch ends in a jump back to its head; `entry` jumps forward to `elsewhere`
+        "parallel-latches": fn([ir.Block("entry", [intrinsic("gpu.region_parallel", [], latches=(outside,))],
+                                         ir.Jump(None, outside)), outside]),
     }
 
 
@@ -141,7 +144,9 @@ def test_operations_are_checked_against_their_entry():
             "operation-attributes", "site must be a int"),
            (intrinsic("gpu.shared_array", [], t(T.ptr(F64), 1), site=10, owner="m.k", count=4),
             "operation-result", "shared memory"),
-           (intrinsic("print_i64", [c(T.INT64, 1)], t(INT, 1)), "operation-result", "gives no value")]
+           (intrinsic("print_i64", [c(T.INT64, 1)], t(INT, 1)), "operation-result", "gives no value"),
+           (intrinsic("gpu.region_parallel", [], latches="x0.next x1.next"), "operation-attributes",
+            "latches must be a tuple of Block")]
     for instr, check, why in bad:
         with pytest.raises(VerifyError, match=why) as failure:
             verify_module(_module(body(instr)))
@@ -176,3 +181,20 @@ def test_effects_come_from_the_table():
     assert ops.writes_memory(intrinsic("gpu.atomic_cas", [c(T.ptr(INT), None), c(INT, 1), c(INT, 2)], t(INT, 1)))
     assert ops.prints(intrinsic("print_exception", [c(T.EXCEPTION, None)]))
     assert not ops.prints(intrinsic("stdout_failed", [], t(BOOL, 1)))
+
+
+def test_parallel_latches_are_blocks_of_the_function_ending_in_a_back_edge():
+    head, latch, done = ir.Block("head"), ir.Block("latch"), ir.Block("done", [], ret())
+    marks = intrinsic("gpu.region_parallel", [], latches=(latch,))
+    entry = ir.Block("entry", [], ir.Jump(None, head))
+    head.term = ir.Branch(None, c(BOOL, True), latch, done)
+    latch.term = ir.Jump(None, head)
+    done.instrs.append(marks)
+    verify_module(_module(fn([entry, head, latch, done])))
+    elsewhere = ir.Block("x0.next", [], ir.Jump(None, head))
+    marks.attrs["latches"] = (latch, elsewhere)
+    with pytest.raises(VerifyError) as failure:
+        verify_module(_module(fn([entry, head, latch, done])))
+    assert str(failure.value) == ("verifier check parallel-latches failed in function @m.f: "
+                                  "gpu.region_parallel[latches=(latch, x0.next)](): "
+                                  "latch x0.next is not a block of the function")

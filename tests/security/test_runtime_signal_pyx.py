@@ -14,7 +14,11 @@ import sys
 import time
 
 from helpers import emitted
+from pyx.codegen.runtime_source import MODULE_SIDE, PREFIX
 from runtime_helpers import child_env
+
+RT = re.escape(PREFIX)  # the pyx runtime's functions in a module
+SIGINT_STATE, LOCALE_STATE = MODULE_SIDE  # the state a module keeps beside them
 
 HELLO = '''
 fn main():
@@ -24,12 +28,12 @@ fn main():
 
 def test_the_handler_is_the_pyx_runtime_s_and_the_module_keeps_only_its_state(tmp_path):
     text = emitted(HELLO, tmp_path, "llvm")
-    handler = re.search(r'^define internal void @"?__pyx_rt\.runtime_signal\._handler"?\(i32', text, re.MULTILINE)
+    handler = re.search(rf'^define internal void @"?{RT}runtime_signal\._handler"?\(i32', text, re.MULTILINE)
     assert handler, "no pyx SIGINT handler in the module"
-    assert re.search(r'^define internal [^@]*i32 @"?__pyx_rt\.runtime_signal\.install"?\(\)', text, re.MULTILINE)
+    assert re.search(rf'^define internal [^@]*i32 @"?{RT}runtime_signal\.install"?\(\)', text, re.MULTILINE)
     # The loader's way in stays external; the state's accessor is internal once the runtime is linked.
     assert re.search(r"^define [^@]*i32 @__pyx_sigint_install\(\)", text, re.MULTILINE)
-    assert re.search(r"^define internal [^@]*@__pyx_sigint_state\(\)", text, re.MULTILINE)
+    assert re.search(rf"^define internal [^@]*@{SIGINT_STATE}\(\)", text, re.MULTILINE)
     assert "__pyx_sigint_handler" not in text  # (the generated handler it replaces)
 
 
@@ -147,8 +151,8 @@ def test_locale_stack_and_output_helpers_are_the_pyx_runtime_s(tmp_path):
     text = emitted(USES_ALL, tmp_path, "llvm")
     for symbol in ("runtime_locale.format_fixed", "runtime_float.format_f64", "runtime_stack.stack_limit",
                    "runtime_output.stdout_check"):
-        assert re.search(rf'^define internal [^@]*@"?__pyx_rt\.{re.escape(symbol)}"?\(', text, re.MULTILINE), symbol
-    assert re.search(r"^define internal [^@]*@__pyx_locale_state\(\)", text, re.MULTILINE)
+        assert re.search(rf'^define internal [^@]*@"?{RT}{re.escape(symbol)}"?\(', text, re.MULTILINE), symbol
+    assert re.search(rf"^define internal [^@]*@{LOCALE_STATE}\(\)", text, re.MULTILINE)
     for generated in ("__pyx_c_locale", "__pyx_strtod.any_locale", "__pyx_stack_limit"):
         assert f"@{generated}(" not in text and f'@"{generated}"(' not in text, generated
 

@@ -80,3 +80,41 @@ def test_the_compiler_names_no_stdlib_struct_by_name_and_path():
                  for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                  if "is_stdlib_struct" in line]
     assert offenders == []
+
+
+JOINED = """class {name}:
+    def __init__(self, text: str):
+        self.text = text
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, i: int) -> str:
+        return self.text
+
+
+def main() -> None:
+    s = {name}("ab")
+    print("-".join(reversed(s)))
+"""
+
+
+def test_a_programs_class_called_string_is_checked_as_any_class_is(tmp_path):
+    """`"".join(reversed(s))` of a str is the join of its characters reversed (semantics/everyday.py);
+    of a program's class that happens to be called `String` it is what it is of any other class."""
+    reports = []
+    for name in ("String", "Word"):
+        (tmp_path / f"{name}.px").write_text(JOINED.format(name=name))
+        result = run_cli("check", str(tmp_path / f"{name}.px"))
+        reports.append((result.status, result.stderr.replace(name, "C")))
+    assert reports[0][0] == 1 and reports[0] == reports[1]
+
+
+def test_the_compiler_compares_no_types_name_with_a_role():
+    """A type is one of the stdlib's by its marker (`is_builtin(t, "String")`), never by
+    `t.name == "String"`: a program's class may have that name."""
+    role = "|".join(ROLES)
+    compare = re.compile(rf"""\.(?:name|base)\s*(?:==|!=|in|not in)\s*[(\[{{]?["'](?:{role})["']""")
+    offenders = [f"{path.relative_to(LANG)}:{n}" for path in sorted(LANG.rglob("*.py"))
+                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if compare.search(line)]
+    assert offenders == []

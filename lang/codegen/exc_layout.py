@@ -1,0 +1,100 @@
+"""The exception state's layout, read from its one declaration: `struct ExcState` and `FRAMES` in
+stdlib/runtime_exc.px.
+
+Every reader of the state in generated code (runtime_lib.py, llvm_gen.py, parallel.py, exports.py,
+kernel_raised.py) and the CPython bridge (runtime/bridge.py) takes a field's place from here by its
+pyx name (`ExcLayout.at`), never by a number. The state, as LLVM lays it out, is
+
+    { ExcState, [FRAMES x i8*] functions, [FRAMES x i8*] files, [FRAMES x i32] lines }
+
+where ExcState is the pyx struct (its fields, in the order declared, as pyx lays a struct out),
+so pyx code given a `Ptr[ExcState]` (stdlib/runtime_exit.px `uncaught`) and the generated code
+agree. A name the compiler reads that the file does not declare (a field renamed there) is an
+`ExcLayoutError` as soon as a module is compiled.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from llvmlite import ir as ll
+
+from ..stdlib_dir import STDLIB
+
+FILE = "runtime_exc.px"
+I32, I64 = ll.IntType(32), ll.IntType(64)
+CHARP = ll.IntType(8).as_pointer()
+# The frames, after the struct: each an array of FRAMES (runtime_exc.px `frame_functions`, ...).
+FRAME_ARRAYS = (("functions", CHARP), ("files", CHARP), ("lines", I32))
+# Every name the compiler reads, each checked against the declaration when the layout is read.
+READ = ("texts", "stack", "guards", "kind", "message", "depth", "functions", "files", "lines")
+# The pyx types a field may have, as pyx lowers them (codegen/llvm_gen.py `llvm_type`).
+_TYPES = {"Ptr[UInt8]": CHARP, "Int": I64, "Int32": I32}
+
+
+class ExcLayoutError(RuntimeError):
+    """stdlib/runtime_exc.px does not declare what the compiler reads of the exception state."""
+
+
+@dataclass(frozen=True)
+class ExcLayout:
+    fields: tuple[str, ...]  # ExcState's fields, in order
+    frames: int  # FRAMES
+    struct: ll.LiteralStructType  # ExcState
+    type: ll.LiteralStructType  # the whole state: ExcState, then the frames' arrays
+
+    def path(self, name: str) -> tuple[int, ...]:
+        """The indices (after the pointer's 0) of field `name` in `type`."""
+        if name in self.fields:
+            return 0, self.fields.index(name)
+        for k, (array, _) in enumerate(FRAME_ARRAYS):
+            if name == array:
+                return (1 + k,)
+        raise ExcLayoutError(f"stdlib/{FILE} declares no field `{name}` of the exception state")
+
+    def at(self, b: ll.IRBuilder, state: ll.Value, name: str, k: ll.Value | None = None) -> ll.Value:
+        """The address of field `name` of `state` (a pointer to `type`); of frame `k`'s entry for
+        the frames' arrays."""
+        indices = [I32(0), *(I32(i) for i in self.path(name))]
+        return b.gep(state, indices + ([k] if k is not None else []), inbounds=True)
+
+    def offset(self, name: str) -> ll.Constant:
+        """The byte offset of field `name` in the state (an i64 constant expression)."""
+        return ll.Constant(self.type.as_pointer(), None).gep([I32(0), *(I32(i) for i in self.path(name))]).ptrtoint(I64)
+
+    def size(self) -> ll.Constant:
+        """The state's size in bytes (an i64 constant expression)."""
+        return ll.Constant(self.type.as_pointer(), None).gep([I32(1)]).ptrtoint(I64)
+
+
+def parse(text: str) -> ExcLayout:
+    """The layout `text` (stdlib/runtime_exc.px's) declares; ExcLayoutError when it lacks what the
+    compiler reads or has a field of a type this reader does not know."""
+    frames = re.search(r"^comptime FRAMES = (\d+)\b", text, re.MULTILINE)
+    body = re.search(r"^struct ExcState:\n((?:[ \t]+.*\n|\s*\n)*)", text, re.MULTILINE)
+    if frames is None or body is None:
+        raise ExcLayoutError(f"stdlib/{FILE} no longer declares `comptime FRAMES = <number>` and `struct ExcState:`")
+    fields: list[tuple[str, ll.Type]] = []
+    for line in body.group(1).splitlines():
+        found = re.fullmatch(r"\s+var (\w+): ([\w\[\]]+)\s*(#.*)?", line)
+        if found is None:
+            continue  # (a comment, a blank line)
+        name, pyx_type = found.group(1), found.group(2)
+        if pyx_type not in _TYPES:
+            raise ExcLayoutError(f"stdlib/{FILE}: ExcState.{name} is a {pyx_type}; the compiler's readers "
+                                 f"(codegen/exc_layout.py) know only {', '.join(_TYPES)}")
+        fields.append((name, _TYPES[pyx_type]))
+    count = int(frames.group(1))
+    struct = ll.LiteralStructType([t for _, t in fields])
+    layout = ExcLayout(tuple(n for n, _ in fields), count, struct,
+                       ll.LiteralStructType([struct, *(ll.ArrayType(t, count) for _, t in FRAME_ARRAYS)]))
+    for name in READ:
+        layout.path(name)  # (raises for one it lacks)
+    return layout
+
+
+@functools.cache
+def exc_layout() -> ExcLayout:
+    """The exception state's layout, as stdlib/runtime_exc.px declares it."""
+    return parse((STDLIB / FILE).read_text(encoding="utf-8"))
