@@ -15,7 +15,6 @@ agree. A name the compiler reads that the file does not declare (a field renamed
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 
 from llvmlite import ir as ll
@@ -69,23 +68,28 @@ class ExcLayout:
 
 
 def parse(text: str) -> ExcLayout:
-    """The layout `text` (stdlib/runtime_exc.px's) declares; ExcLayoutError when it lacks what the
-    compiler reads or has a field of a type this reader does not know."""
-    frames = re.search(r"^comptime FRAMES = (\d+)\b", text, re.MULTILINE)
-    body = re.search(r"^struct ExcState:\n((?:[ \t]+.*\n|\s*\n)*)", text, re.MULTILINE)
-    if frames is None or body is None:
+    """The layout `text` (stdlib/runtime_exc.px's) declares, read by pyx's own parser (no second
+    reading of pyx's syntax here); ExcLayoutError when it lacks what the compiler reads or has a
+    field of a type this reader does not know."""
+    from ..source import SourceFile
+    from ..syntax import ast
+    from ..syntax.parser import parse as parse_pyx
+
+    body = parse_pyx(SourceFile(f"stdlib/{FILE}", text)).body
+    frames = next((s.value.value for s in body if isinstance(s, ast.Comptime) and s.name == "FRAMES"
+                   and isinstance(s.value, ast.IntLit)), None)
+    declared = next((s for s in body if isinstance(s, ast.StructDef) and s.name == "ExcState"), None)
+    if frames is None or declared is None:
         raise ExcLayoutError(f"stdlib/{FILE} no longer declares `comptime FRAMES = <number>` and `struct ExcState:`")
     fields: list[tuple[str, ll.Type]] = []
-    for line in body.group(1).splitlines():
-        found = re.fullmatch(r"\s+var (\w+): ([\w\[\]]+)\s*(#.*)?", line)
-        if found is None:
-            continue  # (a comment, a blank line)
-        name, pyx_type = found.group(1), found.group(2)
+    for field in declared.fields:
+        span = field.annotation.span
+        name, pyx_type = field.name, text[span.start:span.end]
         if pyx_type not in _TYPES:
             raise ExcLayoutError(f"stdlib/{FILE}: ExcState.{name} is a {pyx_type}; the compiler's readers "
                                  f"(codegen/exc_layout.py) know only {', '.join(_TYPES)}")
         fields.append((name, _TYPES[pyx_type]))
-    count = int(frames.group(1))
+    count = frames
     struct = ll.LiteralStructType([t for _, t in fields])
     layout = ExcLayout(tuple(n for n, _ in fields), count, struct,
                        ll.LiteralStructType([struct, *(ll.ArrayType(t, count) for _, t in FRAME_ARRAYS)]))
