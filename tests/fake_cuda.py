@@ -12,6 +12,19 @@ import signal
 import threading
 import time
 
+# A pyx kernel with SAXPY's parameters, for tests whose launches the stand-in runs (its launch
+# computes SAXPY over the first four); math.exp may raise, so its module has the status record a
+# raising thread writes (codegen/kernel_raised.py).
+SAXPY_KERNEL = """import math
+
+
+@kernel
+fn saxpy(a: Float32, x: Ptr[Float32], y: Ptr[Float32], n: Int):
+    var i = global_idx.x
+    if i < n:
+        y[i] = a * math.exp(x[i]) + y[i]
+"""
+
 
 class FakeDriver:
     class CUresult(enum.IntEnum):

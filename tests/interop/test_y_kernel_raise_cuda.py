@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from fake_cuda import SAXPY_KERNEL
 from helpers import ROOT, run_cli
 
 np = pytest.importorskip("numpy")
@@ -27,16 +28,7 @@ RECORD_BYTES = 16 + 4 * FRAMES + TEXT_BYTES
 
 PTXAS = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if Path("/usr/local/cuda/bin/ptxas").exists() else None)
 
-# The stand-in's launch computes SAXPY over its first four parameters: this kernel has SAXPY's.
-SOURCE = """import math
-
-
-@kernel
-fn saxpy(a: Float32, x: Ptr[Float32], y: Ptr[Float32], n: Int):
-    var i = global_idx.x
-    if i < n:
-        y[i] = a * math.exp(x[i]) + y[i]
-"""
+SOURCE = SAXPY_KERNEL  # (the stand-in's launch computes SAXPY over its first four parameters)
 
 PROGRAM = SOURCE + """
 

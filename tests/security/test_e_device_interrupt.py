@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from fake_cuda import SAXPY_KERNEL
 from runtime_helpers import child_env, interrupt_group, opencl_available
 
 np = pytest.importorskip("numpy")
@@ -53,17 +54,7 @@ except KeyboardInterrupt as exc:
 print(out.tolist())
 '''
 
-# The stand-in's launch computes SAXPY over the first four parameters; math.exp may raise, so
-# the module has the status record a raising thread writes.
-SAXPY = '''import math
-
-
-@kernel
-fn saxpy(a: Float32, x: Ptr[Float32], y: Ptr[Float32], n: Int):
-    var i = global_idx.x
-    if i < n:
-        y[i] = a * math.exp(x[i]) + y[i]
-'''
+SAXPY = SAXPY_KERNEL
 
 PROGRAM = SAXPY + '''
 
