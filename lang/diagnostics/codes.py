@@ -30,9 +30,11 @@ class Category:
 SYNTAX = Category("syntax", "Syntax (E00xx)", "E0001", "E0099")
 DECLARATIONS = Category("declarations", "Names and declarations (E01xx)", "E0100", "E0199")
 TYPES = Category("types", "Types (E02xx)", "E0200", "E0299")
+# E02xx filled up; Python's library and object semantics (builtins, classes, exceptions, sharing) go on here
+PYTHON = Category("python", "Python library and objects (E03xx)", "E0300", "E0399")
 TOOLS = Category("tools", "Tools and environment (E09xx)", "E0900", "E0999")
 WARNING = Category("warnings", "Warnings (W0xxx)", "W0001", "W0999")
-CATEGORIES = (SYNTAX, DECLARATIONS, TYPES, TOOLS, WARNING)
+CATEGORIES = (SYNTAX, DECLARATIONS, TYPES, PYTHON, TOOLS, WARNING)
 
 
 def _fields(template: str) -> frozenset[str]:
