@@ -323,6 +323,27 @@ def cache_key(*parts: str) -> str:
     return digest.hexdigest()
 
 
+def remembered(name: str, text: str, compute):
+    """`compute()` (a JSON value that depends only on the compiler and `text`, a stdlib file's),
+    kept in the user cache directory per compiler fingerprint and text, sealed as every cache file:
+    a cold compile reads it there instead of parsing that file again. A missing, damaged or foreign
+    memo, or no usable cache directory, computes it again."""
+    key = hashlib.sha256(f"{compiler_fingerprint()}\0{name}\0{text}".encode()).hexdigest()
+    path, kind = user_cache_dir() / f"{name}-{key[:32]}.json", f"memo {name}"
+    payload = unseal(read_trusted(path), kind, key, path)
+    if payload is not None:
+        try:
+            return json.loads(payload)
+        except ValueError:
+            pass
+    value = compute()
+    try:
+        write_atomic(path, seal(kind, key, json.dumps(value).encode()))
+    except OSError:
+        pass  # the next compile computes it again
+    return value
+
+
 def entry_path(source: Path, key: str) -> Path:
     return cache_dir_for(source) / f"{source.stem}.{key[:20]}.pyxc"
 

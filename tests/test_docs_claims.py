@@ -66,6 +66,12 @@ def claims(doc: Path) -> list[tuple[int, str]]:
 # as `claim.px`, beside a module `other.px` holding `LIMIT = 3`.
 CLAIMS: list[tuple[str, str, str, str]] = [
     ("compiler.md", 'the user gets "X is not supported"', "async def f():\n    pass\n", "E0002"),
+    ("compiler.md", "E0021 for the patterns it cannot run yet",
+     "def f(d: dict[str, int]) -> int:\n    match d:\n        case {'a': 1, **rest}:\n            return 1\n"
+     "    return 0\n", "E0021"),
+    ("diagnostics.md", "A `match` statement's pattern pyx cannot run yet",
+     "class P:\n    def __init__(self, x: int):\n        self.x = x\n\n\ndef f(p: P) -> int:\n    match p:\n"
+     "        case P(0):\n            return 1\n    return 0\n", "E0021"),
     ("compiler.md", 'E0007 "not supported yet" for planned features', "def main():\n    x = 1\n    print(x is x)\n",
      "E0007"),
     ("diagnostics.md", "`Point(1.0).norm`, `a.b.norm`) is not yet",
@@ -130,8 +136,14 @@ CLAIMS: list[tuple[str, str, str, str]] = [
     ("reference.md", "one that reads a name the function assigns again is not supported yet",
      "def main():\n    xs = [1, 2, 3]\n    k = 2\n    g = (x * k for x in xs)\n    k = 3\n    print(list(g))\n",
      "E0270"),
-    ("semantics.md", "no attributes or methods of its own yet",
+    ("semantics.md", "Not yet: other methods or class attributes",
      "class E(Exception):\n    def code(self) -> int:\n        return 1\n", "E0255"),
+    ("diagnostics.md", "other methods (a `__str__`, say) and class attributes are not supported yet",
+     "class E(Exception):\n    def __init__(self, n: int):\n        super().__init__(str(n))\n\n"
+     "    def __str__(self) -> str:\n        return 'e'\n", "E0255"),
+    ("diagnostics.md", "cannot be the base of another exception class yet",
+     "class E(Exception):\n    def __init__(self, n: int):\n        super().__init__(str(n))\n        self.n = n\n\n\n"
+     "class F(E):\n    pass\n", "E0321"),
     ("python-subset.md", "a format spec on a member (`f\"{c:>8}\"`, E0172): not yet",
      "from enum import Enum\n\n\nclass Color(Enum):\n    RED = 1\n\n\ndef main():\n    c = Color.RED\n"
      "    print(f\"{c:>8}\")\n", "E0172"),

@@ -27,7 +27,7 @@ CHARP = ll.IntType(8).as_pointer()
 # The frames, after the struct: each an array of FRAMES (runtime_exc.px `frame_functions`, ...).
 FRAME_ARRAYS = (("functions", CHARP), ("files", CHARP), ("lines", I32))
 # Every name the compiler reads, each checked against the declaration when the layout is read.
-READ = ("texts", "stack", "guards", "kind", "message", "depth", "functions", "files", "lines")
+READ = ("texts", "stack", "guards", "kind", "message", "payload", "depth", "functions", "files", "lines")
 # The pyx types a field may have, as pyx lowers them (codegen/llvm_gen.py `llvm_type`).
 _TYPES = {"Ptr[UInt8]": CHARP, "Int": I64, "Int32": I32}
 
@@ -71,6 +71,11 @@ def parse(text: str) -> ExcLayout:
     """The layout `text` (stdlib/runtime_exc.px's) declares, read by pyx's own parser (no second
     reading of pyx's syntax here); ExcLayoutError when it lacks what the compiler reads or has a
     field of a type this reader does not know."""
+    return _layout(*_declared(text))
+
+
+def _declared(text: str) -> tuple[list[tuple[str, str]], int]:
+    """ExcState's fields as `text` declares them ((name, type as written), in order) and FRAMES."""
     from ..source import SourceFile
     from ..syntax import ast
     from ..syntax.parser import parse as parse_pyx
@@ -81,10 +86,13 @@ def parse(text: str) -> ExcLayout:
     declared = next((s for s in body if isinstance(s, ast.StructDef) and s.name == "ExcState"), None)
     if frames is None or declared is None:
         raise ExcLayoutError(f"stdlib/{FILE} no longer declares `comptime FRAMES = <number>` and `struct ExcState:`")
+    return [(f.name, text[f.annotation.span.start:f.annotation.span.end]) for f in declared.fields], frames
+
+
+def _layout(declared: list[tuple[str, str]], frames: int) -> ExcLayout:
+    """The layout of ExcState's `declared` fields and FRAMES frames; ExcLayoutError as `parse` says."""
     fields: list[tuple[str, ll.Type]] = []
-    for field in declared.fields:
-        span = field.annotation.span
-        name, pyx_type = field.name, text[span.start:span.end]
+    for name, pyx_type in declared:
         if pyx_type not in _TYPES:
             raise ExcLayoutError(f"stdlib/{FILE}: ExcState.{name} is a {pyx_type}; the compiler's readers "
                                  f"(codegen/exc_layout.py) know only {', '.join(_TYPES)}")
@@ -100,5 +108,11 @@ def parse(text: str) -> ExcLayout:
 
 @functools.cache
 def exc_layout() -> ExcLayout:
-    """The exception state's layout, as stdlib/runtime_exc.px declares it."""
-    return parse((STDLIB / FILE).read_text(encoding="utf-8"))
+    """The exception state's layout, as stdlib/runtime_exc.px declares it. What the file declares
+    is remembered per compiler and text (`cache.remembered`): parsing it (Lark's first parse in
+    the process builds lexers) cost 8 to 13 ms of CPU in every cold compile."""
+    from ..runtime import cache
+
+    text = (STDLIB / FILE).read_text(encoding="utf-8")
+    fields, frames = cache.remembered("exc-layout", text, lambda: _declared(text))
+    return _layout([(str(name), str(pyx_type)) for name, pyx_type in fields], int(frames))

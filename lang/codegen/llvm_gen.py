@@ -125,7 +125,7 @@ def llvm_type(t: Type, device: bool = False, spaces=None) -> ll.Type:
     if t == T.STRING_LITERAL:
         return CHARP
     if t == T.EXCEPTION:
-        return ll.LiteralStructType([CHARP, CHARP])  # class name, message
+        return ll.LiteralStructType([CHARP, CHARP, CHARP])  # class name, message, object (runtime_exc.px)
     if t == T.NONE:
         return ll.VoidType()
     raise TypeError(f"no LLVM type for {t}")
@@ -763,20 +763,44 @@ class FunctionCodegen:
             hit = self.b.or_(hit, self.b.icmp_signed("==", self.b.call(strcmp, [current, name]), I32(0)))
         return hit
 
+    def op_exc_is(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        if self.mg.device:
+            raise ExceptionTypeInDeviceCode("`isinstance` of a caught exception", i.span)
+        strcmp = self.mg.rt.libc("strcmp", I32, [CHARP, CHARP])
+        kind = self.b.extract_value(args[0], 0)
+        hit = ll.Constant(I1, 0)
+        for name in args[1:]:
+            hit = self.b.or_(hit, self.b.icmp_signed("==", self.b.call(strcmp, [kind, name]), I32(0)))
+        return hit
+
+    def op_exc_kind(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return self.b.extract_value(args[0], 0)
+
     def op_exc_value(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         if self.mg.device:
             raise ExceptionTypeInDeviceCode("`except ... as` binding the exception", i.span)
         pair = ll.Constant(self.mg.llvm_type(T.EXCEPTION), ll.Undefined)
         state = self.mg.rt.state(self.b)
-        pair = self.b.insert_value(pair, self.b.load(self.mg.rt.exc_at(self.b, state, "kind")), 0)
-        return self.b.insert_value(pair, self.b.load(self.mg.rt.exc_at(self.b, state, "message")), 1)
+        for k, name in enumerate(("kind", "message", "payload")):
+            pair = self.b.insert_value(pair, self.b.load(self.mg.rt.exc_at(self.b, state, name)), k)
+        return pair
 
     def op_exc_restore(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         if self.mg.device:
             raise ExceptionTypeInDeviceCode("`raise` of a caught exception value", i.span)
         state = self.mg.rt.state(self.b)
-        self.b.store(self.b.extract_value(args[0], 0), self.mg.rt.exc_at(self.b, state, "kind"))
-        self.b.store(self.b.extract_value(args[0], 1), self.mg.rt.exc_at(self.b, state, "message"))
+        for k, name in enumerate(("kind", "message", "payload")):
+            self.b.store(self.b.extract_value(args[0], k), self.mg.rt.exc_at(self.b, state, name))
+
+    def op_exc_payload(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        if self.mg.device:
+            raise ExceptionTypeInDeviceCode("an attribute of a caught exception", i.span)
+        return self.b.bitcast(self.b.extract_value(args[0], 2), self.mg.llvm_type(i.result.type))
+
+    def op_exc_set_payload(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        if self.mg.device:
+            raise ExceptionTypeInDeviceCode("`raise` of an exception class with an `__init__`", i.span)
+        self.b.store(self.b.bitcast(args[0], CHARP), self.mg.rt.exc_field(self.b, "payload"))
 
     def op_raise_text(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         rt = self.mg.rt

@@ -89,6 +89,7 @@ CODES: tuple[ErrorCode, ...] = (
     ErrorCode('E0016', 'yield_outside_function', SYNTAX, '`yield` outside a function: only a `def` can yield (it becomes a generator)'),
     ErrorCode('E0018', 'lambda_default', SYNTAX, 'the default of `{name}` in this `lambda` is not one pyx keeps as Python does: {reason}'),
     ErrorCode('E0020', 'fn_main_never_runs', SYNTAX, '`fn main` never runs: this module has statements at its top level, so it runs as a script, top to bottom, as CPython runs a file, and nothing calls `main()`; call it where the script should run it (`if __name__ == "__main__": main()` at the end), or move the statements into `main`'),
+    ErrorCode('E0021', 'match_pattern_not_yet', SYNTAX, '{pattern} is not supported yet: {advice}'),
     # E01xx: names and declarations, and the rules of the language's own features (structs, traits,
     # compile-time parameters, kernels, prange, moves)
     ErrorCode('E0100', 'empty_item_type_unknown', DECLARATIONS, 'nothing says what the empty {kind} `{literal}` in this {display} holds: give the {display} its type where it is made (`{example}`)'),
@@ -246,7 +247,7 @@ CODES: tuple[ErrorCode, ...] = (
     ErrorCode('E0252', 'format_string_not_constant', TYPES, 'the format string of {what} must be a string literal: pyx parses it when compiling'),
     ErrorCode('E0253', 'format_feature_unsupported', TYPES, '{what} is not supported yet'),
     ErrorCode('E0254', 'format_argument_order', TYPES, 'this argument would be evaluated out of Python\'s order by {what} (Python evaluates every argument once, left to right, before formatting): assign it to a variable first'),
-    ErrorCode('E0255', 'exception_class_body_not_yet', TYPES, "exception class `{name}({base})` may hold only `pass` or a docstring yet (its message is the argument of `raise {name}(...)`); keep attributes and methods in a class of their own"),
+    ErrorCode('E0255', 'exception_class_body_not_yet', TYPES, "exception class `{name}({base})` may hold only an `__init__`, `pass` or a docstring yet; keep other methods and class attributes in a class of their own"),
     ErrorCode('E0256', 'class_attribute_type_unknown', TYPES, "attribute `{name}` of class `{cls}` needs a type: write `self.{name}: T = ...` in `__init__`, or `{name}: T` in the class body"),
     ErrorCode('E0257', 'class_base_unknown', TYPES, "`class {name}({base})`: `{base}` is not a class pyx can derive from; a base is a class defined above it in this module, or an exception class (`Exception`, `ValueError`, ...)"),
     ErrorCode('E0258', 'class_level_statement_not_yet', TYPES, "`{name}` in the body of class `{cls}`: a class attribute is bound by one `name = value` (or `name: T = value`) statement; bind each name on its own line"),
@@ -262,7 +263,6 @@ CODES: tuple[ErrorCode, ...] = (
     ErrorCode('E0268', 'isinstance_needs_class', TYPES, "`isinstance(x, {what})`: the second argument is a class, `int`, `float`, `bool`, `str`, `bytes`, `list`, `dict`, `set`, or a tuple of them"),
     ErrorCode('E0269', 'attribute_hides_class_attribute', TYPES, "`{target} = ...` here would give {owner} an attribute of its own that hides the class attribute `{cls}.{name}` (Python's rule), which pyx does not support; assign `{cls}.{name}` to change the class attribute, or use another name"),
     ErrorCode('E0270', 'generator_expression_value', TYPES, 'a generator expression kept as a value reads `{name}`, which the function assigns again: not supported yet (Python reads its value when the generator runs; a list comprehension `[...]` reads it now)'),
-    ErrorCode('E0271', 'sum_of_floats_start', TYPES, '`sum` of `{type}` values needs a float start: write `sum(..., 0.0)`'),
     ErrorCode('E0272', 'list_without_type', TYPES, '`list()` with no argument has no element type: write `List[T]()` with the type, or annotate (`xs: list[int] = []`)'),
     ErrorCode('E0273', 'yield_in_fn', TYPES, '`yield` in {what} (`{func}`): only a `def` can be a generator'),
     ErrorCode('E0274', 'generator_object', TYPES, 'a generator {what} is not supported yet: pyx runs a generator where it is iterated (a `for` loop, or a builtin that consumes it: sum, list, sorted, min, max, any, all, next, str.join), once'),
@@ -273,7 +273,7 @@ CODES: tuple[ErrorCode, ...] = (
     ErrorCode('E0279', 'callable_type_here', TYPES, '`Callable` without its parameter types (a bare `Callable`, or `Callable[..., R]`) names a parameter\'s type only: a variable, field, element or result holding any function needs its signature, `Callable[[A, B], R]`'),
     ErrorCode('E0280', 'function_variable_rebound', TYPES, '`{name}` holds one function and is defined again here with another whose parameters are not annotated: annotate the parameters of both (`def {name}(x: int) -> int`), so `{name}` can hold either as a `Callable[[...], R]`'),
     ErrorCode('E0281', 'nested_function_form', TYPES, 'a nested function or lambda with {construct} is not supported yet'),
-    ErrorCode('E0282', 'defaultdict_factory', TYPES, '`{call}` is not supported: pyx\'s defaultdict takes one of `int`, `float`, `str`, `bool`, `list`, `set`, `dict` as its factory, and nothing else (fill a plain dict with `d.setdefault(k, v)` instead)'),
+    ErrorCode('E0282', 'defaultdict_factory', TYPES, '`{call}` is not supported: pyx\'s defaultdict takes one of `int`, `float`, `str`, `bool`, `list`, `set`, `dict` as its factory, or a lambda making one of their empty values (`lambda: 0`, `lambda: []`, `lambda: defaultdict(int)`), and nothing else (fill a plain dict with `d.setdefault(k, v)` instead)'),
     ErrorCode('E0283', 'defaultdict_factory_type', TYPES, '`defaultdict({factory})` makes `{factory}` values, but this one is used to hold `{type}`'),
     ErrorCode('E0284', 'not_a_context_manager', TYPES, '`with` needs a context manager, and `{type}` is none: pyx\'s `with` takes a file from `open()` (or a struct with `__enter__(self)` and `__exit__(self)`)'),
     ErrorCode('E0285', 'type_name_of_value', TYPES, '`type(x).__name__` of a `{type}`: only classes and the types Python names (int, float, str, bool, list, dict, set, tuple, None) have one; write the name you mean as a string'),
@@ -291,6 +291,23 @@ CODES: tuple[ErrorCode, ...] = (
     ErrorCode('E0297', 'itertools_tuple_length', TYPES, '`{func}` yields tuples, and pyx must know their length when compiling: {detail}'),
     ErrorCode('E0298', 'stored_argument_used_later', TYPES, '`{name}` is used here after it was passed to `{func}`, which stores its `{param}`: Python stores the object itself, pyx a copy, so a change through either would not show through the other; after the call use what `{func}` stored instead (or pass `{name}.copy()` if a copy is meant)'),
     ErrorCode('E0299', 'bytes_and_str_mixed', TYPES, 'a `{found}` where a `{expected}` is expected: Python never mixes bytes and str (`==` between them is False, `+`, `in` and their methods raise TypeError); {fix}'),
+    ErrorCode('E0300', 'int_beyond_64_bits', PYTHON, "`{value}` does not fit pyx's 64-bit `Int` (CPython's ints have no limit): keep integers between -2**63 and 2**63 - 1 (`pow(b, e, m)` keeps a power small), or write a float, `{approx}`, where an approximation will do"),
+    ErrorCode('E0310', 'issubclass_needs_classes', PYTHON, "`issubclass`: `{what}` is not a class of this program; pyx answers `issubclass(C, D)` when compiling, for classes C and D (or a tuple of them) it defines or imports by name"),
+    ErrorCode('E0301', 'slice_of_other_items', PYTHON, "this puts `{found}` items into a list of `{expected}`: CPython's list would then mix the two types, and a pyx list holds items of one type; keep the `{found}` items in a list of their own"),
+    ErrorCode('E0311', 'override_result_type', PYTHON, "`{cls}.{method}` returns `{found}` and `{other}.{method}` returns `{expected}`: Python gives each as it is, but a call of `{method}` on a `{base}` runs either, and pyx gives that call one type; make every `{method}` of the hierarchy return the same type{fix}"),
+    ErrorCode('E0312', 'init_argument_type_differs', PYTHON, "this call passes `{param}` of `{cls}.__init__` as `{found}`, which it stores as `self.{attr}`, typed `{expected}` by an earlier call: Python stores either, a pyx attribute has one type; {fix}, or annotate `{param}` with the type meant"),
+    ErrorCode('E0320', 'exception_init_message', PYTHON, "`{name}.__init__` must call `super().__init__(message)` once, as a statement of its own in its body (with one argument, the message `str(e)` shows, or none): without it Python keeps the constructor's arguments as the exception's, which pyx does not yet"),
+    ErrorCode('E0321', 'exception_data_base', PYTHON, "`{name}` derives from `{base}`, an exception class whose `__init__` stores data: not supported yet; derive `{name}` from `{base}`'s own base, or give `{base}` no `__init__`"),
+    ErrorCode('E0322', 'exception_attribute_unknown', PYTHON, "`{name}.{attr}`: the exception this handler caught may be of any class its `except` names; name the one class whose `__init__` stores `{attr}` in an `except` of its own (`except {cls} as {name}:`)"),
+    ErrorCode('E0323', 'list_items_mixed', PYTHON, "a value of type `{other}` among items of type `{first}`: pyx's lists and sets hold items of one type; keep one type in them, or write a tuple (`(...)`), whose items may differ"),
+    ErrorCode('E0324', 'exception_data_builtin_base', PYTHON, "`{name}` derives from `{builtin}`, whose exceptions are not a message alone: an `__init__` of its own is not supported there yet; derive `{name}` from `Exception` (or `ValueError`, ...)"),
+    ErrorCode('E0325', 'exception_repr', PYTHON, "`repr({name})` of a caught exception: Python's shows the class and the arguments it was raised with, which pyx does not keep yet; write `type({name}).__name__` and `str({name})`"),
+    # E0330-E0339: itertools, functions as values, collections (session 10, engineer E)
+    ErrorCode('E0330', 'starmap_arity_unknown', PYTHON, '`starmap` needs each item\'s tuple length and the function as a name or lambda, seen when compiling: write `(f(a, b) for a, b in xs)`'),
+    ErrorCode('E0331', 'zip_longest_unsupported', PYTHON, 'this `zip_longest` is not supported: {detail}'),
+    ErrorCode('E0332', 'groupby_not_walked', PYTHON, '`groupby(...)` is supported only as what a `for` loop or a comprehension walks, as `for k, g in groupby(xs):`, each group `g` walked where it is read (`list(g)`, `for x in g`): CPython\'s groups are used up when the next one is reached, which pyx does not follow in a value kept for later'),
+    ErrorCode('E0340', 'mixed_container_items', PYTHON, "this {display} holds {first} and {second}: a pyx {display} holds items of one type, and one that mixes a {what} with other values (Python's JSON-like nesting) has none yet; keep the {what}s and the other values in {display}s of their own"),
+    ErrorCode('E0345', 'kept_argument_changed', PYTHON, "`{name}` is changed here while `{holder}`, which keeps it as `{holder}.{field}`, is still used: Python's `{holder}.{field}` is `{name}` itself and would show the change, pyx's is the copy `{func}(...)` made; finish with `{holder}` before changing `{name}`, or pass `{name}.copy()` to `{func}` if a copy is meant"),
     # E09xx: tools and environment
     ErrorCode('E0901', 'cannot_read_file', TOOLS, 'cannot read `{path}`: {reason}'),
     ErrorCode('E0902', 'no_c_compiler', TOOLS, 'no C compiler found to link an executable (tried {tried}); install gcc or clang, or set CC'),
@@ -311,6 +328,7 @@ CODES: tuple[ErrorCode, ...] = (
 RETIRED: dict[str, str] = {
     "E0225": "compile-time parameters are not supported on `{func}` yet (before they were implemented)",
     "W0001": "unreachable code (never reported)",
+    "E0271": "`sum` of `{type}` values needs a float start (before a sum of floats was a float that raises for no items)",
 }
 
 REGISTRY: dict[str, ErrorCode] = {c.code: c for c in CODES}

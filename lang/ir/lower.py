@@ -1,6 +1,7 @@
 """Typed tree -> pyx IR. Every Python rule becomes explicit instructions here."""
 from __future__ import annotations
 
+import dataclasses
 from typing import overload
 
 from .. import types as T
@@ -107,6 +108,9 @@ class FunctionLowering:
         self.bounds_check: bool = bounds_check  # normalize_index checks its range (off: --no-bounds-check)
         self.texts: bool = False  # the program raises messages made at run time: each `try` frees its own
         self.try_marks: list[tuple[ir.Var, int]] = []  # (mark, loop depth) of the trys around here
+        # The exception each enclosing handler caught, kept where its body re-raises it (`raise`):
+        # an exception raised and handled inside the handler replaces the thread's current one.
+        self.handling: list[ir.Var | None] = []
         self.vars: dict[t.LocalVar, ir.Var] = {}
         self.global_flags: dict[t.LocalVar, ir.Var] = {}  # module-level variables' `.defined` flags
         self.next_temp: int = 0
@@ -473,6 +477,9 @@ class FunctionLowering:
             self.intrinsic("exc_restore", [self.expr(s.value)], None, s.span)
             self.terminate(ir.Reraise(s.span, self.handler()))
         elif s.exc is None:
+            if self.handling and self.handling[-1] is not None:  # the exception this handler caught
+                saved = self.emit(ir.Load(s.span, self.temp(T.EXCEPTION), self.handling[-1]))
+                self.intrinsic("exc_restore", [saved], None, s.span)
             self.terminate(ir.Reraise(s.span, self.handler()))
         elif s.text is not None:  # the message's bytes are copied before its String is dropped
             text = self.expr(s.text)
@@ -482,6 +489,8 @@ class FunctionLowering:
             data = self.emit(ir.Extract(s.span, self.temp(s.text.type.fields[data_at][1]), text, data_at))
             size = self.emit(ir.Extract(s.span, self.temp(T.INT), text, size_at))
             self.intrinsic("raise_text", [ir.Const(T.STRING_LITERAL, s.exc), data, size], None, s.span)
+            if s.payload is not None:  # (after the raise, which set the class and the message)
+                self.intrinsic("exc_set_payload", [self.expr(s.payload)], None, s.span)
             self.terminate(ir.Reraise(s.span, self.handler()))
         else:
             self.terminate(ir.Raise(s.span, s.exc, s.message, self.handler()))
@@ -521,7 +530,9 @@ class FunctionLowering:
                 if h.var is not None:
                     value = self.intrinsic("exc_value", [], T.EXCEPTION, h.span or s.span)
                     self.emit(ir.Store(s.span, self.var(h.var), value))
+                self.handling.append(self.kept_exception(h.body, s.span, True))
                 self.stmts(h.body)
+                self.handling.pop()
                 self.exit_try(s, done)
                 self.block = following
             self.terminate(ir.Reraise(s.span, cleanup or (outer[-1] if outer else None)))
@@ -530,7 +541,13 @@ class FunctionLowering:
             self.handlers = outer
             if s.finalbody:
                 self.finally_stack.pop()
+            kept = self.kept_exception(s.finalbody, s.span, False)
+            self.handling.append(None)  # (a `raise` here re-raises no handler's exception)
             self.stmts(s.finalbody)
+            self.handling.pop()
+            if kept is not None and self.block.term is None:  # what the finally's own trys raised is gone
+                saved = self.emit(ir.Load(s.span, self.temp(T.EXCEPTION), kept))
+                self.intrinsic("exc_restore", [saved], None, s.span)
             self.terminate(ir.Reraise(s.span, outer[-1] if outer else None))
             self.finally_stack.append(finally_entry)
         if s.finalbody:
@@ -552,10 +569,36 @@ class FunctionLowering:
             self.finally_stack, self.handlers = saved, handlers
         self.goto(done)
 
+    def kept_exception(self, body: list, span, handler: bool) -> ir.Var | None:
+        """The thread's current exception kept in a variable, where body (a handler's, which
+        re-raises it with `raise`; or a finally's, run while it propagates, which raises it again
+        after) has a `try` of its own that may replace it; None elsewhere."""
+        stack: list = list(body)
+        while stack:
+            node = stack.pop()
+            if (handler and isinstance(node, t.TRaise) and node.exc is None and node.value is None) \
+                    or (not handler and isinstance(node, t.TTry)):
+                saved = self.hidden("caught", T.EXCEPTION)
+                self.emit(ir.Store(span, saved, self.intrinsic("exc_value", [], T.EXCEPTION, span)))
+                return saved
+            if isinstance(node, t.TStmt):
+                for f in dataclasses.fields(node):
+                    value = getattr(node, f.name)
+                    if isinstance(value, list):
+                        stack.extend(x for x in value if isinstance(x, t.TStmt))
+        return None
+
     def stmt_TAssert(self, s: t.TAssert) -> None:
         cond = self.expr(s.test)
         failed = self.cmp("eq", cond, ir.Const(T.BOOL, False), s.span)
-        self.guard(failed, "AssertionError", s.message or "", s.span)
+        if s.text is None:
+            self.guard(failed, "AssertionError", s.message or "", s.span)
+            return
+        raised, ok = self.new_block("assert.failed"), self.new_block("assert.ok")
+        self.block.term = ir.Branch(s.span, failed, raised, ok)
+        self.block = raised  # (the message is made only here)
+        self.stmt_TRaise(t.TRaise(s.span, "AssertionError", "", text=s.text))
+        self.block = ok
 
     def stmt_TPrint(self, s: t.TPrint) -> None:
         values = [self.expr(arg) for arg in s.args]  # Python evaluates every argument before printing
@@ -1126,8 +1169,12 @@ class FunctionLowering:
                 self.guard(self.cmp("uge", index, count, e.span), "IndexError", e.args[2].value, e.span)
             return index
         args = [self.expr(a) for a in e.args]
-        if e.name == "exc_message":
-            return self.intrinsic("exc_message", args, T.STRING_LITERAL, e.span)
+        if e.name in ("exc_message", "exc_kind"):
+            return self.intrinsic(e.name, args, T.STRING_LITERAL, e.span)
+        if e.name == "exc_is":
+            return self.intrinsic(e.name, args, T.BOOL, e.span)
+        if e.name == "exc_payload":
+            return self.intrinsic(e.name, args, e.type, e.span)
         if e.name.startswith("extern:"):
             return self.intrinsic("extern", args, e.type if e.type != T.NONE else None, e.span, symbol=e.name[7:])
         if e.name == "extern_ptr":  # `external_call[p, R](...)`: through a C function pointer

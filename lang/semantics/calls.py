@@ -9,7 +9,7 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, StructType, Type, default_type
-from . import classes, everyday, fold, function_values, iterable_arguments, python_float
+from . import classes, everyday, fold, function_values, iterable_arguments, itertools_calls, python_float
 from .builtin_types import is_builtin
 from .drained_loops import owned_variant
 from .empty_literals import is_empty_literal, needs_context
@@ -28,10 +28,12 @@ from .typed import (
     TConst,
     TConvert,
     TExpr,
+    TExprStmt,
     TField,
     TFieldRef,
     TLocal,
     TRef,
+    TStmtExpr,
     TVector,
 )
 
@@ -178,6 +180,10 @@ class CallChecker:
         if everyday.is_itertools_call(decl, e, self._itertools_raw):  # `permutations(xs, 2)`: tuples
             made = everyday.itertools_call(self.chk, decl, e, self._itertools_raw)
             return self.exprs.expr(made) if made is not None else TConst(e.span, ERROR, None)
+        if itertools_calls.applies(decl):  # `accumulate(xs, max)`, `starmap(f, xs)`, `zip_longest(a, b, fillvalue=v)`
+            rewritten = itertools_calls.call(self.chk, decl, e)
+            if rewritten is not None:
+                return rewritten
         e = everyday.itertools_arguments(self.chk, decl, everyday.chain_pairs(decl, e))  # `compress(range(n), flags)`
         if not launching and any(d.name == "kernel" for d in decl.decorators):
             self.msg.error("E0148", e.func.span, func=decl.name)
@@ -202,8 +208,15 @@ class CallChecker:
             if redirected is not None:  # a set method's path for a non-set iterable, as CPython's
                 return self.user_call(redirected[0], redirected[1], owner, receiver, ct_items, launching)
         env = {**getattr(owner, "ct_env", {}), **({"Self": owner} if owner is not None else {})}
-        positional = self.chk.sharing.in_order(e.args,
-                                               lambda a: self.argument(a, typed_params.get(id(a)), decl, env))
+        untyped = {id(a): i for i, a in enumerate(e.args[:len(params)]) if decl.kind == "def" and not decl.ct_params
+                   and params[i].annotation is None and is_empty_literal(a, self.chk.module)}  # `merge([])`
+
+        def argument(a: ast.Expr) -> TExpr:
+            if id(a) in untyped:
+                return self.chk.empties.passed_empty(a, decl, params[untyped[id(a)]], untyped[id(a)])
+            return self.argument(a, typed_params.get(id(a)), decl, env)
+
+        positional = self.chk.sharing.in_order(e.args, argument)
         if decl.variadic is not None:
             positional = self.pack_variadic(decl, params, positional, e.span, name, owner)
             if positional is None:
@@ -291,15 +304,34 @@ class CallChecker:
     def _pending_arguments(self, decl: ast.FnDef, params, bound: list[TExpr], owner) -> None:
         """`head = None` (or `xs = []`), then `head = push(head, v)`: a pending variable passed
         where the parameter's annotation names a type says what it holds (may raise Retry)."""
-        if decl.ct_params:
+        if not any(isinstance(b, TLocal) and b.var in self.chk.empties.pending for b in bound):
             return
         env = {**getattr(owner, "ct_env", {}), **({"Self": owner} if owner is not None else {})}
+        if decl.ct_params:  # `heapq.heappush(heap, (c, w))`: T from the other arguments, then `List[T]`
+            env.update(self._parameters_from_others(decl, params, bound))
+            if any(p.name not in env for p in decl.ct_params):
+                return
         for p, b in zip(params, bound):
             if isinstance(b, TLocal) and b.type == ERROR and p.annotation is not None and not p.variadic \
-                    and p.convention != "mut" and b.var in self.chk.empties.pending:
+                    and (p.convention != "mut" or decl.ct_params) and b.var in self.chk.empties.pending:
                 t = self.chk.type_resolver(p.annotation, env, decl)
                 if t != ERROR:
                     self.chk.empties.flows_into(b, t)
+
+    def _parameters_from_others(self, decl: ast.FnDef, params, bound: list[TExpr]) -> dict:
+        """A generic's compile-time parameters as the arguments with a type bind them (the pending
+        ones left out); those nothing binds are missing."""
+        from .comptime import CtError
+
+        names = {p.name for p in decl.ct_params}
+        values: dict = {}
+        try:
+            for p, b in zip(params, bound, strict=False):
+                if b.type != ERROR and p.annotation is not None and not p.variadic:
+                    unify_annotation(p.annotation, self.exprs.string_or(default_type(b.type)), names, values)
+        except CtError:
+            return {}
+        return values
 
     def finish_call(self, decl: ast.FnDef, bound: list[TExpr], span: Span, name_span: Span,
                     owner: StructType | None = None, receiver: TExpr | None = None, ct_items=None) -> TExpr:
@@ -321,6 +353,8 @@ class CallChecker:
         arg_types = self._argument_types(decl, params, bound, span, env)
         if arg_types is None or ERROR in arg_types:
             return TConst(span, ERROR, None)
+        if decl.kind == "def" and not decl.ct_params:
+            self.chk.empties.passing(decl, params, arg_types)  # what `f([])` of another call passes (may Retry)
         passing = _Passing(decl, params, bound, owner, receiver)
         if decl.self_convention is not None:
             arg_types.insert(0, owner)
@@ -561,6 +595,11 @@ class CallChecker:
                 value = self.exprs.expr(e.args[0])
                 if value.type == T.EXCEPTION:  # `str(e)`: the message of a caught exception, kept
                     return self.exprs.coerce(TBuiltin(e.span, T.STRING_LITERAL, "exc_message", [value]), string)
+                if value.type == T.NONE:  # `str(None)`, `f"{None}"`: its text, after the value is made
+                    text = self.exprs.coerce(TConst(e.span, T.STRING_LITERAL, "None"), string)
+                    if isinstance(value, TConst):
+                        return text
+                    return TStmtExpr(e.span, text.type, [TExprStmt(e.span, value)], text)
                 if self.chk.structs.struct_of(value.type) is not None \
                         and "__str__" in self.chk.structs.struct_of(value.type).methods:
                     return self.chk.structs.method_call(value, "__str__", [], e.span)  # Python's str(x) calls __str__
@@ -700,6 +739,10 @@ class CallChecker:
             a = args[0]
             if a.type == T.BOOL:
                 a = self.convert(a, T.INT, e.span)
+            if isinstance(a.type, T.StructType):  # `abs(v)` of an object or struct with `__abs__`
+                dunder = self.chk.structs.method_call(a, "__abs__", [], e.span)
+                if dunder is not None:
+                    return dunder
             if not (isinstance(a.type, LiteralType) or is_num(a.type)):
                 self.msg.error("E0203", e.span, optional_notes(a), op="abs", operand=a.type)
                 return TConst(e.span, ERROR, None)

@@ -23,6 +23,7 @@ from . import (
     everyday,
     function_values,
     inheritance,
+    optional_returns,
     print_file,
     print_order,
     pycollections,
@@ -242,6 +243,7 @@ class FunctionChecker:
                 self.scopes.declare(p, TConst(decl.name_span, ct_type(value), value))
             else:
                 self.scopes.declare(p, TConst(decl.name_span, ERROR, TypeParam(p)))
+        self.empties.enter_probe()  # a nested def checked for what it says of a pending variable
         prologue = self.closures.enter()  # a closure's body: the names it captured
         self.fn.body = prologue + self.block(decl.body)
         self.empties.report_unresolved()
@@ -256,7 +258,7 @@ class FunctionChecker:
             ret = self.fn.return_type
             if ret is None:
                 self.fn.return_type = T.NONE
-            elif ret not in (T.NONE, ERROR):
+            elif ret not in (T.NONE, ERROR) and not optional_returns.falls_off(self):
                 self.msg.error("E0209", decl.name_span, func=decl.name, type=ret)
 
 
@@ -896,6 +898,10 @@ class FunctionChecker:
             result = self.structs.return_self(s.span)
             self.assigned = None
             return result
+        if s.value is not None and self.infer_return and self.fn.return_type is None \
+                and is_empty_literal(s.value, self.module) and not self.empties.returned_empty(s.value):
+            self.assigned = None  # `return []` first: a later `return` says what it holds (empty_literals.py)
+            return TReturn(s.span, None)
         value = None
         if s.value is not None and self.fn.return_type is not None:  # `return []` of a `-> list[int]`
             value = self.empty_container(s.value, self.fn.return_type)
@@ -906,10 +912,15 @@ class FunctionChecker:
             self.assigned = None  # made from a recursive call's pending value: fixes nothing (recursive_returns.py)
             return TReturn(s.span, None)
         if expected is None and self.infer_return:
-            self.fn.return_type = everyday.result_type(self, default_type(value.type)) if value is not None else T.NONE
+            self.fn.return_type = optional_returns.hinted(self) or (
+                everyday.result_type(self, default_type(value.type)) if value is not None else T.NONE)
             expected = self.fn.return_type
+            self.empties.returned(expected)  # a `return []` before: this result's type is its type too
+        optional_returns.widen(self, expected, value, s.value)  # `return None`, then `return node`
         if expected is None:
             expected = T.NONE
+        if value is None and self.infer_return and optional_returns.nullable(expected):
+            value = TConst(s.span, T.NONE, None)  # a bare `return` of a result that may be None
         if value is None:
             if expected not in (T.NONE, ERROR):
                 self.msg.error("E0201", s.span, expected=expected, found="None")
@@ -918,8 +929,10 @@ class FunctionChecker:
             if void is not None:
                 self.assigned = None
                 return void
-            if value.type != ERROR:
+            if value.type not in (ERROR, T.NONE) or not isinstance(value, TConst):  # (`return None` is `return`)
                 self.msg.error("E0210", s.value.span)
+            value = None
+        elif inheritance.override_result(self, s, value, expected):  # `Rectangle.area` an int, `Circle.area` a float
             value = None
         else:
             self.sharing.returned(value, s.span)
@@ -937,17 +950,20 @@ class FunctionChecker:
 
     def stmt_Assert(self, s: ast.Assert):
         test = self.exprs.condition(s.test)
-        message = None
-        if s.msg is not None:
-            msg = self.exprs.expr(s.msg)
-            if isinstance(msg, TConst) and isinstance(msg.value, str):
-                message = msg.value
-            elif msg.type != ERROR:
-                self.msg.error("E0217", s.msg.span, name="assert message")
+        message, text = None, None
+        if isinstance(s.msg, ast.StrLit):
+            message = s.msg.value
+        elif s.msg is not None:
+            # A message made at run time (`assert ok, f"{n} failed"`, `assert n > 0, n`): Python's
+            # str() of it, evaluated only when the test fails.
+            text = self.exprs.expr(ast.Call(s.msg.span, ast.Name(s.msg.span, "str"), (s.msg,), ()))
+            if not is_string(text.type):
+                text = None
+            self.fn.raises_text = True
         narrowing = inheritance.narrowed(self, s)  # `assert isinstance(x, C)`: x is a C after it
         if narrowing is not None:
-            return TBlock(s.span, [TAssert(s.span, test, message), narrowing])
-        return TAssert(s.span, test, message)
+            return TBlock(s.span, [TAssert(s.span, test, message, text), narrowing])
+        return TAssert(s.span, test, message, text)
 
 
     def stmt_ComptimeIf(self, s: ast.ComptimeIf):

@@ -26,6 +26,7 @@ from ..syntax.properties import is_property, setter_name
 from ..types import ERROR, StructType, Type
 from .typed import (
     TBlock,
+    TBoolOp,
     TCall,
     TCompare,
     TConst,
@@ -205,6 +206,21 @@ def identity(chk: FunctionChecker, op: str, left: TExpr, right: TExpr, span: Spa
         chk.msg.error("E0261", span, op=op, left=left.type, right=right.type)
         return TConst(span, ERROR, None)
     return TCompare(span, T.BOOL, addresses, ["==" if op == "is" else "!="], [pointer])
+
+
+def object_truth(chk: FunctionChecker, v: TExpr, span: Span) -> TExpr:
+    """`if obj:` of an object reference: None is false; else its class's `__bool__`, else its
+    `__len__`, else true (Python's order), the method called only on an object."""
+    prelude: list = []
+    handle = _held(chk, v, span, prelude)
+    present = identity(chk, "is not", handle, TConst(span, T.NONE, None), span)
+    if present is None or present.type == ERROR:
+        return TConst(span, ERROR, None)
+    dunder = chk.structs.method_call(handle, "__bool__", [], span)
+    if dunder is None:
+        dunder = chk.structs.method_call(handle, "__len__", [], span)
+    test = present if dunder is None else TBoolOp(span, T.BOOL, "and", [present, chk.exprs.truth(dunder, span)])
+    return TStmtExpr(span, T.BOOL, prelude, test) if prelude else test
 
 
 def _related(chk: FunctionChecker, a: Type, b: Type) -> bool:
@@ -485,6 +501,8 @@ def assign_statement(chk: FunctionChecker, s: ast.Assign):
     value = chk.empty_container(s.value, t)
     if value is None:
         value = chk.exprs.expr(s.value)
+    if _stored_parameter_differs(chk, s, value, t):
+        return TBlock(s.span, [])
     value = chk.exprs.coerce(value, t)
     if value.type == ERROR:
         return None
@@ -496,6 +514,36 @@ def assign_statement(chk: FunctionChecker, s: ast.Assign):
         return [chk._assign_targets([reroot(name, rest, s.span)], [value], s.span)]
 
     return TBlock(s.span, prelude + [TExprStmt(s.span, lend(chk, handle, s.span, use, rest[0][0], len(rest) > 1))])
+
+
+def _stored_parameter_differs(chk: FunctionChecker, s: ast.Assign, value: TExpr, t: Type) -> bool:
+    """`self.r = r` in an `__init__` whose `r` has no annotation, where this call passes another
+    type than the one the attribute has (from an earlier call: `Circle(1.5)`, then `Circle(2)`):
+    Python stores either, pyx's attribute has one type. E0312 at the call; True if reported."""
+    from .builtin_types import is_builtin
+
+    decl, called = chk.fn.decl, chk.fn.called_at
+    target = s.targets[0]
+    if decl.name != "__init__" or called is None or not isinstance(s.value, ast.Name) \
+            or not isinstance(target, ast.Attribute) or ERROR in (value.type, t) or value.type == t \
+            or isinstance(value.type, T.LiteralType) or (is_class(value.type) and is_class(t)) \
+            or value.type == T.NONE or is_builtin(t, "Optional"):  # (None where an object or Optional is kept)
+        return False
+    param = next((p for p in decl.params[1:] if p.name == s.value.id and p.annotation is None), None)
+    if param is None or chk.fn.owner is None:
+        return False
+    call = called[0]
+    if any(d.code == "E0177" and d.span is not None and d.span.file is call.file
+           and call.start <= d.span.start < call.end for d in chk.msg.bag.items):
+        return False  # (syntax/init_params.py said so at this call already: the store's E0201 follows)
+    from ..diagnostics import Note
+
+    fix = "write the argument as a float (`2.0` for `2`)" if value.type == T.INT and t == T.FLOAT64 \
+        else f"pass a `{t}`"
+    chk.msg.error("E0312", called[0], (Note(f"stored as `self.{target.attr}` here", s.span),),
+                  cls=class_name(chk.fn.owner), param=param.name, found=value.type, attr=target.attr, expected=t,
+                  fix=fix)
+    return True
 
 
 def _property_setter(chk: FunctionChecker, s: ast.Assign):

@@ -465,6 +465,7 @@ class ClosureChecker:
         if not isinstance(found, LocalVar):
             return  # a module-level name, a builtin, or a mistake the body's check reports
         if found.type == ERROR:
+            self.chk.empties.unmade_closure(decl, found)  # `out = []` appended to in here (empty_literals.py)
             made.ok = False
             return
         if self.chk.assigned is not None and found not in self.chk.assigned:
@@ -551,7 +552,7 @@ class ClosureChecker:
             if kw.name not in allowed:
                 self.msg.error("E0207", kw.span, func=name, name=kw.name)
                 return TConst(e.span, ERROR, None)
-        key = _unbound_str_method(self.chk, next(kw.value for kw in e.keywords if kw.name == "key"))
+        key = next(kw.value for kw in e.keywords if kw.name == "key")  # (`key=str.lower`: function_arguments.py)
         rest = tuple(kw for kw in e.keywords if kw.name != "key")
         if isinstance(key, ast.NoneLit):  # `key=None`: no key, as in Python
             return self.chk.exprs.expr(replace(e, keywords=rest))
@@ -668,14 +669,3 @@ class ClosureChecker:
                                                     "number, by keeping its address", span),),
                                name=name, func=self.chk.fn.name)
                 return
-
-
-def _unbound_str_method(chk: FunctionChecker, key: ast.Expr) -> ast.Expr:
-    """`key=str.lower` (any method of str named through the type): `lambda s: s.lower()`, what
-    Python's unbound method does with each item."""
-    if isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name) and key.value.id == "str" \
-            and chk.scopes.lookup("str") is None:
-        item = ast.Name(key.span, "$s")
-        call = ast.Call(key.span, ast.Attribute(key.span, item, key.attr), (), ())
-        return ast.Lambda(key.span, (ast.Param(key.span, "$s", None, None, None),), call)
-    return key

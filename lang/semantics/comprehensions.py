@@ -23,6 +23,7 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, ScalarType, StructType, Type, default_type
+from . import float_sums
 from .builtin_types import is_builtin
 from .imports import is_stdlib_file
 from .messages import MessageBuilder
@@ -48,6 +49,11 @@ if TYPE_CHECKING:
 
 # The builtins checked here when they are given an iterable (or a generator expression).
 CONSUMERS = frozenset({"sum", "any", "all", "min", "max", "list", "sorted", "round", "dict", "next"})
+
+
+def _is_mapping(t: Type | None) -> bool:
+    """A dict, or one of collections' dicts: what `dict(x)` copies by its `items()`."""
+    return t is not None and any(is_builtin(t, name) for name in ("Dict", "defaultdict", "OrderedDict", "Counter"))
 
 
 @dataclass(frozen=True)
@@ -311,13 +317,26 @@ class ComprehensionChecker:
             self.msg.error("E0204", e.span, func=name, expected=most if most == 1 else "1 or 2",
                            s="" if most == 1 else "s", found=len(e.args) + len(e.keywords))
             return TConst(e.span, ERROR, None)
-        elt, clauses = self.source(e.args[0])
+        elt, clauses = self.source(float_sums.mixed_display(e.args[0]) if name == "sum" else e.args[0])
         if name == "list":
             return self.build_list(e.span, elt, clauses)
         if name == "sum":
             start = e.args[1] if len(e.args) > 1 else (e.keywords[0].value if e.keywords else None)
             return self.sum_of(e, elt, clauses, start)
         return self.any_all(name, e.span, elt, clauses)
+
+    def _known_type(self, e: ast.Expr) -> Type | None:
+        """The type of a local variable `d`, or of `d[k]` of a local dict or defaultdict, read
+        without checking the expression; None for anything else."""
+        if isinstance(e, ast.Name):
+            found = self.chk.scopes.lookup(e.id)
+            return found.type if isinstance(found, LocalVar) else None
+        if isinstance(e, ast.Subscript) and len(e.items) == 1 and not isinstance(e.items[0], ast.Slice):
+            base = self._known_type(e.value)
+            if isinstance(base, StructType) and (is_builtin(base, "Dict") or is_builtin(base, "defaultdict")):
+                held = base.ct_env.get("V")
+                return held if isinstance(held, Type) else None
+        return None
 
     def dict_of_pairs(self, e: ast.Call) -> ast.Comprehension | None:
         """`dict(pairs)` of a list (or any iterable) of pairs, `dict(zip(ks, vs))`: the dict
@@ -326,8 +345,7 @@ class ComprehensionChecker:
         if len(e.args) != 1 or e.keywords:
             return None
         arg = e.args[0]
-        found = self.chk.scopes.lookup(arg.id) if isinstance(arg, ast.Name) else None
-        if (isinstance(found, LocalVar) and is_builtin(found.type, "Dict")) or isinstance(arg, ast.DictExpr) \
+        if _is_mapping(self._known_type(arg)) or isinstance(arg, ast.DictExpr) \
                 or (isinstance(arg, ast.Comprehension) and arg.kind == "dict"):
             arg = ast.Call(arg.span, ast.Attribute(arg.span, arg, "items"), (), ())
         key, value = ast.Name(arg.span, f"$key{arg.span.start}"), ast.Name(arg.span, f"$value{arg.span.start}")
@@ -409,11 +427,23 @@ class ComprehensionChecker:
         return item, (ast.CompFor(arg.span, item, arg),)
 
     def sum_of(self, e: ast.Call, elt: ast.Expr, clauses: tuple, start_expr: ast.Expr | None) -> TExpr:
-        """Python's sum: start + the items, added left to right (floats in that order exactly)."""
+        """Python's sum: start + the items, added left to right (floats in that order exactly).
+
+        Floats from an int start (`sum(xs)` starts from the int 0) add as from the float start:
+        `0 + x` is `0.0 + x`, even for `-0.0`. Only with no items does CPython give the int start,
+        which a float result cannot be: there the sum raises, saying what to write, unless the
+        iterable is a display with items (semantics/float_sums.py gives the float start where the
+        int cannot show)."""
         start = self.exprs.expr(start_expr) if start_expr is not None else TConst(e.span, T.INT_LITERAL, 0)
         if start.type == ERROR:
             return start
         acc = self.chk.new_var("$sum", ERROR, e.span)
+        seen = self.chk.new_var("$summed", T.BOOL, e.span)  # set by each item where the int start can show
+        int_start = start.type == T.INT_LITERAL or (isinstance(start.type, ScalarType) and start.type.is_int)
+        arg = e.args[0]
+        shown = not (isinstance(arg, (ast.ListExpr, ast.TupleExpr, ast.SetExpr)) and arg.elts
+                     and not any(isinstance(x, ast.Starred) for x in arg.elts))
+        check: list[bool] = []
 
         def item() -> list[TStmt]:
             v = self.item_value(elt)
@@ -429,17 +459,23 @@ class ComprehensionChecker:
                 if not (isinstance(t, ScalarType) and not t.is_bool):
                     self.msg.error("E0203", e.span, op="sum", operand=v.type)
                     return []
-                if t.is_float and start_expr is None:
-                    self.msg.error("E0271", e.span, type=t, notes=(Note(
-                        "Python's sum starts from the int 0, and gives that int for an empty sequence; "
-                        "a float start gives a float always"),))
-                    return []
                 acc.type = t
+                if t.is_float and int_start and shown:
+                    check.append(True)
             total = self.exprs.binary("+", TLocal(e.span, acc.type, acc), v, e.span)
-            return [self.chk.store([acc], [self.exprs.coerce(total, acc.type)], e.span)]
+            add = self.chk.store([acc], [self.exprs.coerce(total, acc.type)], e.span)
+            return [add, self.chk.store([seen], [TConst(e.span, T.BOOL, True)], e.span)] if check else [add]
 
         body = self.loop(clauses, e.span, item)
-        return self.finish(e.span, acc, body, lambda: self.exprs.coerce(start, acc.type))
+        if not check:
+            return self.finish(e.span, acc, body, lambda: self.exprs.coerce(start, acc.type))
+        which = "the int 0" if start_expr is None else "its int start"
+        message = (f"sum() of no floats: CPython gives {which} here, which pyx's float sum cannot be; "
+                   "write sum(xs, 0.0) to get the float 0.0")
+        body.insert(0, self.chk.store([seen], [TConst(e.span, T.BOOL, False)], e.span))
+        empty = TUnary(e.span, T.BOOL, "not", TLocal(e.span, T.BOOL, seen))
+        return self.finish(e.span, acc, body, lambda: self.exprs.coerce(start, acc.type),
+                           lambda: [TIf(e.span, empty, [TRaise(e.span, "ValueError", message)], [])])
 
     def any_all(self, name: str, span: Span, elt: ast.Expr, clauses: tuple) -> TExpr:
         """any: False until an item is true; all: True until one is false. Each stops at once."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import types as T
+from ..diagnostics import Note
 from ..syntax import ast
 from ..types import ERROR, StructType, Type, default_type
 from .builtin_types import is_builtin
@@ -124,6 +125,8 @@ def report_open_display(chk: FunctionChecker, display: ast.Expr, name: str = "x"
         items = literal.elts if isinstance(literal, ast.ListExpr) else literal.values
         if not items:
             break
+        if mixed_display(chk, literal):  # `[1, [2, []]]`: no annotation would type it
+            return
         literal = items[_first_open(literal, module)]
     span = display.span
     text = span.file.text[span.start:span.end]
@@ -135,12 +138,71 @@ def report_open_display(chk: FunctionChecker, display: ast.Expr, name: str = "x"
                   example=f"{name}: {_spelled(display, module)} = {text}")
 
 
+_SCALARS = (ast.IntLit, ast.FloatLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
+
+
+def mixed_display(chk: FunctionChecker, display: ast.Expr) -> bool:
+    """E0340 where a display's items mix containers (`[...]`, `{...}`) with constants (`[1, [2]]`,
+    `{"desc": "hall", "items": []}`): the empty literal among them has no type to be given."""
+    items = display.elts if isinstance(display, ast.ListExpr) else \
+        display.values if isinstance(display, ast.DictExpr) else ()
+    containers = [x for x in items if isinstance(x, (ast.ListExpr, ast.DictExpr)) or is_empty_literal(x, chk.module)]
+    others = [x for x in items if isinstance(x, _SCALARS)
+              or (isinstance(x, ast.Unary) and isinstance(x.operand, _SCALARS))]
+    if not containers or not others:
+        return False
+    first, second = sorted((containers[0], others[0]), key=lambda x: x.span.start)
+    what = "list" if isinstance(containers[0], ast.ListExpr) else "dict"
+
+    def shown(x: ast.Expr) -> str:
+        text = x.span.file.text[x.span.start:x.span.end]
+        if len(text) <= _SHOWN and "\n" not in text:
+            return f"`{text}`"
+        return f"a {what}" if x is containers[0] else "a value"
+
+    chk.msg.error("E0340", display.span, display="list" if isinstance(display, ast.ListExpr) else "dict",
+                  first=shown(first), second=shown(second), what=what)
+    return True
+
+
 def _kind(literal: ast.Expr) -> str:
     """The stdlib struct an empty literal makes."""
     from .pycollections import empty_call
 
     return "List" if isinstance(literal, ast.ListExpr) else "Dict" if isinstance(literal, ast.DictExpr) \
         else empty_call(literal) or "Set"
+
+
+def first_use(decl: ast.FnDef, name: str, literal: ast.Expr) -> tuple[Note, ...]:
+    """A note at the first use of `name` after its empty literal, saying why that use could not
+    tell what it holds (nothing where the name is not used again), and one at its first use in a
+    nested function, if that is another."""
+    uses: list[tuple[ast.Name, ast.Node | None, ast.FnDef]] = []
+    stack: list[tuple[ast.Node, ast.Node | None, ast.FnDef]] = [(s, None, decl) for s in decl.body]
+    while stack:  # (a loop: the depth is the user's)
+        node, parent, within = stack.pop()
+        if isinstance(node, ast.Name) and node.id == name and node.span.start >= literal.span.end:
+            uses.append((node, parent, within))
+        inner = node if isinstance(node, ast.FnDef) else within
+        stack.extend((child, node, inner) for child in ast.children(node))
+    uses.sort(key=lambda use: use[0].span.start)
+    nested = next((use for use in uses if use[2] is not decl), None)
+    shown = uses[:1] + ([nested] if nested is not None and nested is not uses[0] else [])
+    return tuple(Note(_why(name, *use, decl), use[0].span) for use in shown)
+
+
+def _why(name: str, node: ast.Name, parent: ast.Node | None, within: ast.FnDef, decl: ast.FnDef) -> str:
+    if within is not decl:
+        return f"`{name}` is used here, in the nested function `{within.name}`, which said nothing of it where " \
+               f"the function calls `{within.name}`"
+    if isinstance(parent, ast.Call) and node in parent.args:
+        callee = parent.func.id if isinstance(parent.func, ast.Name) else \
+            parent.func.attr if isinstance(parent.func, ast.Attribute) else "a function"
+        return f"`{name}` is first used here, passed to `{callee}`: what the function it is passed to does " \
+               f"with it does not type it yet"
+    if isinstance(parent, ast.Return):
+        return f"`{name}` is first used here, returned by a function that does not say what it returns"
+    return f"`{name}` is first used here, which does not say what it holds"
 
 
 class EmptyLiterals:
@@ -150,10 +212,123 @@ class EmptyLiterals:
         self.chk: FunctionChecker = chk
         self.pending: dict[LocalVar, ast.Expr] = {}
         self.owners: dict[LocalVar, FunctionInstance] = {}  # a pending alias of the script's variable: the script
+        self.returns: list[ast.Expr] = []  # `return []` of a `def` whose result nothing typed yet
+        # `f(xs)` of a `def` with an unannotated parameter: the container type a call passed there (by
+        # the declaration's id and the parameter's index), and the `f([])` waiting for one: (literal, decl, param)
+        self.passed: dict[tuple[int, int], Type] = {}
+        # nested defs whose closure could not be made while a variable they capture was pending, by
+        # name; and, in a probe of one (`nested_call`), the checker it was made in
+        self.unmade: dict[str, ast.FnDef] = {}
+        self.probed_from: FunctionChecker | None = None
+        self.passed_open: dict[tuple[int, int], list[tuple[ast.Expr, ast.FnDef, ast.Param]]] = {}
 
     @property
     def hints(self) -> dict[int, Type]:
         return self.chk.fn.empty_hints
+
+    def passed_empty(self, literal: ast.Expr, decl: ast.FnDef, param: ast.Param, index: int) -> TExpr:
+        """`merge([])`, the parameter unannotated: the container type another call of this function
+        passes there (in this function: earlier, or later and then checked again), Python's empty list
+        being empty whatever it would hold; pending (`<error>`, quietly) until one does."""
+        found = self.hints.get(id(literal)) or self.passed.get((id(decl), index))
+        if found is not None and is_builtin(found, _kind(literal)):
+            made = self.chk.empty_container(literal, found)
+            if made is not None:
+                return made
+        self.passed_open.setdefault((id(decl), index), []).append((literal, decl, param))
+        from .typed import TConst
+
+        return TConst(literal.span, ERROR, None)
+
+    def passing(self, decl: ast.FnDef, params, types: list) -> None:
+        """A call of `decl` passes these types: a container passed to an unannotated parameter types
+        the `f([])` of this function waiting for one (check again: raises Retry)."""
+        from .builtin_types import builtin_role
+
+        for index, (p, t) in enumerate(zip(params, types, strict=False)):
+            if p.annotation is not None or builtin_role(t) not in ("List", "Dict", "Set"):
+                continue
+            key = (id(decl), index)
+            self.passed.setdefault(key, t)
+            waiting = [lit for lit, _, _ in self.passed_open.get(key, ()) if is_builtin(t, _kind(lit))
+                       and id(lit) not in self.hints]
+            if waiting and self.chk.fn.retries < MAX_RETRIES:
+                for lit in waiting:
+                    self.hints[id(lit)] = t
+                raise Retry()
+
+    def unmade_closure(self, decl: ast.FnDef, var: LocalVar) -> None:
+        """The nested def `decl` captures `var`, still pending: its closure is not made this time."""
+        if var in self.pending and not isinstance(self.pending[var], ast.NoneLit):
+            self.unmade[decl.name] = decl
+
+    def nested_call(self, name: str, args: list[TExpr]) -> None:
+        """`walk(node, prefix)` of a nested def not made for a pending capture (`out = []`, appended
+        to in `walk`): check its body once, quietly, with these argument types and the pending
+        variable an alias of this function's; a use there that says what it holds types the
+        literal (raises Retry for this function), as a use here would."""
+        decl = self.unmade.get(name)
+        if decl is None or len(args) != len(decl.params) or any(a.type == ERROR for a in args) \
+                or any(p.annotation is not None or p.default is not None for p in decl.params):
+            return
+        from ..diagnostics import DiagnosticBag
+        from .check import FunctionChecker
+        from .typed import FunctionInstance
+
+        chk = self.chk
+        types = tuple(chk.exprs.string_or(default_type(a.type)) for a in args)
+        probe = FunctionInstance(decl, chk.fn.module, types, f"{chk.fn.symbol}.<probe {decl.name}>")
+        checker = FunctionChecker(chk.module, probe, DiagnosticBag(), chk.instantiate, chk.type_resolver,
+                                  chk.comptime_value, chk.home_of)
+        checker.empties.probed_from = chk
+        try:
+            checker.check()
+        except Retry as retry:
+            if retry.owner is None or retry.owner is probe:
+                return  # the probe's own literal: nothing for this function
+            raise
+
+    def enter_probe(self) -> None:
+        """At the start of a probe's body (`nested_call`): the names it reads from the function it
+        is nested in, as there: the pending ones aliases of their literal, the rest their types."""
+        outer = self.probed_from
+        if outer is None:
+            return
+        from .closures import scope_of
+
+        decl = self.chk.fn.decl
+        for name in scope_of(decl.params, decl.body)[2]:
+            found = outer.scopes.lookup(name)
+            if not isinstance(found, LocalVar):
+                continue
+            alias = self.chk.new_var(name, found.type, found.span)
+            self.chk.scopes.declare(name, alias)
+            if self.chk.assigned is not None:
+                self.chk.assigned.add(alias)
+            if found in outer.empties.pending:
+                owner = outer.empties.owners.get(found, outer.fn)
+                self.pending_alias(alias, (outer.empties.pending[found], owner))
+
+    def returned_empty(self, literal: ast.Expr) -> bool:
+        """`return []` in a `def` whose result type no `return` fixed yet: True when an earlier
+        check learned it (from a later `return`: the function's hint, as optional_returns.py keeps
+        "T or None"), now the result type; else False, and the literal waits for `returned`."""
+        from .optional_returns import hinted
+
+        found = hinted(self.chk)
+        if found is not None:
+            self.chk.fn.return_type = found
+            return True
+        self.returns.append(literal)
+        return False
+
+    def returned(self, t: Type) -> None:
+        """A `return` fixed the result type t after a `return []`: check the function again with t
+        as its result (raises Retry) when t is a container of the literal's kind."""
+        if self.returns and t != ERROR and is_builtin(t, _kind(self.returns[0])) \
+                and self.chk.fn.retries < MAX_RETRIES and id(self.chk.fn.decl) not in self.hints:
+            self.hints[id(self.chk.fn.decl)] = t
+            raise Retry()
 
     def pending_alias(self, alias: LocalVar, origin: tuple) -> None:
         """In a function, a module-level variable the script left pending (semantics/globals.py):
@@ -292,6 +467,8 @@ class EmptyLiterals:
         """`d[k].append(v)` (`.add(v)`, `.extend(vs)`) on a pending `defaultdict(list)` (`(set)`),
         and on a pending `{}` (`d.setdefault(k, []).append(v)`, spelled so by check.py's
         `setdefault_then_method`): a dict of lists (of sets) of v's type."""
+        from .pycollections import factory_of
+
         target = func.value
         assert isinstance(target, ast.Subscript)
         plain = self._pending_key(target, "Dict")
@@ -307,7 +484,7 @@ class EmptyLiterals:
         key = self._pending_key(target, "defaultdict")
         if key is None:
             return
-        factory = self.pending[self._pending_var(target.value)].args[0].id  # type: ignore[attr-defined, index]
+        factory = factory_of(self.pending[self._pending_var(target.value)])  # type: ignore[arg-type, index]
         args = [self.chk.exprs.expr(a) for a in e.args]
         if len(args) != 1 or args[0].type == ERROR:
             return
@@ -352,6 +529,9 @@ class EmptyLiterals:
         (float, str, bool): from k's type to what the factory makes."""
         from .pycollections import factory_value
 
+        if isinstance(target.value, ast.Subscript):  # `d[k][j] += 1` of `defaultdict(lambda: defaultdict(int))`
+            self._nested_counted(target.value, target)
+            return
         var = self._pending_var(target.value)
         if var is None:
             return
@@ -365,6 +545,28 @@ class EmptyLiterals:
             held = factory_value(self.chk, literal)  # type: ignore[arg-type]  # (a defaultdict(...) call)
             if held is not None:
                 self._resolve(var, self._defaultdict_of(key, held, literal))
+
+    def _nested_counted(self, outer: ast.Subscript, target: ast.Subscript) -> None:
+        """`d[k][j] += n` on a pending `defaultdict(lambda: defaultdict(int))`: from k's type to
+        defaultdicts from j's type to what the inner factory makes."""
+        from .pycollections import factory_of, made_by
+
+        key = self._pending_key(outer, "defaultdict")
+        var = self._pending_var(outer.value)
+        if key is None or var is None:
+            return
+        literal = self.pending[var]
+        factory = factory_of(literal) if isinstance(literal, ast.Call) else None
+        if factory is None or not factory.startswith("defaultdict(") or len(target.items) != 1 \
+                or not isinstance(target.items[0], ast.Expr) or isinstance(target.items[0], ast.Slice):
+            return
+        inner_key = self.chk.exprs.expr(target.items[0])
+        held = made_by(self.chk, factory[len("defaultdict("):-1])
+        if inner_key.type == ERROR or held is None:
+            return
+        inner = self._defaultdict_of(inner_key.type, held, literal)
+        if inner != ERROR:
+            self._resolve(var, self._defaultdict_of(key, inner, literal))
 
     def augmented(self, target: ast.Expr, value: ast.Expr) -> None:
         """`xs += ys` on a pending list."""
@@ -394,7 +596,23 @@ class EmptyLiterals:
                        "counter": f"{var.name}: Counter[str] = Counter()",
                        "defaultdict": f"{var.name}: defaultdict[str, int] = defaultdict(int)",
                        "ordereddict": f"{var.name}: OrderedDict[str, int] = OrderedDict()"}[kind]
-            self.chk.msg.error("E0287", literal.span, kind=kind, name=var.name, example=example)
+            self.chk.msg.error("E0287", literal.span, first_use(self.chk.fn.decl, var.name, literal), kind=kind,
+                               name=var.name, example=example)
+        for waiting in self.passed_open.values():  # `f([])` and no call of f that says what it holds
+            for literal, callee, param in waiting:
+                kind = _kind(literal).lower()
+                text = literal.span.file.text[literal.span.start:literal.span.end]
+                spelled = _SPELLED.get(_kind(literal), kind)
+                self.chk.msg.error("E0287", literal.span, kind=kind, name=text,
+                                   example=f"def {callee.name}(..., {param.name}: {spelled}, ...)")
+        decl = self.chk.fn.decl
+        if self.returns and self.chk.fn.return_type is None:
+            self.chk.fn.return_type = ERROR  # (reported below: its callers say nothing more)
+        for literal in self.returns:  # `return []` and no `return` after it that says what it holds
+            kind = _kind(literal).lower()
+            text = literal.span.file.text[literal.span.start:literal.span.end]
+            self.chk.msg.error("E0287", literal.span, kind=kind, name=text,
+                               example=f"def {decl.name}(...) -> {_SPELLED.get(_kind(literal), kind)}:")
 
     def _ask_functions(self) -> None:
         """Before the script reports a module-level variable nothing typed: check the module's

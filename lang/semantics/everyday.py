@@ -117,7 +117,8 @@ def negative_power(chk: FunctionChecker, op: str, left: TExpr, right: TExpr) -> 
 TUPLE_ITERTOOLS = frozenset({"permutations", "combinations", "combinations_with_replacement", "product"})
 # The itertools functions whose calls are rewritten here: their modules need the stdlib's tuples,
 # lists and String loaded (semantics/module.py, _Uses).
-ITERTOOLS_REWRITTEN = TUPLE_ITERTOOLS | {"compress", "accumulate", "chain", "islice", "repeat", "from_iterable"}
+ITERTOOLS_REWRITTEN = TUPLE_ITERTOOLS | {"compress", "accumulate", "chain", "islice", "repeat", "from_iterable",
+                                          "zip_longest", "groupby", "starmap", "pairwise"}
 MAX_TUPLE = 8  # stdlib/tuple.px has Tuple1 ... Tuple8
 _ROW = "_itertools_row"
 
@@ -130,7 +131,7 @@ def _constant(e: ast.Expr) -> int | None:
     return None
 
 
-def _known_length(e: ast.Expr) -> int | None:
+def known_length(e: ast.Expr) -> int | None:
     """The number of items of a display, a str literal or `range(n)` of constants."""
     if isinstance(e, (ast.ListExpr, ast.TupleExpr)):
         return len(e.elts)
@@ -143,14 +144,14 @@ def _known_length(e: ast.Expr) -> int | None:
     return None
 
 
-def _in_itertools(decl: ast.FnDef) -> bool:
+def in_itertools(decl: ast.FnDef) -> bool:
     from .imports import is_stdlib_file
 
     return decl.span.file.name.endswith("itertools.px") and is_stdlib_file(decl.span.file.name)
 
 
 def is_itertools_call(decl: ast.FnDef, e: ast.Call, raw: dict[int, ast.Call]) -> bool:
-    return decl.name in TUPLE_ITERTOOLS and id(e) not in raw and _in_itertools(decl)
+    return decl.name in TUPLE_ITERTOOLS and id(e) not in raw and in_itertools(decl)
 
 
 def _finite(chk: FunctionChecker, e: ast.Expr) -> bool:
@@ -159,12 +160,44 @@ def _finite(chk: FunctionChecker, e: ast.Expr) -> bool:
                                ("range", "reversed") and chk.scopes.lookup(e.func.id) is None)
 
 
+def _as_list(chk: FunctionChecker, a: ast.Expr) -> ast.Expr:
+    """An argument where a List is taken: a tuple display as the list display of its items (its
+    items walked in the same order: `chain([1, 2], (3, 4))`), a str, range or reversed as `list(a)`."""
+    if isinstance(a, ast.TupleExpr):
+        return ast.ListExpr(a.span, a.elts)
+    return ast.Call(a.span, ast.Name(a.span, "list"), (a,), ()) if _finite(chk, a) else a
+
+
+def _literal_pool(e: ast.Expr) -> bool:
+    """A str literal, a display of literals or `range(...)` of int literals: a pool whose items are
+    the same however often it is read."""
+    def literal(x: ast.Expr) -> bool:
+        inner = x.operand if isinstance(x, ast.Unary) and x.op == "-" else x
+        return isinstance(inner, (ast.IntLit, ast.FloatLit, ast.StrLit, ast.BoolLit, ast.NoneLit))
+
+    if isinstance(e, ast.StrLit):
+        return True
+    if isinstance(e, (ast.ListExpr, ast.TupleExpr)):
+        return all(literal(x) for x in e.elts)
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "range" and not e.keywords \
+        and all(literal(x) for x in e.args)
+
+
+def _nested_product(e: ast.Call, pools: list[ast.Expr]) -> ast.Expr:
+    """`product(p, q)` of literal pools as `((a, b) for a in p for b in q)`: the same tuples in the
+    same order (the last pool varying fastest), each pool's items free to have a type of its own."""
+    span = e.span
+    names = [ast.Name(p.span, f"_itertools_item{k}") for k, p in enumerate(pools)]
+    clauses = tuple(ast.CompFor(span, n, p) for n, p in zip(names, pools, strict=True))
+    return ast.Comprehension(span, "generator", ast.TupleExpr(span, tuple(names)), None, clauses)
+
+
 def itertools_arguments(chk: FunctionChecker, decl: ast.FnDef, e: ast.Call) -> ast.Call:
     """The call of an itertools function with its arguments as the stdlib's take them: a str,
     `range(...)` or `reversed(...)` where it takes a list (`compress(range(n), flags)`) as
     `list(...)` of it, which Python's iterator walks the same way; `repeat("ab", 3)`'s literal
     as a String, the items' type (not the literal's)."""
-    if not _in_itertools(decl):
+    if not in_itertools(decl):
         return e
     if decl.name == "repeat":
         if not e.args or not isinstance(e.args[0], ast.StrLit):
@@ -173,8 +206,7 @@ def itertools_arguments(chk: FunctionChecker, decl: ast.FnDef, e: ast.Call) -> a
         return ast.Call(e.span, e.func, (text, *e.args[1:]), e.keywords)
     takes_list = [p.annotation is not None and isinstance(p.annotation, ast.Subscript)
                   and isinstance(p.annotation.value, ast.Name) and p.annotation.value.id == "List" for p in decl.params]
-    args = tuple(ast.Call(a.span, ast.Name(a.span, "list"), (a,), ()) if k < len(takes_list) and takes_list[k]
-                 and _finite(chk, a) else a for k, a in enumerate(e.args))
+    args = tuple(_as_list(chk, a) if k < len(takes_list) and takes_list[k] else a for k, a in enumerate(e.args))
     return ast.Call(e.span, e.func, args, e.keywords)
 
 
@@ -193,6 +225,8 @@ def itertools_call(chk: FunctionChecker, decl: ast.FnDef, e: ast.Call, raw: dict
             chk.msg.error("E0297", keywords["repeat"].span, func=name, detail="write `repeat=` as a constant")
             return None
         length = len(e.args) * max(repeat, 0)
+        if e.args and all(_literal_pool(a) for a in e.args) and 1 <= length <= MAX_TUPLE:
+            return _nested_product(e, list(e.args) * repeat)  # `product("ab", [1, 2])`: pools of two types
         inner_args: tuple = (ast.ListExpr(e.span, tuple(listed)), ast.IntLit(e.span, repeat))
     else:
         if set(keywords) - {"r"} or len(e.args) + len(keywords) not in ((1, 2) if name == "permutations" else (2,)):
@@ -200,7 +234,7 @@ def itertools_call(chk: FunctionChecker, decl: ast.FnDef, e: ast.Call, raw: dict
             chk.msg.error("E0204", e.span, func=name, expected=expected, s="s", found=len(e.args) + len(keywords))
             return None
         r_expr = keywords.get("r", e.args[1] if len(e.args) == 2 else None)
-        known = _constant(r_expr) if r_expr is not None else _known_length(e.args[0])
+        known = _constant(r_expr) if r_expr is not None else known_length(e.args[0])
         if known is None:
             detail = "write `r` as a constant" if r_expr is not None else \
                 "give `r` as a constant (`permutations(xs, 3)`), or pass a list display or `range(n)` of constants"
@@ -238,7 +272,7 @@ def _itertools_function(chk: FunctionChecker, callee: ast.Expr) -> ast.FnDef | N
     elif isinstance(callee, ast.Attribute):
         module = chk.structs.px_module_of(callee.value)
         decl = module.functions.get(callee.attr) if module is not None else None
-    return decl if decl is not None and _in_itertools(decl) else None
+    return decl if decl is not None and in_itertools(decl) else None
 
 
 def from_iterable(chk: FunctionChecker, func: ast.Attribute, e: ast.Call) -> ast.Expr | None:
@@ -257,7 +291,7 @@ def from_iterable(chk: FunctionChecker, func: ast.Attribute, e: ast.Call) -> ast
 
 def chain_pairs(decl: ast.FnDef, e: ast.Call) -> ast.Call:
     """`chain(a, b, c, ...)` as `chain(list(chain(a, b)), c)`, ...: the stdlib's `chain` takes two."""
-    if decl.name != "chain" or len(e.args) <= 2 or e.keywords or not _in_itertools(decl):
+    if decl.name != "chain" or len(e.args) <= 2 or e.keywords or not in_itertools(decl):
         return e
     made = e.args[0]
     for k, arg in enumerate(e.args[1:]):

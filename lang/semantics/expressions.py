@@ -17,7 +17,18 @@ from ..syntax import ast
 from ..syntax.build_ast import ZIP_ROWS
 from ..syntax.properties import is_property
 from ..types import ERROR, FunctionType, LiteralType, ScalarType, StructType, Type, default_type
-from . import classes, closure_loops, everyday, float_sums, fold, function_values, inheritance, python_float, sets
+from . import (
+    classes,
+    closure_loops,
+    everyday,
+    float_sums,
+    fold,
+    function_arguments,
+    function_values,
+    inheritance,
+    python_float,
+    sets,
+)
 from .builtin_types import is_builtin
 from .c_functions import ATOMICS, atomic_call
 from .closure_loops import ParameterFn
@@ -25,6 +36,7 @@ from .closures import BUILTIN_VALUES, KEYED
 from .comprehensions import CONSUMERS
 from .gpu import GPU_NAMES
 from .imports import is_stdlib_file, is_string
+from .match_patterns import SEQUENCE_TEST, sequence_test
 from .messages import MessageBuilder
 from .narrowing import attribute_read as narrowing_attribute_read
 from .narrowing import narrowed, not_none_when, operand_guards, optional_notes
@@ -43,7 +55,7 @@ from .rules import (
 )
 from .sharing import duplicated_shared_item, repeats_shared_items
 from .slicing import slice_value
-from .strformat import Checked
+from .strformat import FORMAT_FIELD, REPR_FIELD, Checked
 from .typed import (
     LocalVar,
     Reference,
@@ -156,7 +168,7 @@ class ExpressionChecker:
             self.msg.error("E0007", e.span, construct="an empty list literal (write `List[Int]()`, with the "
                                                         "element type)")
             return TConst(e.span, ERROR, None)
-        if duplicated_shared_item(self.chk, e.elts, elts):
+        if duplicated_shared_item(self.chk, e.elts, elts) or self._mixed_items(elts):
             return TConst(e.span, ERROR, None)
         elem = inheritance.common_base(self.chk, elts) or function_values.common_type(self.chk, elts, e.span) \
             or self.string_or(_element_type(elts))
@@ -174,6 +186,23 @@ class ExpressionChecker:
             return TConst(e.span, ERROR, None)
         self.chk.ownership.need_drop(list_type, e.span)
         return TListLit(e.span, list_type, elts)
+
+    def _mixed_items(self, elts: list[TExpr]) -> bool:
+        """Whether a list literal's items are of two Python types that no one type holds (`[4, "-4"]`,
+        `[1, [2, 3]]`): E0323 at the first item of another type. (Numbers of several kinds, None,
+        objects, functions and bytes are left to the rules that unify them.)"""
+        from .type_names import python_name
+
+        numbers = {"int", "float", "bool"}
+        names = [python_name(self.string_or(default_type(x.type))) for x in elts]
+        if "bytes" in names:
+            return False  # (bytes beside str: E0299)
+        first = next((n for n in names if n is not None and n != "NoneType"), None)
+        for x, name in zip(elts, names, strict=True):
+            if name is not None and name not in (first, "NoneType") and not {name, first} <= numbers:
+                self.msg.error("E0323", x.span, first=first, other=name)
+                return True
+        return False
 
     def _reversed_range(self, e: ast.Call) -> bool:
         """The builtin `reversed` of a range (`reversed(range(n))`, `reversed(r)`)."""
@@ -197,7 +226,7 @@ class ExpressionChecker:
         `{"a": [1], "b": []}`), as it would be if declared. Where a declaration gives the item
         type (`expected`), the empty ones take it, and the others keep their own types; where
         nothing does (`[[]]`, `{"k": {}}`), E0100 says what to annotate."""
-        from .empty_literals import is_empty_literal, open_display, report_open_display
+        from .empty_literals import is_empty_literal, mixed_display, open_display, report_open_display
 
         items = display.elts if isinstance(display, ast.ListExpr) else display.values
         if expected is not None:
@@ -217,6 +246,8 @@ class ExpressionChecker:
         for i, x in enumerate(items):
             if empties[i]:
                 made = self.chk.empty_container(x, elem) if isinstance(elem, StructType) else None
+                if made is None and mixed_display(self.chk, display):  # `{"n": "hall", "items": []}` (E0340)
+                    return [TConst(x.span, ERROR, None) for x in items]
                 if made is None:  # not a container of that kind: say so as an empty literal alone would
                     made = self.expr(x)
                 checked[i] = made
@@ -342,7 +373,7 @@ class ExpressionChecker:
                       + sorted(BUILTIN_FUNCTIONS) + list(T.TYPE_NAMES))
         import difflib  # (a misspelled name's alone: issue 15)
 
-        close = difflib.get_close_matches(name, candidates, n=1)
+        close = difflib.get_close_matches(name, [c for c in candidates if not c.startswith("__pyx")], n=1)
         why = self.chk.globals.explain_unknown(name) or self.chk.comprehensions.explain_unknown(name, span)
         notes = (why,) if why is not None else (Note(f"did you mean `{close[0]}`?"),) if close else ()
         self.msg.error("E0101", span, notes, name=name)
@@ -400,6 +431,10 @@ class ExpressionChecker:
                     and not is_property(sym.methods[e.attr]):  # (`obj.area` of an @property: a call, below)
                 return self.chk.closures.bound_method(e, bound, sym.methods[e.attr])  # `d.get` as a value
             base = self.expr(e.value)
+            if base.type == T.EXCEPTION and isinstance(bound, LocalVar):  # `e.needed` of a caught exception
+                found = self.chk.exceptions.caught_object(bound, e.attr, e.span)
+                if found is not None:
+                    return found
         if base.type == ERROR:
             return TConst(e.span, ERROR, None)
         if self.chk.structs.struct_of(base.type) is not None:
@@ -644,7 +679,9 @@ class ExpressionChecker:
             # `v is None or R`: R runs only where v is not None (narrowing.py); so for `and`.
             known = operand_guards(self.chk, e.values, i, e.op == "and")
             with narrowed(self.chk, known, (v,)):
-                values.append(self.expr(v))
+                # `isinstance(x, C) and x.attr`: x is a C there (semantics/inheritance.py)
+                cast = inheritance.narrowed_operand(self.chk, e.values[:i], v) if e.op == "and" and i else None
+                values.append(cast if cast is not None else self.expr(v))
         if any(v.type == ERROR for v in values):
             return TConst(e.span, ERROR, None)
         types = {v.type for v in values}
@@ -673,7 +710,16 @@ class ExpressionChecker:
         with narrowed(self.chk, not_none_when(self.chk, e.test, False), (e.orelse,)):
             orelse = self.expr(e.orelse)
         if ERROR in (body.type, orelse.type):
+            from . import recursive_returns
+
+            known = [x for x in (body, orelse) if not recursive_returns.unknown(x.type)]
+            if len(known) == 1 and known[0].type != ERROR:
+                # `n if n < 2 else fib(n - 1) + fib(n - 2)` while fib's result type is pending: the
+                # other side's type seeds it (semantics/recursive_returns.py; checked again after)
+                return self.value(self.coerce(known[0], self.string_or(known[0].type)))
             return TConst(e.span, ERROR, None)
+        if isinstance(e.test, ast.BoolLit):  # `a if False else b`: the live side, whatever the other's type
+            return body if e.test.value else orelse
         general = function_values.common_type(self.chk, [body, orelse], e.span)  # `f if c else g`
         if general is not None:
             body, orelse = self.coerce(body, general), self.coerce(orelse, general)
@@ -683,6 +729,10 @@ class ExpressionChecker:
             self.msg.error("E0007", e.span, construct="a conditional expression with no value on either side "
                                                         "(write an `if` statement)")
             return TConst(e.span, ERROR, None)
+        if classes.is_class(body.type) and orelse.type == T.NONE:  # `node if c else None`: the reference, or None
+            orelse = self.coerce(orelse, body.type)
+        elif classes.is_class(orelse.type) and body.type == T.NONE:
+            body = self.coerce(body, orelse.type)
         if self.chk.ownership.owning(body.type) or self.chk.ownership.owning(orelse.type):
             return self.owning_branches(test, body, orelse, e.span)
         t = self.optional_branches(body, orelse, e.span) or self.unify(body, orelse, e.span)
@@ -747,6 +797,7 @@ class ExpressionChecker:
 
     # ---- calls ----
     def expr_Call(self, e: ast.Call) -> TExpr:
+        e = function_arguments.rewrite(self.chk, e)  # `map(sum, grid)`: the builtin as a lambda
         func = e.func
         if isinstance(func, ast.Name):
             return self._named_call(func, e)
@@ -808,8 +859,8 @@ class ExpressionChecker:
         if shadow is None:
             return None
         if isinstance(shadow, LocalVar) and shadow.type == ERROR:  # (reported where it was bound)
-            for a in e.args:
-                self.expr(a)
+            args = [self.expr(a) for a in e.args]
+            self.chk.empties.nested_call(name, args)  # a nested def not made for a pending capture
         elif isinstance(shadow, TConst) and isinstance(shadow.value, ParameterFn):
             return closure_loops.misused(self.chk, func, shadow.value)
         else:
@@ -828,6 +879,19 @@ class ExpressionChecker:
             return tuple_calls.call(self.chk, e)  # Python's tuple(x) (semantics/tuple_calls.py)
         if name in KEYED and any(kw.name == "key" for kw in e.keywords) and self.chk.closures.builtin(name):
             return self.chk.closures.keyed(name, e)  # sorted(xs, key=f), min(xs, key=f), max(...)
+        if name in ("format", FORMAT_FIELD) and name in module.functions \
+                and is_stdlib_file(module.functions[name].span.file.name):
+            floated = float_sums.in_format(self.chk, e)  # `f"{sum(xs):.2f}"` (semantics/float_sums.py)
+            if floated is not None:
+                return self.expr(floated)
+        if name in ("repr", REPR_FIELD) and len(e.args) == 1 and not e.keywords and isinstance(e.args[0], ast.NoneLit) \
+                and name in module.functions and is_stdlib_file(module.functions[name].span.file.name):
+            return self.chk.calls.conversion("str", e)  # `repr(None)`, `f"{None!r}"`: "None", as str(None)
+        if name in ("repr", REPR_FIELD) and len(e.args) == 1 and isinstance(e.args[0], ast.Name) \
+                and isinstance(self.chk.scopes.lookup(e.args[0].id), LocalVar) \
+                and self.chk.scopes.lookup(e.args[0].id).type == T.EXCEPTION:
+            self.msg.error("E0325", e.span, name=e.args[0].id)  # (Python's shows its arguments: not kept)
+            return TConst(e.span, ERROR, None)
         if name in CONSUMERS:  # sum(x for x in xs), any(...), max(xs), list(...)
             consumed = self.chk.comprehensions.builtin_call(name, e)
             if consumed is not None:
@@ -877,6 +941,10 @@ class ExpressionChecker:
             return self.chk.calls.hash_call(e)
         if name == "isinstance":
             return inheritance.isinstance_call(self.chk, e)  # (semantics/inheritance.py)
+        if name == "issubclass":
+            return inheritance.issubclass_call(self.chk, e)
+        if name == SEQUENCE_TEST:  # a `match` statement's sequence pattern (semantics/match_patterns.py)
+            return sequence_test(self.chk, e)
         if name == inheritance.CAST and inheritance.generated(self.chk):
             return inheritance.cast_call(self.chk, e)
         if name == "print":
@@ -952,7 +1020,10 @@ class ExpressionChecker:
             if isinstance(target, ScalarType) and target.is_numeric:
                 if e.type.kind == "int" and target.is_int:
                     if not target.min <= e.value <= target.max:
-                        self.msg.error("E0206", e.span, value=e.value, type=target)
+                        if target == T.INT and python_float.python_code(self.chk):  # `print(2 ** 70)`
+                            self.msg.error("E0300", e.span, value=e.value, approx=_float_text(e.value))
+                        else:
+                            self.msg.error("E0206", e.span, value=e.value, type=target)
                         return TConst(e.span, ERROR, None)
                     return TConst(e.span, target, e.value)
                 if target.is_float:
@@ -1005,6 +1076,8 @@ class ExpressionChecker:
         if isinstance(v.type, StructType):
             if ambiguous_truth(self, v, span):  # `if opt:`, an Optional[Int] (optional_types.py)
                 return TConst(span, ERROR, None)
+            if classes.is_class(v.type):  # None, else `__bool__`, else `__len__`, else true
+                return classes.object_truth(self.chk, v, span)
             result = self.chk.structs.method_call(v, "__bool__", [], span)
             if result is None:
                 result = self.chk.structs.method_call(v, "__len__", [], span)
@@ -1029,3 +1102,11 @@ def _element_type(values: list[TExpr]) -> Type:
     if any(x.type == T.FLOAT_LITERAL for x in values):
         return T.FLOAT64
     return default_type(values[0].type)
+
+
+def _float_text(value: int) -> str:
+    """The float nearest an int too big for an Int, as Python writes it (E0300's suggestion)."""
+    try:
+        return repr(float(value))
+    except OverflowError:  # beyond every float
+        return "float('inf')"

@@ -1,10 +1,15 @@
 """`sum(xs)` of floats with no start, where CPython's int start cannot show (issue 17).
 
 Python's `sum` starts from the int 0: a sum of floats is a float unless there are no items, when
-it is the int 0, which prints as `0` where a float prints `0.0`. So `sum(floats)` on its own is
-E0271 (semantics/comprehensions.py). Inside an arithmetic operation the int cannot show, and the
-checker reads `sum(xs)` as `sum(xs, 0.0)` (the same float, added in the same order: `0 + x` is
-`0.0 + x`, even for `-0.0`):
+it is the int 0, which prints as `0` where a float prints `0.0`. So `sum(floats)` on its own is a
+float that raises when there are no items (semantics/comprehensions.py `sum_of`). Where the int
+cannot show, the checker reads `sum(xs)` as `sum(xs, 0.0)` (the same float, added in the same
+order: `0 + x` is `0.0 + x`, even for `-0.0`), which needs no such check:
+
+- formatted with a float presentation type (`f"{sum(xs):.2f}"`, `format(sum(xs), "e")`): Python
+  formats an int with `e`, `f`, `g` or `%` as the float it converts it to (`in_format`);
+
+Inside an arithmetic operation (`rewrite`):
 
 - the other operand is a float (`sum(xs) * 0.5`, `total - sum(xs)`, `sum(xs) / n_float`): an int
   0 meets the float as 0.0 does, and a division by a float zero says "float division by zero"
@@ -20,6 +25,7 @@ check reports them); a sum of ints is left alone (an int sum is exact, a float o
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .. import types as T
@@ -63,6 +69,48 @@ def _type_of(chk: FunctionChecker, e: ast.Expr):
 
 def _is_float(t) -> bool:
     return t == T.FLOAT_LITERAL or (isinstance(t, ScalarType) and t.is_float)
+
+
+_FLOAT_PRESENTATIONS = "eEfFgG%"
+_EXACT = 2 ** 53  # ints up to this add as floats with no rounding
+
+
+def _literal(e: ast.Expr) -> ast.IntLit | ast.FloatLit | None:
+    """The number a literal item spells (`2`, `-2.5`), else None."""
+    if isinstance(e, ast.Unary) and e.op in ("-", "+"):
+        inner = _literal(e.operand)
+        if inner is None:
+            return None
+        return type(inner)(e.span, -inner.value if e.op == "-" else inner.value)  # type: ignore[arg-type]
+    return e if isinstance(e, (ast.IntLit, ast.FloatLit)) else None
+
+
+def mixed_display(arg: ast.Expr) -> ast.Expr:
+    """`sum([1, 2.5, 3])`: a list or tuple display of number literals, some floats, with its ints
+    written as floats. CPython adds the ints as ints up to the first float and each later one as its
+    float, which is the same float while the ints add up to no more than 2**53 (checked); a sum of
+    them is a float either way. A set keeps `1` or `1.0`, whichever comes first, so it is left as is
+    (as is any other display: E0288 says what to write)."""
+    if not isinstance(arg, (ast.ListExpr, ast.TupleExpr)):
+        return arg
+    items = [_literal(x) for x in arg.elts]
+    if any(x is None for x in items) or not any(isinstance(x, ast.FloatLit) for x in items) \
+            or sum(abs(x.value) for x in items if isinstance(x, ast.IntLit)) > _EXACT:
+        return arg
+    floats = tuple(ast.FloatLit(x.span, float(x.value)) if isinstance(x, ast.IntLit) else x
+                   for x in items if x is not None)
+    return replace(arg, elts=floats)
+
+
+def in_format(chk: FunctionChecker, e: ast.Call) -> ast.Call | None:
+    """`format(sum(xs), "SPEC")` with a float presentation type: the sum with the start 0.0, else None."""
+    if len(e.args) != 2 or e.keywords or not isinstance(e.func, ast.Name) or chk.scopes.lookup(e.func.id) is not None:
+        return None
+    it, spec = _plain_sum(chk, e.args[0]), e.args[1]
+    if it is None or not (isinstance(spec, ast.StrLit) and spec.value[-1:] in _FLOAT_PRESENTATIONS):
+        return None
+    floated = ast.Call(it.span, ast.Name(it.span, "sum"), (it, ast.FloatLit(it.span, 0.0)), ())
+    return ast.Call(e.span, e.func, (floated, spec), ())
 
 
 def rewrite(chk: FunctionChecker, e: ast.Binary) -> ast.Expr | None:

@@ -11,7 +11,8 @@ caller sees the change as in Python. A parameter gets the implicit `mut` when, i
   changes a list or dict called on it or on an item of it (`xs.append(v)`, `d.pop(k)`,
   `g[i].append(v)`), or `xs += ys`; all of these for a parameter annotated as a list or dict,
   and only the methods called on the parameter itself (`xs.append(v)`) for an unannotated one
-  (whose `xs[i] = v` may be a pointer's or a SIMD vector's, which are not shared); or
+  (whose `xs[i] = v` may be a pointer's or a SIMD vector's, which are not shared), unless every
+  call of the module passes it a variable bound only to lists, dicts or sets (`_given_containers`); or
 - it is passed to a parameter that is `mut` (written or implicit) of a function of this module
   (`dfs(child, visited)` inside `dfs`, or a helper that appends);
 
@@ -45,6 +46,8 @@ def infer(functions: dict[str, ast.FnDef], structs: dict[str, ast.StructDef]) ->
     marked = {name: set(f.changed) | {p for p, how in f.element_changes.items()
                                       if _items_changed(functions[name], p, how, structs)}
               for name, f in facts.items()}
+    for name, params in _given_containers(functions, facts).items():
+        marked[name] |= params
     changed = True
     while changed:  # a parameter passed on to a `mut` one is changed too: to a fixed point
         changed = False
@@ -84,6 +87,7 @@ class _Facts:
         self.rebound: set[str] = set()
         self.passed: list[tuple[str, int, str | None, str]] = []  # (callee, position, keyword, parameter)
         self.element_changes: dict[str, set[str]] = {}  # a list parameter -> how a loop changes its items
+        self.items_stored: set[str] = set()  # unannotated parameters changed as a list's or dict's items are
         stack: list = list(decl.body)
         while stack:
             node = stack.pop()
@@ -120,6 +124,8 @@ class _Facts:
             root = self._root(target)
             if root is not None:
                 self.changed.add(root)
+            else:
+                self._untyped_item(target)
 
     def _visit(self, node) -> None:
         if isinstance(node, ast.Assign):
@@ -157,6 +163,8 @@ class _Facts:
                 root = self._root(func.value, whole=isinstance(func.value, ast.Name))
                 if root is not None and func.attr in self._changing(root, func.value):
                     self.changed.add(root)
+                elif root is None and func.attr in LIST_CHANGES | DICT_CHANGES:
+                    self._untyped_item(func.value)
             elif isinstance(func, ast.Name):
                 for i, a in enumerate(node.args):
                     if isinstance(a, ast.Name) and a.id in self.kinds:
@@ -165,11 +173,100 @@ class _Facts:
                     if isinstance(kw.value, ast.Name) and kw.value.id in self.kinds:
                         self.passed.append((func.id, 0, kw.name, kw.value.id))
 
+    def _untyped_item(self, place: ast.Expr) -> None:
+        """`p[k] = v`, `p[i].append(v)` of an unannotated `p`: a list's or dict's change where the
+        callers pass one (`_given_containers`)."""
+        if isinstance(place, ast.Subscript) and isinstance(place.value, ast.Name) \
+                and place.value.id in self.kinds and self.kinds[place.value.id] is None:
+            self.items_stored.add(place.value.id)
+        elif isinstance(place, (ast.Subscript, ast.Attribute)) and isinstance(place.value, ast.Subscript):
+            self._untyped_item(place.value)
+
     def _changing(self, root: str, receiver: ast.Expr) -> frozenset[str]:
         """The method names that change `receiver` (the parameter `root` or an item of it) in place."""
         if isinstance(receiver, ast.Name):
             return {"list": LIST_CHANGES, "dict": DICT_CHANGES}.get(self.kinds[root] or "", LIST_CHANGES | DICT_CHANGES)
         return LIST_CHANGES | DICT_CHANGES  # an item: a list's or dict's changes
+
+
+def _given_containers(functions: dict[str, ast.FnDef], facts: dict[str, _Facts]) -> dict[str, set[str]]:
+    """The unannotated parameters whose items a `def` changes (`env[k] = v`) and to which every call
+    of the module passes a variable that holds a list, dict or set (bound only to such literals,
+    comprehensions or constructor calls, or annotated so): those are a list's or dict's changes,
+    as for an annotated parameter. A function named anywhere but as a call's callee (a function
+    value) keeps its parameters as they are."""
+    wanted = {name: f.items_stored for name, f in facts.items() if f.items_stored}
+    if not wanted:
+        return {}
+    passed: dict[tuple[str, str], list[bool]] = {}
+    values: set[str] = set()  # the functions named other than as a call's callee
+    for caller in functions.values():
+        kinds = _container_names(caller)
+        stack: list = list(caller.body)
+        while stack:
+            n = stack.pop()
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+                stack.extend(c for c in ast.children(n) if c is not n.func)
+            else:
+                stack.extend(ast.children(n))
+            if isinstance(n, ast.Name) and n.id in wanted:
+                values.add(n.id)
+            if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in wanted):
+                continue
+            params = functions[n.func.id].params
+            given = list(zip((p.name for p in params), n.args, strict=False)) + [(k.name, k.value) for k in n.keywords]
+            for pname, arg in given:
+                if pname in wanted[n.func.id]:
+                    passed.setdefault((n.func.id, pname), []).append(isinstance(arg, ast.Name) and arg.id in kinds)
+    return {name: {p for p in params if passed.get((name, p)) and all(passed[(name, p)])}
+            for name, params in wanted.items() if name not in values}
+
+
+def _container_names(decl: ast.FnDef) -> set[str]:
+    """The names `decl` binds only to lists, dicts or sets: parameters annotated so, and variables
+    whose every binding is an annotation saying so or a container literal, comprehension or
+    constructor call (`env = {}`, `rows = [r for r in x]`, `seen = set()`)."""
+    good = {p.name for p in decl.params if _kind(p.annotation) in ("list", "dict")}
+    bad = {p.name for p in decl.params} - good
+    stack: list = list(decl.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FnDef, ast.Lambda)):
+            continue
+        stack.extend(ast.children(n))
+        bindings: list[tuple[str, bool]] = []
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    bindings.append((t.id, len(n.targets) == 1 and _container_value(n.value)))
+                elif isinstance(t, ast.TupleExpr):
+                    bindings += [(e.id, False) for e in t.elts if isinstance(e, ast.Name)]
+        elif isinstance(n, ast.VarDecl):
+            bindings.append((n.name, _kind(n.annotation) in ("list", "dict")
+                             or (n.annotation is None and n.value is not None and _container_value(n.value))))
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            bindings += [(name, False) for name in n.names]
+        elif isinstance(n, ast.Handler) and n.name is not None:
+            bindings.append((n.name, False))
+        elif isinstance(n, (ast.For, ast.CompFor)):
+            targets: list[ast.Node] = [n.target]
+            while targets:
+                leaf = targets.pop()
+                if isinstance(leaf, ast.Name):
+                    bindings.append((leaf.id, False))
+                targets.extend(ast.children(leaf))
+        for name, ok in bindings:
+            (good if ok else bad).add(name)
+    return good - bad
+
+
+def _container_value(e: ast.Expr) -> bool:
+    if isinstance(e, (ast.ListExpr, ast.DictExpr, ast.SetExpr)):
+        return True
+    if isinstance(e, ast.Comprehension):
+        return e.kind in ("list", "dict", "set")
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) \
+        and e.func.id in ("list", "dict", "set", "defaultdict", "Counter", "OrderedDict", "deque")
 
 
 def _items_changed(decl: ast.FnDef, param: str, how: set[str], structs: dict[str, ast.StructDef]) -> bool:

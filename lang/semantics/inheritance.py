@@ -42,6 +42,7 @@ _BUILTIN_TYPES = {
     "int": lambda t: isinstance(t, T.ScalarType) and (t.is_int or t == T.BOOL),
     "bool": lambda t: t == T.BOOL,
     "float": lambda t: isinstance(t, T.ScalarType) and t.is_float,
+    "tuple": lambda t: isinstance(t, T.TupleType),
 }
 
 
@@ -89,6 +90,26 @@ def isinstance_call(chk: FunctionChecker, e: ast.Call) -> TExpr:
     return result
 
 
+def issubclass_call(chk: FunctionChecker, e: ast.Call) -> TExpr:
+    """`issubclass(C, D)` and `issubclass(C, (D, E))` of the program's classes: known when
+    compiling (the hierarchy is the module's), a constant Bool."""
+    if len(e.args) != 2 or e.keywords:
+        chk.msg.error("E0204", e.span, func="issubclass", expected=2, s="s", found=len(e.args) + len(e.keywords))
+        return TConst(e.span, ERROR, None)
+    spec = e.args[1]
+    names = spec.elts if isinstance(spec, ast.TupleExpr) else (spec,)
+    classes_named = []
+    for name in (e.args[0], *names):
+        sym = chk.module.structs.get(name.id) if isinstance(name, ast.Name) and chk.scopes.lookup(name.id) is None \
+            else None
+        if sym is None or not classes.is_class(sym.type):
+            chk.msg.error("E0310", name.span, what=_text(name))
+            return TConst(e.span, ERROR, None)
+        classes_named.append(sym.type)
+    mine = _bases(classes_named[0]) | {classes.class_name(classes_named[0])}
+    return TConst(e.span, T.BOOL, any(classes.class_name(t) in mine for t in classes_named[1:]))
+
+
 def _or(span: Span, a: TExpr, b: TExpr) -> TExpr:
     from .typed import TBoolOp
 
@@ -105,6 +126,9 @@ def _one(chk: FunctionChecker, value: TExpr, name: ast.Expr, e: ast.Call) -> TEx
         chk.msg.error("E0268", name.span, what=_text(name))
         return None
     t = value.type
+    exception = exception_test(chk, value, name)
+    if exception is not None:
+        return exception
     if name.id in _BUILTIN_TYPES:
         return TConst(name.span, T.BOOL, bool(_BUILTIN_TYPES[name.id](t)))
     if name.id in _BUILTIN_STRUCTS:
@@ -122,6 +146,22 @@ def _one(chk: FunctionChecker, value: TExpr, name: ast.Expr, e: ast.Call) -> TEx
     if classes.class_name(t) == name.id:  # a class without subclasses: an object unless None
         return classes.identity(chk, "is not", value, TConst(name.span, T.NONE, None), name.span)
     return TConst(name.span, T.BOOL, False)  # an unrelated class
+
+
+def exception_test(chk: FunctionChecker, value: TExpr, name: ast.Name) -> TExpr | None:
+    """`isinstance(e, C)` with C an exception class: whether caught exception e's class is C or
+    derives from it (its class name among those `except C` catches); None when C is no exception class."""
+    from .exceptions import PARENT, covered
+    from .typed import TBuiltin
+
+    user = chk.module.exceptions
+    if (name.id not in PARENT and name.id not in user) or chk.scopes.lookup(name.id) is not None \
+            or name.id in chk.module.structs:
+        return None
+    if value.type != T.EXCEPTION:
+        return TConst(name.span, T.BOOL, False)  # a number, a string, an object: never an exception
+    names = [TConst(name.span, T.STRING_LITERAL, c) for c in sorted(covered(name.id, user))]
+    return TBuiltin(name.span, T.BOOL, "exc_is", [value, *names])
 
 
 def _text(node: ast.Node) -> str:
@@ -225,27 +265,76 @@ def narrowed(chk: FunctionChecker, s: ast.Assert):
     of the block and no nested function binds (`_kept`)."""
     from .typed import LocalVar
 
-    test = s.test
+    test = _isinstance_test(s.test)
+    if test is None:
+        return None
+    name, cls = test
+    var = chk.scopes.lookup(name)
+    if isinstance(var, LocalVar) and var.type == T.EXCEPTION:  # a caught exception (semantics/raising.py)
+        return chk.exceptions.narrowed(var, cls, s.span)
+    if not isinstance(var, LocalVar) or not classes.is_class(var.type):
+        return None
+    if _bindings(chk.fn.decl, name) > 1 and not _kept(chk.fn.decl, s, name, var):
+        return None
+    return _narrowing(chk, name, cls, s.span)
+
+
+def _isinstance_test(test: ast.Expr) -> tuple[str, str] | None:
+    """`isinstance(x, C)` with names x and C: (x, C)."""
     if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
             and len(test.args) == 2 and isinstance(test.args[0], ast.Name) and isinstance(test.args[1], ast.Name)):
         return None
-    name, cls = test.args[0].id, test.args[1].id
+    return test.args[0].id, test.args[1].id
+
+
+def narrowed_operand(chk: FunctionChecker, before: tuple, operand: ast.Expr) -> TExpr | None:
+    """An operand of `and` after `isinstance(x, C)` operands (`isinstance(other, Circle) and
+    self.r == other.r`): checked with x seen as a C (a new variable bound to the same object, as
+    after `assert isinstance(x, C)`), where C is a subclass of x's class; it runs only where the
+    tests held. None where no earlier operand narrows anything (nothing in an expression can
+    bind x again; a nested function that binds it, through `nonlocal`, could, and keeps x as it is)."""
+    from .typed import LocalVar
+
+    tests = [t for t in (_isinstance_test(b) for b in before) if t is not None]
+    nested: list[ast.FnDef] = []
+    stack: list[ast.Node] = list(chk.fn.decl.body) if tests else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FnDef):
+            nested.append(node)
+        stack.extend(ast.children(node))
+    chk.scopes.push()
+    stores = []
+    for name, cls in tests:
+        var = chk.scopes.lookup(name)
+        if isinstance(var, LocalVar) and classes.is_class(var.type) and not any(_bindings(n, name) for n in nested):
+            store = _narrowing(chk, name, cls, operand.span)
+            if store is not None:
+                stores.append(store)
+    value = chk.exprs.expr(operand) if stores else None
+    chk.scopes.pop()
+    if value is None:
+        return None
+    return TStmtExpr(operand.span, value.type, stores, value)
+
+
+def _narrowing(chk: FunctionChecker, name: str, cls: str, span: Span):
+    """The store binding a new variable `name`, the object local `name` refers to as a C (a
+    subclass of its class), for the rest of the scope; None where C is no subclass of it."""
+    from .typed import LocalVar, TLocal
+
     var = chk.scopes.lookup(name)
-    if not isinstance(var, LocalVar) or not classes.is_class(var.type):
+    if not isinstance(var, LocalVar):
         return None
     sym = chk.structs.struct_of(var.type)
     target = chk.module.structs.get(cls)
     if sym is None or target is None or DOWN + cls not in sym.methods:
         return None
-    if _bindings(chk.fn.decl, name) > 1 and not _kept(chk.fn.decl, s, name, var):
-        return None
-    from .typed import TLocal
-
-    value = chk.structs.method_call(TLocal(s.span, var.type, var), DOWN + cls, [], s.span)
+    value = chk.structs.method_call(TLocal(span, var.type, var), DOWN + cls, [], span)
     if value is None or value.type == ERROR:
         return None
-    new = chk.new_var(name, value.type, s.span)
-    store = chk.store([new], [value], s.span)
+    new = chk.new_var(name, value.type, span)
+    store = chk.store([new], [value], span)
     chk.scopes.declare(name, new)
     if chk.assigned is not None:
         chk.assigned.add(new)
@@ -266,16 +355,25 @@ def cast_call(chk: FunctionChecker, e: ast.Call) -> TExpr:
     value = chk.exprs.expr(e.args[0])
     if value.type == ERROR or not (classes.is_class(value.type) and classes.is_class(target)):
         return TConst(e.span, ERROR, None)
-    span = e.span
+    return handle_at(chk, TField(e.span, T.ptr(T.INT), value, 0), target, e.span)
+
+
+def held_address(chk: FunctionChecker, address: TExpr, span: Span) -> tuple[list, TExpr]:
+    """address (a Ptr[Int] to an object's block, or null) kept in a variable, and a statement adding
+    one reference to the object: (the statements, the variable)."""
     pointer = T.ptr(T.INT)
-    address = chk.new_var("$address", pointer, span)
-    prelude: list = [chk.store([address], [TField(span, pointer, value, 0)], span)]
-    p = TLocal(span, pointer, address)
+    var = chk.new_var("$address", pointer, span)
+    p = TLocal(span, pointer, var)
     zero, one = TConst(span, T.INT, 0), TConst(span, T.INT, 1)
     count = TPtrOp(span, T.INT, "load", [p, zero])
     bump = TExprStmt(span, TPtrOp(span, T.NONE, "store", [p, zero, TBinary(span, T.INT, "+", count, one)]))
     live = TCompare(span, T.BOOL, [p, TConst(span, pointer, None)], ["!="], [pointer])
-    prelude.append(TIf(span, live, [bump], []))
+    return [chk.store([var], [address], span), TIf(span, live, [bump], [])], p
+
+
+def handle_at(chk: FunctionChecker, address: TExpr, target: Type, span: Span) -> TExpr:
+    """A target handle to the object at address (a Ptr[Int] to its block): one more reference."""
+    prelude, p = held_address(chk, address, span)
     chk.ownership.need_drop(target, span)
     return TStmtExpr(span, target, prelude, TCopy(span, target, TConst(span, target, None), {0: p}))
 
@@ -321,3 +419,53 @@ def class_attribute(chk: FunctionChecker, receiver: TExpr, attr: str, span: Span
 
     out = TMove(span, result.type, result) if chk.ownership.owning(result.type) else TLocal(span, result.type, result)
     return TStmtExpr(span, value.type, prelude, out)
+
+
+def override_result(chk: FunctionChecker, s: ast.Return, value: TExpr, expected: Type) -> bool:
+    """A `return` of a method's dispatcher (syntax/inheritance.py `dispatcher`) whose definition
+    returns another type than the one an earlier definition fixed (`Rectangle.area` an int,
+    `Circle.area` a float): Python returns each as it is, pyx gives a call through the base one
+    type (E0311, at the definition); True if reported."""
+    found_cls = dispatched_class(chk, s.value)
+    if found_cls is None or ERROR in (value.type, expected) or value.type == expected \
+            or (classes.is_class(value.type) and classes.is_class(expected)):
+        return False
+    first = next((r for r in _returns(chk.fn.decl.body) if dispatched_class(chk, r.value) is not None), None)
+    if first is None or first is s:
+        return False
+    from ..diagnostics import Note
+
+    method, base = chk.fn.decl.name, classes.class_name(chk.fn.owner) if chk.fn.owner is not None else "?"
+    other = dispatched_class(chk, first.value)
+    note = Note(f"`{other}.{method}` returns `{expected}`", first.span)
+    fix = " (`float(...)` where one returns an int)" if {value.type, expected} == {T.INT, T.FLOAT64} else ""
+    chk.msg.error("E0311", s.span, (note,), cls=found_cls, method=method, found=value.type, other=other,
+                  expected=expected, base=base, fix=fix)
+    return True
+
+
+def _returns(body) -> list:
+    out, stack = [], list(reversed(body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            out.append(node)
+        elif isinstance(node, ast.Stmt) and not isinstance(node, ast.FnDef):
+            stack.extend(reversed([c for c in ast.children(node) if isinstance(c, ast.Stmt)]))
+    return out
+
+
+def dispatched_class(chk: FunctionChecker, value: ast.Expr | None) -> str | None:
+    """The class whose definition a dispatcher's returned call runs: `self.__pyx_down_C().m()`
+    (C), `self.__pyx_impl_m()` (the dispatcher's own class); None for any other expression."""
+    from ..syntax.inheritance import IMPL
+
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
+        return None
+    receiver = value.func.value
+    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute) \
+            and receiver.func.attr.startswith(DOWN):
+        return receiver.func.attr.removeprefix(DOWN)
+    if value.func.attr == IMPL + chk.fn.decl.name and chk.fn.owner is not None:
+        return classes.class_name(chk.fn.owner)
+    return None

@@ -11,7 +11,8 @@ from ..syntax import ast
 # Each is a plain function returning its `_` generator of the same module (a generator of another
 # module cannot be expanded where it is called); `islice` checks its arguments first, as CPython
 # raises at the call.
-GENERATOR_TAKING = frozenset({"islice", "_islice", "takewhile", "_takewhile", "dropwhile", "_dropwhile"})
+GENERATOR_TAKING = frozenset({"islice", "_islice", "takewhile", "_takewhile", "dropwhile", "_dropwhile",
+                              *(f"_starmap{n}{part}" for n in range(1, 5) for part in ("", "_items"))})
 
 
 def takes_generators(decl: ast.FnDef) -> bool:

@@ -15,7 +15,7 @@ from ..syntax.inheritance import UP
 from ..syntax.nested_spec import NESTED_FORMAT
 from ..syntax.pending_attributes import is_pending_annotation
 from ..types import ERROR, Type
-from . import implicit_mut
+from . import implicit_mut, int_methods, runtime_format
 from .attribute_types import resolve_pending
 from .closures import callable_params, is_callable_annotation
 from .everyday import ITERTOOLS_REWRITTEN, STR_REWRITTEN, TUPLE_ITERTOOLS
@@ -104,17 +104,24 @@ def collect(module: ast.Module, diags: DiagnosticBag, loader, name: str | None =
 def prelude() -> dict[str, str]:
     """The standard library names every module sees without an import (Mojo's prelude), name ->
     stdlib module: the `from M import a, b` lines of stdlib/prelude.px, which the stdlib owns."""
-    from ..syntax.parser import parse_file
+    from ..runtime import cache
+    from ..source import SourceFile
+    from ..syntax.parser import parse
     from .imports import STDLIB
 
-    # Parsed, not cached: ten lines take about 1.5 ms, and a cache entry would be a second file
-    # beside each build's (`pyx cache info` counts builds).
-    names: dict[str, str] = {}
-    for item in parse_file(str(STDLIB / "prelude.px")).body:
-        if not (isinstance(item, ast.Import) and item.from_import):
-            raise RuntimeError(f"stdlib/prelude.px:{item.span.line}: only `from M import ...` lines belong here")
-        names.update((alias, item.module) for _, alias in item.names)
-    return names
+    def read(source: SourceFile) -> dict[str, str]:
+        names: dict[str, str] = {}
+        for item in parse(source).body:
+            if not (isinstance(item, ast.Import) and item.from_import):
+                raise RuntimeError(f"stdlib/prelude.px:{item.span.line}: only `from M import ...` lines belong here")
+            names.update((alias, item.module) for _, alias in item.names)
+        return names
+
+    # Remembered in the user cache directory, not the build's (`pyx cache info` counts builds): a
+    # first parse in the process costs 4 to 5 ms of CPU (Lark builds the lexers it needs).
+    source = SourceFile.read(str(STDLIB / "prelude.px"))
+    remembered = cache.remembered("prelude", source.text, lambda: read(source))
+    return {str(name): str(home) for name, home in remembered.items()}
 
 
 def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags: DiagnosticBag, loader) -> None:
@@ -188,6 +195,14 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
     if NESTED_FORMAT in uses.names and not loader.is_stdlib(module, "format_spec"):
         # `f"{x:<{w}}"`: a spec only the run knows (syntax/nested_spec.py)
         _bind_import(ast.Import(module.span, "format_spec", None, (("format_at_run_time", NESTED_FORMAT),), True),
+                     symbols, seen, diags, loader, stdlib=True)
+    if runtime_format.USED in uses.names and not loader.is_stdlib(module, "str_format"):
+        # `fmt.format(x)` of a str made at run time (semantics/runtime_format.py)
+        _bind_import(ast.Import(module.span, "str_format", None, tuple(runtime_format.BOUND.items()), True),
+                     symbols, seen, diags, loader, stdlib=True)
+    if int_methods.USED in uses.names and not loader.is_stdlib(module, "pyint"):
+        # `x.bit_length()`, `x.to_bytes(...)`, `int.from_bytes(...)` (semantics/int_methods.py)
+        _bind_import(ast.Import(module.span, "pyint", None, tuple(int_methods.BOUND.items()), True),
                      symbols, seen, diags, loader, stdlib=True)
     if ZIP_ROWS in uses.names and not loader.is_stdlib(module, "zip_rows"):
         # `zip(*rows)` (syntax/build_ast.py, semantics/zip_rows.py)
@@ -296,6 +311,10 @@ class _UsesWalk:
     def visit_ListExpr(self, node: ast.ListExpr) -> None:
         self.uses.text = self.uses.text or _has_str(node.elts)
 
+    def visit_Assert(self, node: ast.Assert) -> None:
+        # `assert n > 0, n`: the message made at run time is str(n), a String (check.py stmt_Assert)
+        self.uses.text = self.uses.text or (node.msg is not None and not isinstance(node.msg, ast.StrLit))
+
     def visit_Compare(self, node: ast.Compare) -> None:
         # `"ab" in "cab"`: a substring test, String's `__contains__` (expressions.expr_Compare)
         self.uses.text = self.uses.text or any(op in ("in", "not in") and isinstance(c, ast.StrLit)
@@ -314,6 +333,11 @@ class _UsesWalk:
             uses.kinds.update((ast.Slice, ast.ListExpr))
         uses.text = uses.text or isinstance(node.value, ast.StrLit)
 
+    def visit_Return(self, node: ast.Return) -> None:
+        # `return None` beside `return 1`: the result is an Optional (semantics/optional_returns.py)
+        self.uses.optional = self.uses.optional or isinstance(node.value, ast.NoneLit)
+        self.uses.text = self.uses.text or isinstance(node.value, ast.StrLit)  # (an Optional of it holds a str)
+
     def visit_For(self, node: ast.For) -> None:
         self.unpacking.update(id(t) for t in _unpacking_sides(node))
         self.visit_CompFor(node)
@@ -328,6 +352,8 @@ class _UsesWalk:
         if callee is not None:
             self.builtin_call(node, callee)
         self.collecting_call(node, callee)
+        if callee != "print":  # `Shape("name")`: a parameter, or an attribute it is stored in, holds a str
+            self.uses.text = self.uses.text or _has_str(node.args)
 
     def builtin_call(self, node: ast.Call, callee: str) -> None:
         """`tuple(...)`, `range(...)`, `int(...)` and `float(...)`."""
@@ -384,6 +410,12 @@ class _UsesWalk:
             uses.maketrans = uses.text = True  # (semantics/text_tables.py)
         if node.attr == "format" and isinstance(node.value, ast.StrLit) and _nested_spec(node.value.value):
             uses.names.add(NESTED_FORMAT)  # `"{:>{}}".format(s, w)` (syntax/nested_spec.py)
+        if runtime_format.written(node):  # `fmt.format(x)` of a str variable (semantics/runtime_format.py)
+            uses.names.add(runtime_format.USED)
+            uses.text = True
+        if int_methods.written(node):  # `x.bit_length()`, `int.from_bytes(b, "big")` (semantics/int_methods.py)
+            uses.names.add(int_methods.USED)
+            uses.text = True
 
     def visit_Keyword(self, node: ast.Keyword) -> None:
         if node.name == "key":

@@ -36,6 +36,62 @@ FACTORIES: dict[str, Callable[[Type], bool]] = {
     "str": is_string, "list": lambda t: is_builtin(t, "List"), "set": lambda t: is_builtin(t, "Set"),
     "dict": lambda t: is_builtin(t, "Dict")}
 SCALAR_FACTORIES = {"int": T.INT, "float": T.FLOAT64, "bool": T.BOOL}  # (str: the String type)
+# `defaultdict(lambda: defaultdict(int))`: a defaultdict of those (its own factory's name comes
+# from its value type: stdlib/_collections.px `defaultdict.__init__`).
+def _defaultdict_of(inner: str) -> Callable[[Type], bool]:
+    def makes(t: Type) -> bool:
+        held = t.ct_env.get("V") if isinstance(t, StructType) and is_builtin(t, "defaultdict") else None
+        return isinstance(held, Type) and FACTORIES[inner](held)
+
+    return makes
+
+
+for _inner in ("int", "float", "str", "bool"):
+    FACTORIES[f"defaultdict({_inner})"] = _defaultdict_of(_inner)
+
+
+def _zero_value(body: ast.Expr) -> str | None:
+    """The factory whose value `body` always is, for a lambda's body: `0` is int's, `[]` list's,
+    `defaultdict(int)` a defaultdict of ints (each call of the lambda makes a new one, as `V()` does)."""
+    if isinstance(body, ast.IntLit) and not isinstance(body, ast.BoolLit) and body.value == 0:
+        return "int"
+    if isinstance(body, ast.FloatLit) and body.value == 0.0:
+        return "float"
+    if isinstance(body, ast.StrLit) and body.value == "":
+        return "str"
+    if isinstance(body, ast.BoolLit) and body.value is False:
+        return "bool"
+    if isinstance(body, ast.ListExpr) and not body.elts:
+        return "list"
+    if isinstance(body, ast.DictExpr) and not body.keys:
+        return "dict"
+    if isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and not body.keywords:
+        if not body.args and body.func.id in FACTORIES:
+            return body.func.id  # `lambda: list()`
+        if body.func.id == "defaultdict" and len(body.args) == 1 and isinstance(body.args[0], ast.Name) \
+                and body.args[0].id in ("int", "float", "str", "bool"):
+            return f"defaultdict({body.args[0].id})"
+    return None
+
+
+def factory_of(call: ast.Call) -> str | None:
+    """The factory of `defaultdict(F)` as a key of FACTORIES: F's name, or for `lambda: v` the
+    factory whose value v is (`lambda: 0` is int's); None for any other argument."""
+    if len(call.args) != 1 or call.keywords:
+        return None
+    arg = call.args[0]
+    if isinstance(arg, ast.Name) and arg.id in FACTORIES:
+        return arg.id
+    if isinstance(arg, ast.Lambda) and not arg.params:
+        return _zero_value(arg.body)
+    return None
+
+
+def factory_text(call: ast.Call) -> str:
+    """What a defaultdict prints for its factory: `<class 'int'>`, or a lambda's `<function <lambda>>`
+    (CPython's adds where the lambda is and its address, which no program can print the same)."""
+    arg = call.args[0]
+    return "<function <lambda>>" if isinstance(arg, ast.Lambda) else f"<class '{factory_of(call)}'>"
 
 
 def empty_call(value: ast.Expr, module=None) -> str | None:
@@ -57,8 +113,7 @@ def empty_call(value: ast.Expr, module=None) -> str | None:
         return None
     if (called in ADDS or called == "OrderedDict") and not value.args:
         return called  # (an OrderedDict is typed as `{}` is: semantics/empty_literals.py)
-    if called == "defaultdict" and len(value.args) == 1 and isinstance(value.args[0], ast.Name) \
-            and value.args[0].id in FACTORIES:
+    if called == "defaultdict" and factory_of(value) is not None:
         return "defaultdict"
     return None
 
@@ -77,10 +132,15 @@ def _defined_by_program(module, name: str) -> bool:
 
 def factory_value(chk: FunctionChecker, literal: ast.Call) -> Type | None:
     """What `defaultdict(int)`'s factory makes, where that alone says it (int, float, bool, str)."""
-    name = literal.args[0].id  # type: ignore[attr-defined]  # (empty_call checked it is a Name)
-    if name == "str":
+    name = factory_of(literal)
+    return made_by(chk, name) if name is not None else None
+
+
+def made_by(chk: FunctionChecker, factory: str) -> Type | None:
+    """The value type of the factory int, float, bool or str; None for the others."""
+    if factory == "str":
         return chk.exprs.string_type()
-    return SCALAR_FACTORIES.get(name)
+    return SCALAR_FACTORIES.get(factory)
 
 
 def declared_as_made(chk: FunctionChecker, s: ast.VarDecl, declared: Type | None) -> Type | None:
@@ -99,7 +159,7 @@ def empty_value(chk: FunctionChecker, value: ast.Call, declared: Type | None) ->
     where that type is not the container the call makes."""
     kind = empty_call(value, chk.module)
     if kind == "defaultdict" and isinstance(declared, StructType) and is_builtin(declared, "Dict"):
-        factory_name = value.args[0].id  # type: ignore[attr-defined]  # (empty_call checked it is a Name)
+        factory_name = factory_of(value)
         chk.msg.error("E0200", value.span, call=value.span.file.text[value.span.start:value.span.end],
                       declared=declared, factory=factory_name)
         return TConst(value.span, ERROR, None)
@@ -109,7 +169,8 @@ def empty_value(chk: FunctionChecker, value: ast.Call, declared: Type | None) ->
     made = chk.calls.finish_call(sym.methods["__init__"], [], value.span, value.span, declared)
     if kind != "defaultdict" or made.type == ERROR:
         return made
-    factory = value.args[0].id  # type: ignore[attr-defined]
+    factory = factory_of(value)
+    assert factory is not None  # (empty_call checked it)
     held: Any = declared.ct_env["V"]
     if not FACTORIES[factory](held):
         chk.msg.error("E0283", value.span, factory=factory, type=held)
@@ -117,7 +178,7 @@ def empty_value(chk: FunctionChecker, value: ast.Call, declared: Type | None) ->
     var = chk.new_var("$defaultdict", declared, value.span)
     chk.ownership.need_drop(declared, value.span)
     named = chk.structs.method_call(TLocal(value.span, declared, var), "_made_by",
-                                    [chk.exprs.expr(ast.StrLit(value.span, factory))], value.span)
+                                    [chk.exprs.expr(ast.StrLit(value.span, factory_text(value)))], value.span)
     if named is None or named.type == ERROR:
         return TConst(value.span, ERROR, None)
     return TStmtExpr(value.span, declared, [chk.store([var], [made], value.span), TExprStmt(value.span, named)],

@@ -6,11 +6,14 @@ from typing import TYPE_CHECKING
 from .. import types as T
 from ..source import Span
 from ..syntax import ast
+from ..syntax.classes import data_name
+from ..syntax.exception_data import DATA, MESSAGE
 from ..types import ERROR
 from .exceptions import PARENT, covered, known_names
 from .imports import is_string
+from .inheritance import handle_at, held_address
 from .rules import merge_assigned, source_text
-from .typed import LocalVar, TConst, THandler, TRaise, TTry
+from .typed import LocalVar, TBlock, TBuiltin, TConst, TExpr, TField, THandler, TLocal, TRaise, TTry
 
 if TYPE_CHECKING:
     from .check import FunctionChecker
@@ -26,6 +29,10 @@ class ExceptionChecker:
         self.chk: FunctionChecker = chk
         self.exprs: ExpressionChecker = chk.exprs
         self.msg: MessageBuilder = chk.msg
+        # A handler's variable -> the exception class with data it holds (`except C as e`), and
+        # -> every class it may hold.
+        self.caught: dict[LocalVar, str] = {}
+        self.caught_any: dict[LocalVar, set[str]] = {}
 
     def check_may_raise(self, what: str, span: Span) -> None:
         decl = self.chk.fn.decl
@@ -48,6 +55,9 @@ class ExceptionChecker:
                 self.chk.assigned = None
                 return TRaise(s.span, None, "", value)
         cls, args = (exc.func, exc.args) if isinstance(exc, ast.Call) else (exc, ())
+        if isinstance(exc, ast.Call) and isinstance(cls, ast.Name) and cls.id.startswith(DATA) \
+                and cls.id in self.chk.module.structs:  # a class whose `__init__` stores data
+            return self.raise_object(s, exc, cls.id[len(DATA):])
         user = self.chk.module.exceptions  # the module's own exception classes
         if not isinstance(cls, ast.Name) or (cls.id not in PARENT and cls.id not in user) \
                 or self.chk.scopes.lookup(cls.id) is not None:
@@ -74,6 +84,67 @@ class ExceptionChecker:
         self.chk.assigned = None
         return TRaise(s.span, cls.id, message, text=text)
 
+    def raise_object(self, s: ast.Raise, call: ast.Call, cls: str):
+        """`raise C(...)` of an exception class with data (syntax/exception_data.py wrote it
+        `raise __pyx_exc_C(...)`): the object that call makes, raised as a C with its message; the
+        exception keeps a reference to it, which `except C as e` reads (`e.needed`)."""
+        init = self.chk.module.structs[DATA + cls].methods.get("__init__")
+        if init is not None and not call.keywords:  # (named like the class the user wrote)
+            params = [p for p in init.params[1:] if not p.variadic]
+            required = sum(p.default is None for p in params)
+            if not required <= len(call.args) <= len(params):
+                expected = required if required == len(params) else f"{required} to {len(params)}"
+                self.msg.error("E0204", call.span, func=cls, expected=expected,
+                               s="" if expected == 1 else "s", found=len(call.args))
+                return None
+        made = self.exprs.expr(call)
+        if made.type == ERROR:
+            return None
+        obj = self.chk.new_var("$raised", made.type, s.span)
+        held = TLocal(s.span, made.type, obj)
+        # (the exception's reference: never given back, as an exception is never freed)
+        prelude, address = held_address(self.chk, TField(s.span, T.ptr(T.INT), held, 0), s.span)
+        text = self.chk.structs.field_read(held, MESSAGE, s.span)
+        self.chk.fn.raises_text = True
+        self.check_may_raise(f"`{cls}`", s.span)
+        self.chk.assigned = None
+        raised = TRaise(s.span, cls, "", text=text, payload=address)
+        return TBlock(s.span, [self.chk.store([obj], [made], s.span), *prelude, raised])
+
+    def caught_object(self, var: LocalVar, attr: str, span: Span) -> TExpr | None:
+        """`e.attr` of a handler's exception e: the attribute of the object its class's `__init__`
+        made (None: e holds no such object; E0322 where its handler names a base of such a class)."""
+        cls = self.caught.get(var)
+        if cls is not None:
+            if not self._stores(cls, attr):
+                self.msg.error("E0223", span, name=cls, attr=attr)
+                return TConst(span, ERROR, None)
+            target = self.chk.module.structs[DATA + cls].type
+            address = TBuiltin(span, T.ptr(T.INT), "exc_payload", [TLocal(span, T.EXCEPTION, var)])
+            return self.chk.structs.field_read(handle_at(self.chk, address, target, span), attr, span)
+        for name in sorted(self.caught_any.get(var, ())):
+            if self._stores(name, attr):
+                self.msg.error("E0322", span, name=var.name, attr=attr, cls=name)
+                return TConst(span, ERROR, None)
+        return None
+
+    def narrowed(self, var: LocalVar, cls: str, span: Span):
+        """`assert isinstance(e, C)` (or the top of `if isinstance(e, C):`) of a caught exception e,
+        C a class with data: e is a C for the rest of the block (a new variable holding it, whose
+        attributes are C's object's); None for any other C."""
+        if DATA + cls not in self.chk.module.structs:
+            return None
+        new = self.chk.new_var(var.name, T.EXCEPTION, span)
+        store = self.chk.store([new], [TLocal(span, T.EXCEPTION, var)], span)
+        self.chk.scopes.declare(var.name, new)
+        self.caught[new] = cls
+        return store
+
+    def _stores(self, cls: str, attr: str) -> bool:
+        """Whether exception class cls's `__init__` stores attribute attr (its object's data has it)."""
+        data = self.chk.module.structs.get(data_name(DATA + cls))
+        return data is not None and not attr.startswith("__pyx") and data.type.field_index(attr) is not None
+
     def stmt_Try(self, s: ast.Try):
         before = self.chk.copy_state()
         if s.handlers:
@@ -91,6 +162,11 @@ class ExceptionChecker:
             var = None
             if h.name is not None:
                 var = self.chk.new_var(h.name, T.EXCEPTION, h.span)
+                if classes is not None:
+                    self.caught_any[var] = classes
+                    named = [n for n in classes if DATA + n in self.chk.module.structs]
+                    if len(named) == 1 and isinstance(h.types, ast.Name) and h.types.id == named[0]:
+                        self.caught[var] = named[0]  # `except C as e`: e's object is a `__pyx_exc_C`
                 self.chk.scopes.declare(h.name, var)
                 self.chk.refer_local(h.span, var)
                 if self.chk.assigned is not None:

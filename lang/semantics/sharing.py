@@ -115,6 +115,7 @@ class _Copy:
     loop_variable: bool = False  # a `for` loop's variable, a copy of each element in turn
     shallow: bool = False  # `b = a.copy()` of a list of lists: Python's copy shares the elements
     view: bool = False  # `k = d.keys()`: Python's view shows the dict's later changes (dict_views.py)
+    holder: object = None  # `p = C(xs)` keeping xs as `p.f`: the Holder (semantics/shared_holders.py)
 
 
 @dataclass
@@ -230,12 +231,22 @@ class SharingChecker:
             return TConst(span, ERROR, None)
         return TLend(span, inner.type, slot, ptr, inner)
 
+    def held(self, holder) -> None:
+        """`p = C(xs)` keeps a copy of `xs` inside the new object (semantics/shared_holders.py): `p`
+        is a copy of `xs` for the checks of later changes, once the assignment binds it (`copied`)."""
+        self.sharing_state().setdefault("holders", []).append(holder)
+
     def copied(self, value_ast: ast.Expr, value: TExpr, copy: LocalVar, loop_variable: bool = False) -> None:
         """`copy` was bound (Python-style, without `var`) to a copy of `value`, written `value_ast`,
         or is a `for` loop variable over `value_ast`. Remembered when Python would share instead."""
         from .classes import shared_attribute_copied
         from .ownership import is_place
 
+        for holder in self.sharing_state().get("holders", ()):
+            if holder.call.start == value_ast.span.start and holder.call.end == value_ast.span.end \
+                    and copy.name == holder.holder and not loop_variable:
+                self.sharing_state()["copies"].append(_Copy(holder.call, tuple(self.chk.loops), copy, holder.root,
+                                                            holder.source, True, holder=holder))
         if not loop_variable and not is_place(value) and shared_attribute_copied(self.chk, value):
             return  # (reported)
         if is_view(value.type) and not loop_variable:
@@ -340,11 +351,16 @@ class SharingChecker:
         """`return rows[0]` of an argument's list: Python returns the caller's own object, which
         the caller may then change; pyx returns a copy. So that is E0235 (`.copy()` says a copy
         is meant, in both languages)."""
+        from .classes import shared_attribute_copied
+        from .ownership import is_place
+
         branches = (value.body, value.orelse) if isinstance(value, TIfExp) else \
             value.branches if isinstance(value, TStmtExpr) and value.branches else (value,)
         for branch in branches:
             if not python_shared(branch.type):
                 continue
+            if not is_place(branch) and shared_attribute_copied(self.chk, branch):
+                return  # `return self.rows[0]`: Python returns the object's own list (E0263, reported)
             root, whole = self.shared_root(branch)
             if root is None or not root.is_param or root is self.chk.self_var \
                     or (not root.by_ref and _rebound_before(self.chk.fn.decl.body, root.name, span)):
@@ -383,15 +399,23 @@ class SharingChecker:
         """Whether the copy a change of the original would have shown (in Python) is read after the
         change: later in the source, or in a loop around the change. A copy stored into a
         container or field counts as read."""
+        return self._observed_at(copy, change) is not None
+
+    def _observed_at(self, copy: _Copy, change: _Change) -> Span | None:
+        """The first read of `_observed`'s (the copy's own span for a stored copy). A holder's
+        reads after a statement that binds it afresh on every path from the change are another
+        object's (`_bound_again`)."""
         if copy.copy is None:
-            return True
+            return copy.span
         for read in _read_spans(self.chk.fn.references, copy.copy):
+            if copy.holder is not None and _bound_again(self.chk.fn.decl.body, copy.copy.name, read, change.span):
+                continue
             if read.start > change.span.end:
-                return True
+                return read
             for loop in change.loops:
                 if loop.body and loop.body[0].span.start <= read.start < loop.body[-1].span.end:
-                    return True
-        return False
+                    return read
+        return None
 
     def _rebinding_of_original(self, copy: _Copy) -> tuple[tuple, int] | None:
         """`b = a` followed, in the same block, by `a = <new value>` with no use of `a` in between
@@ -445,6 +469,7 @@ class SharingChecker:
             passed = passed_on(self.chk.fn.decl.body, var.name)
             if passed is not None:
                 self.msg.error("E0015", passed.span, name=var.name)
+        self._changed_by_closures(state["copies"])
         for change in state["changes"]:
             for copy in state["copies"]:
                 if not _after(copy, change):
@@ -464,6 +489,10 @@ class SharingChecker:
                                                    copy.span),))
                         break
                     continue
+                if copy.holder is not None:
+                    if copy.root is change.var and self._holder_observed(copy, change):
+                        break
+                    continue
                 if copy.copy is change.var:
                     if self._original_moved(copy, state["copies"]):
                         continue
@@ -477,6 +506,57 @@ class SharingChecker:
                                      notes=(Note(f"copied here, where Python would share it: write "
                                                  f"`{copy.source}.copy()` here if a copy is meant", copy.span),))
                     break
+
+    def _changed_by_closures(self, copies: list) -> None:
+        """`b = a`, then a nested function that changes `a` (or `b`) in place: a call of it changes
+        the closure's variable (shared by reference, semantics/closures.py) and not the copy, where
+        Python's two names are one object (E0231; E0229 for the copy). The changes inside nested
+        functions are not among this function's own, so each is judged here, wherever it is called."""
+        from .shared_holders import changed_in_nested
+
+        for copy in copies:
+            if copy.copy is None or copy.root is None or copy.view or copy.holder is not None \
+                    or copy.loop_variable or not any(r.start > copy.span.end for r in
+                                                     _read_spans(self.chk.fn.references, copy.copy)):
+                continue
+            for var, code in ((copy.root, "E0231"), (copy.copy, "E0229")):
+                changed = changed_in_nested(self.chk.fn.decl.body, var.name)
+                if changed is None:
+                    continue
+                if code == "E0231":
+                    self.msg.error("E0231", changed, name=var.name, source=copy.source,
+                                   notes=(Note(f"copied here, where Python would share it: write "
+                                               f"`{copy.source}.copy()` here if a copy is meant", copy.span),))
+                else:
+                    self.msg.error("E0229", changed, name=var.name, source=f"`{copy.source}`",
+                                   notes=(Note(_copy_advice(copy), copy.span),))
+                return
+
+    def _holder_observed(self, copy: _Copy, change: _Change) -> bool:
+        """E0345 for a change of `xs` after `p = C(xs)` while `p`, which keeps a copy, is still used."""
+        read = self._observed_at(copy, change)
+        if read is None:
+            return False
+        h = copy.holder
+        self.msg.error("E0345", change.span, name=change.var.name, holder=h.holder, field=h.field, func=h.func,
+                       notes=(Note(f"`{h.func}` keeps `{h.source}` here; pass `{h.source}.copy()` if a copy is meant",
+                                   copy.span), Note(f"`{h.holder}` is used here, after the change", read)))
+        return True
+
+
+def _bound_again(body, name: str, read: Span, change: Span) -> bool:
+    """Whether every path from `change` to `read` binds `name` afresh (or `read` is such a binding's
+    target): a statement list holds `read`
+    in its statement i and a plain binding of `name` in a statement j < i, and the change is not in
+    the statements j+1..i (a path from it then enters the list from the top, or runs on from j)."""
+    for block, i in _blocks_around(body, read):
+        if _binds_at(block[i], name, read.start):
+            return True  # (the binding's own target: no read)
+        for j in range(i):
+            if _binds(block[j], name) and not any(st.span.start <= change.start < st.span.end
+                                                  for st in block[j + 1:i + 1]):
+                return True
+    return False
 
 
 def _shallow_source(value_ast: ast.Expr, t: Type) -> ast.Expr | None:
@@ -623,13 +703,19 @@ def _rebinding(body: list, name: str) -> Span | None:
 
 def _block_of(body, span: Span) -> tuple[tuple, int] | None:
     """The innermost statement list holding a statement that contains `span`, and its index."""
-    found = None
+    around = _blocks_around(body, span)
+    return around[-1] if around else None
+
+
+def _blocks_around(body, span: Span) -> list[tuple[tuple, int]]:
+    """Each statement list holding a statement that contains `span`, outermost first, with its index."""
+    found: list[tuple[tuple, int]] = []
     stmts = tuple(body)
     while True:
         hit = next((i for i, st in enumerate(stmts) if st.span.start <= span.start < st.span.end), None)
         if hit is None:
             return found
-        found = (stmts, hit)
+        found.append((stmts, hit))
         inner = None
         for child in ast.children(stmts[hit]):
             block = child.body if isinstance(child, ast.Handler) else None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..syntax.classes import INIT_VAR
@@ -77,8 +78,12 @@ def check_stored_arguments(chk: FunctionChecker, decl: ast.FnDef, params, bound:
         if p.name not in stored or not python_shared(b.type):
             continue
         shown = str(owner) if decl.name == "__init__" and owner is not None else decl.name  # `C(xs)`: C
+        why = _kept_by_object(chk, decl, p.name, b, span, shown, owner)
+        if why is True:
+            continue  # `obj = C(xs)` whose copy nothing tells from Python's shared object (shared_holders.py)
+        notes = (why,) if why is not None else ()
         if not shown.startswith(GENERATOR_CLASS):  # (a generator object's own arguments: E0298 only)
-            _held_only_here(chk, b, shown, p.name)  # reported, and the call checked on (its type is right)
+            _held_only_here(chk, b, shown, p.name, notes)  # reported, and the call checked on (its type is right)
         if not isinstance(b, TLocal):
             continue
         var = b.var
@@ -86,12 +91,30 @@ def check_stored_arguments(chk: FunctionChecker, decl: ast.FnDef, params, bound:
             continue
         used = _used_after(chk, var.name, span)
         if used is not None:
-            chk.msg.error("E0298", used, name=var.name, func=shown, param=p.name, notes=(_note(span),))
+            chk.msg.error("E0298", used, name=var.name, func=shown, param=p.name, notes=(_note(span), *notes))
             return False
     return True
 
 
-def _held_only_here(chk: FunctionChecker, arg: TExpr, func: str, param: str) -> bool:
+def _kept_by_object(chk: FunctionChecker, decl: ast.FnDef, param: str, arg: TExpr, span: Span, func: str,
+                    owner) -> bool | Note | None:
+    """True where `C(arg)` makes an object whose kept copy of `arg` behaves as Python's shared one
+    (semantics/shared_holders.py: remembered for the checks of later changes); else the note saying
+    why not, or None."""
+    from .classes import is_class
+    from .shared_holders import Holder, accept
+
+    if decl.name != "__init__" or owner is None or not is_class(owner) or func.startswith(GENERATOR_CLASS):
+        return None
+    sym = chk.structs.struct_of(owner)
+    found = accept(chk, decl, param, arg, span, func, sym) if sym is not None else None
+    if isinstance(found, Holder):
+        chk.sharing.held(found)
+        return True
+    return found
+
+
+def _held_only_here(chk: FunctionChecker, arg: TExpr, func: str, param: str, notes: tuple = ()) -> bool:
     """Whether the object `arg` names is this function's own, so that the callee's copy of it is the
     only one the program goes on using (E0298 checks the uses after the call). Not so, and E0190 or
     E0263 reported, for an argument the function borrows from its caller (`def f(xs): Box(xs)`: the
@@ -116,7 +139,7 @@ def _held_only_here(chk: FunctionChecker, arg: TExpr, func: str, param: str) -> 
     else:
         return True
     source = arg.span.file.text[arg.span.start:arg.span.end]
-    chk.msg.error("E0190", arg.span, source=source, func=func, param=param, holder=holder)
+    chk.msg.error("E0190", arg.span, notes, source=source, func=func, param=param, holder=holder)
     return False
 
 

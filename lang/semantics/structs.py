@@ -9,7 +9,7 @@ from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, StructType, Type, default_type
-from . import classes, everyday, function_values, pycollections, text_tables
+from . import classes, everyday, function_values, int_methods, pycollections, runtime_format, text_tables
 from .builtin_types import is_builtin
 from .dict_views import is_iterator
 from .drained_loops import iterator_method
@@ -179,6 +179,9 @@ class StructChecker:
         flattened = everyday.from_iterable(self.chk, func, e)  # `chain.from_iterable(xss)` (semantics/everyday.py)
         if flattened is not None:
             return self.exprs.expr(flattened)
+        found = int_methods.from_bytes_call(self.chk, func, e)  # `int.from_bytes(b, "big")` (semantics/int_methods.py)
+        if found is not None:
+            return found
         return text_tables.maketrans_call(self.chk, func, e)  # `str.maketrans(x, y)` (semantics/text_tables.py)
 
     def _module_call(self, func: ast.Attribute, e: ast.Call, ct_items) -> TExpr | None:
@@ -252,12 +255,23 @@ class StructChecker:
             return self.chk.pointers.ptr_method(receiver, func, e, ct_items)
         sym = self.struct_of(receiver.type)
         if sym is None:
+            found = int_methods.method_call(self.chk, receiver, func, e)  # `x.bit_length()` (semantics/int_methods.py)
+            if found is not None:
+                return found
             self.msg.error("E0223", func.span, name=receiver.type, attr=func.attr)
             return TConst(e.span, ERROR, None)
+        if is_string(receiver.type) and func.attr == "format" and "format" not in sym.methods:
+            found = runtime_format.call(self.chk, receiver, e)  # `fmt.format(x)` (semantics/runtime_format.py)
+            if found is not None:
+                return found
         if is_string(receiver.type):  # `s.endswith((a, b))`, `sep.join("abc")` (semantics/everyday.py)
             e = everyday.method_call(self.chk, func, e)
             if isinstance(e.func, ast.Attribute):  # (`s.m[4](...)`: e.func is the subscript; keep `s.m`)
                 func = e.func
+        elif is_builtin(receiver.type, "Dict") and not e.keywords and func.attr == "get" and len(e.args) == 1 \
+                and classes.is_class(receiver.type.ct_env.get("V")):
+            # `d.get(k)` of objects: the class's own reference, None when absent (`d.get(k, None)`)
+            e = ast.Call(e.span, func, (*e.args, ast.NoneLit(e.span)), e.keywords)
         elif is_builtin(receiver.type, "Dict") and not e.keywords and (func.attr, len(e.args)) in DICT_FORMS:
             # `d.pop(k, default)`, `d.get(k)`: the stdlib's methods for those arities
             func = ast.Attribute(func.span, func.value, DICT_FORMS[(func.attr, len(e.args))])
@@ -573,6 +587,12 @@ class StructChecker:
                 base, span, lambda slot: self.method_call(slot, "__setitem__", index + [value], span), mark)
             if lent is not None:
                 return TExprStmt(span, lent) if lent.type != ERROR else None
+        if is_builtin(base.type, "List") and any(isinstance(i, ast.Slice) for i in target.items) \
+                and is_builtin(value.type, "List") and isinstance(base.type, StructType) \
+                and isinstance(value.type, StructType) and value.type.ct_env.get("T") != base.type.ct_env.get("T"):
+            # `nums[2:5] = ["a", "b"]`: CPython's list then mixes ints and strs
+            self.msg.error("E0301", value.span, found=value.type.ct_env.get("T"), expected=base.type.ct_env.get("T"))
+            return None
         result = self.method_call(base, "__setitem__", index + [value], span)
         if result is None:
             self.msg.error("E0118", target.span, struct=base.type, name="__setitem__")

@@ -62,6 +62,12 @@ def type_name(chk: FunctionChecker, e: ast.Attribute, x: ast.Expr):
         call = chk.structs.method_call(value, TYPE_NAME_METHOD, [], e.span)
         if call is not None:
             return call
+    if value.type == T.EXCEPTION:  # a caught exception: the name of its class
+        from .typed import TBuiltin
+
+        string = chk.exprs.string_type()
+        if string is not None:
+            return chk.exprs.coerce(TBuiltin(e.span, T.STRING_LITERAL, "exc_kind", [value]), string)
     name = python_name(value.type)
     if name is None:
         chk.msg.error("E0285", e.span, type=value.type)

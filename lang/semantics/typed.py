@@ -405,6 +405,7 @@ class TReturn(TStmt):
 class TAssert(TStmt):
     test: TExpr
     message: str | None
+    text: TExpr | None = None  # a message made at run time (a String), evaluated only on failure
 
 
 @dataclass(eq=False)
@@ -427,6 +428,7 @@ class TRaise(TStmt):
     message: str
     value: TExpr | None = None  # `raise e` of a caught exception
     text: TExpr | None = None  # a message made at run time: a String
+    payload: TExpr | None = None  # the object of an exception class with data: a Ptr[Int] to it
 
 
 @dataclass(eq=False)

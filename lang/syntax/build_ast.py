@@ -14,19 +14,21 @@ from .. import cancel
 from ..diagnostics import DiagnosticBag
 from ..semantics.fold import MAX_FOLD_BITS
 from ..source import SourceFile, Span
-from . import ast, loop_else, nested_spec, with_stmt
+from . import ast, loop_else, match_stmt, nested_spec, with_stmt
 from .autotune import expand_autotune
 from .bytes_literals import bytes_literal, is_bytes_token
 from .classes import ClassDef, expand_classes
 from .dataclass_methods import expand_dataclasses
 from .enums import expand_enums
 from .generator_objects import expand_generator_objects
+from .genexpr_objects import expand_genexpr_objects
 from .memoize import expand_memoized
 from .named_tuples import expand_named_tuples
 from .properties import expand_properties
 from .string_annotations import annotation as string_annotation
 from .string_annotations import is_future_import
 from .type_names import add_type_name_methods
+from .user_decorators import expand_user_decorators
 
 CONVENTIONS = {"mut", "owned", "out", "ref", "var"}
 _MAX_DECIMAL_DIGITS = len(str(1 << MAX_FOLD_BITS))  # the digits of the largest literal that can fold
@@ -50,6 +52,7 @@ class BuildAst(Transformer_NonRecursive):
         self.diags = diags
         self.debug_leaks = debug_leaks  # CompileOptions.debug_leaks, for the class expansion (syntax/leak_report.py)
         self.attr_annotations: list = []  # `self.x: T = v`: (the Assign, T), for classes.py
+        self.positional_patterns = False  # a `match` has `case C(p, ...)` (syntax/match_stmt.py)
 
     # ---- helpers ----
     def _span(self, meta) -> Span:
@@ -83,14 +86,19 @@ class BuildAst(Transformer_NonRecursive):
 
     # ---- module and blocks ----
     def file_input(self, meta, children):
-        items = expand_enums(self._flatten(children), self.diags)  # `class C(Enum)` (syntax/enums.py)
+        items = self._flatten(children)
+        if self.positional_patterns:  # `case Point(0, y)`: the attributes __match_args__ names (match_stmt.py)
+            items = match_stmt.resolve_positional(items, self.diags)
+        items = expand_enums(items, self.diags)  # `class C(Enum)` (syntax/enums.py)
         items = expand_named_tuples(items, self.diags)  # namedtuple, NamedTuple (syntax/named_tuples.py)
         # generators some use needs as objects become classes first (syntax/generator_objects.py)
         # and `@dataclass` classes get their methods written out (syntax/dataclass_methods.py)
+        items = expand_genexpr_objects(items)  # `g = (x for x in ...)` stepped by `next` (syntax/genexpr_objects.py)
         items = expand_dataclasses(expand_generator_objects(items, self.diags), self.diags)
         items = add_type_name_methods(items, self.diags)  # `type(obj).__name__` (syntax/type_names.py)
         items = expand_properties(items, self.diags)  # `@property`, `@x.setter` (syntax/properties.py)
         items = expand_memoized(items, self.diags)  # `@functools.cache` (syntax/memoize.py)
+        items = expand_user_decorators(items)  # `@logged`, a `def` of the module (syntax/user_decorators.py)
         items = expand_autotune(items, self.diags)  # `@autotune(TILE=[...])` (syntax/autotune.py)
         return expand_classes(items, self.diags, self.debug_leaks)
 
@@ -251,6 +259,95 @@ class BuildAst(Transformer_NonRecursive):
     def with_stmt(self, meta, c):
         manager, target, body = c
         return with_stmt.expand_with(self._span(meta), manager, target, body)  # (syntax/with_stmt.py)
+
+    # ---- `match` (syntax/match_stmt.py lowers it; the pat_* rules give its patterns) ----
+    def match_stmt(self, meta, c):
+        _, subject, *cases = c
+        return match_stmt.expand_match(self._span(meta), subject, cases, self.diags)
+
+    def case_block(self, meta, c):
+        _, pattern, guard, body = c
+        return match_stmt.Case(self._span(meta), pattern, guard, body)
+
+    def _pattern_items(self, meta, c):
+        return match_stmt.Sequence(self._span(meta), tuple(x for x in c if x is not None))
+
+    pat_open_seq = pat_tuple = pat_list = _pattern_items
+
+    def pat_star(self, meta, c):
+        return match_stmt.Star(self._span(meta), str(c[0]))
+
+    def pat_as(self, meta, c):
+        return match_stmt.As(self._span(meta), c[0], str(c[1]))
+
+    def pat_or(self, meta, c):
+        return match_stmt.Or(self._span(meta), tuple(c))
+
+    def pat_group(self, meta, c):
+        return c[0]
+
+    def pat_literal(self, meta, c):
+        if isinstance(c[0], Token):  # adjacent strings
+            return match_stmt.Literal(self._span(meta), self.string(meta, c))
+        return match_stmt.Literal(self._span(meta), c[0])
+
+    def pat_neg(self, meta, c):
+        return match_stmt.Literal(self._span(meta), ast.Unary(self._span(meta), "-", c[0]))
+
+    def pat_none(self, meta, c):
+        return match_stmt.Literal(self._span(meta), self.none(meta, c))
+
+    def pat_true(self, meta, c):
+        return match_stmt.Literal(self._span(meta), self.true(meta, c))
+
+    def pat_false(self, meta, c):
+        return match_stmt.Literal(self._span(meta), self.false(meta, c))
+
+    def pat_num(self, meta, c):
+        kind = c[0].type
+        if kind == "FLOAT_NUMBER":
+            return self.float_lit(meta, c)
+        return self.imag_lit(meta, c) if kind == "IMAG_NUMBER" else self.int_lit(meta, c)
+
+    def pat_name(self, meta, c):
+        if len(c) == 1:
+            return match_stmt.Capture(self._span(meta), str(c[0]))
+        value: ast.Expr = ast.Name(self._tok(c[0]), str(c[0]))
+        for tok in c[1:]:
+            value = ast.Attribute(self.source.span(meta.start_pos, tok.end_pos), value, str(tok))
+        return match_stmt.Value(self._span(meta), value)
+
+    def pat_mapping(self, meta, c):
+        items = [x for x in c if x is not None]
+        rest = next((x for x in items if isinstance(x, match_stmt.Star)), None)
+        if rest is not None:
+            self.diags.error("E0021", rest.span, pattern="`**rest` in a mapping pattern",
+                             advice="match the keys you need, and read the others from the subject")
+        pairs = [x for x in items if isinstance(x, tuple)]
+        return match_stmt.Mapping(self._span(meta), tuple(k for k, _ in pairs), tuple(v for _, v in pairs),
+                                  rest.name if rest is not None else None)
+
+    def pat_map_item(self, meta, c):
+        key, value = c
+        if isinstance(key, match_stmt.Capture):  # Python's SyntaxError
+            self.diags.error("E0001", key.span, detail="a mapping pattern's key is a literal or a dotted name")
+        plain = isinstance(key, (match_stmt.Literal, match_stmt.Value))
+        return (key.value if plain else ast.ErrorExpr(key.span), value)
+
+    def pat_map_rest(self, meta, c):
+        return match_stmt.Star(self._span(meta), str(c[0]))
+
+    def pat_class(self, meta, c):
+        name, *args = c
+        self.positional_patterns = True
+        cls = ast.Name(name.span, name.name) if isinstance(name, match_stmt.Capture) else name.value
+        args = [a for a in args if a is not None]
+        positional = tuple(a for a in args if not isinstance(a, tuple))
+        keywords = tuple(a for a in args if isinstance(a, tuple))
+        return match_stmt.ClassPattern(self._span(meta), cls, positional, keywords)
+
+    def pat_keyword(self, meta, c):
+        return (str(c[0]), c[1])
 
     def try_stmt(self, meta, c):
         body, *rest = c

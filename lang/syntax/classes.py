@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields, replace
 
 from ..diagnostics import DiagnosticBag
 from ..source import SourceFile, Span
-from . import ast, leak_report
+from . import ast, exception_data, leak_report
 from .class_attributes import hoist
 from .inheritance import (
     CAST,
@@ -132,6 +132,7 @@ def expand_classes(items: tuple, diags: DiagnosticBag, debug_leaks: bool = False
         return items
     items = hoist(items, ClassDef, diags)  # class attributes: module-level variables (syntax/class_attributes.py)
     items = narrow_ifs(items, [c for c in items if isinstance(c, ClassDef)])  # (syntax/inheritance.py)
+    items = exception_data.split(items, ClassDef, diags)  # exception classes with an `__init__`
     defs = [c for c in items if isinstance(c, ClassDef)]
     hierarchy = Hierarchy(defs, diags)
     hierarchy.constants = _module_constants(items)
@@ -145,7 +146,9 @@ def expand_classes(items: tuple, diags: DiagnosticBag, debug_leaks: bool = False
     zero_needed = False
     attributes: dict[str, dict] = {}  # each class's attributes, for its subclasses (bases come first)
     # --debug-leaks: each class's number in the registry of live objects (syntax/leak_report.py)
-    kinds = [c.name for c in defs if c.name in classes] if debug_leaks else None
+    # (not an exception's object, which the exception keeps: syntax/exception_data.py)
+    kinds = [c.name for c in defs if c.name in classes and not c.name.startswith(exception_data.DATA)] \
+        if debug_leaks else None
     for item in items:
         if not isinstance(item, ClassDef):
             out.append(item)
@@ -158,9 +161,10 @@ def expand_classes(items: tuple, diags: DiagnosticBag, debug_leaks: bool = False
             continue  # (its base's errors are reported)
         inherited_fields = dict(attributes[base]) if base is not None else {}
         item = typed_object_eq(item, hierarchy.in_hierarchy(item.name))  # `other: object` (syntax/object_eq.py)
-        if kinds is not None and base is None:  # (first: at the same place in every class of a hierarchy)
+        counted = kinds if kinds is not None and item.name in kinds else None  # (--debug-leaks)
+        if counted is not None and base is None:  # (first: at the same place in every class of a hierarchy)
             inherited_fields[leak_report.SLOT_FIELD] = ast.Name(item.name_span, "Int")
-        expanded = _expand(item, classes, structs, diags, hierarchy, inherited_fields, attributes, kinds)
+        expanded = _expand(item, classes, structs, diags, hierarchy, inherited_fields, attributes, counted)
         if expanded is not None:
             out.extend(expanded)
             zero_needed = True

@@ -86,7 +86,9 @@ class Hierarchy:
                 self.bad.add(c.name)
         for name, base in self.exceptions.items():
             c = self.defs[name]
-            for stmt in c.body:
+            for stmt in c.body:  # (one with an `__init__` and nothing else: syntax/exception_data.py)
+                if isinstance(stmt, ast.FnDef) and stmt.name == "__init__":
+                    continue
                 if not (isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.ExprStmt)
                                                        and isinstance(stmt.expr, ast.StrLit))):
                     diags.error("E0255", stmt.span, name=name, base=base)
@@ -229,11 +231,40 @@ def dispatcher(h: Hierarchy, cls: str, method: ast.FnDef, overriders: dict[str, 
         lines += [f"    if {test}:"]
         lines += [f"        return {call}"] if returns else [f"        {call}", "        return"]
     own = f"{self_name}.{IMPL}{method.name}({args})"
-    lines += [f"    return {own}"] if returns else [f"    {own}"]
+    if returns and _only_raises(method.body):  # an "abstract" method (`raise NotImplementedError`): no value
+        lines += [f"    {own}", f"    raise AssertionError({method.name!r})"]
+    else:
+        lines += [f"    return {own}"] if returns else [f"    {own}"]
     generated = parse("\n".join(lines) + "\n")
     if len(generated) != 1:
         return method
-    return replace(method, body=generated[0].body)
+    # Each `return` is placed at the definition it runs (a subclass's `def`, else this one), so what
+    # the checker says of its value points at the user's code (semantics/inheritance.py
+    # `override_result`); the names inside stay generated (no reference of the editor's lands there).
+    body = _returns_at(generated[0].body, method.name_span)
+    placed = []
+    targets: list[str | None] = [None, *overriders]
+    for stmt, runs in zip(body, targets, strict=False):
+        defined = h.own[runs].get(method.name) if runs is not None else None
+        placed.append(stmt if defined is None else _returns_at(stmt, defined.name_span))
+    return replace(method, body=tuple(placed) + body[len(placed):])
+
+
+def _returns_at(node, span: Span):
+    """node with each `return` in it, and the value it returns, at span."""
+    def place(n):
+        if isinstance(n, ast.Return):
+            return replace(n, span=span, value=replace(n.value, span=span) if n.value is not None else None)
+        return None
+
+    return ast.transform(node, place)
+
+
+def _only_raises(body) -> bool:
+    """Whether a method's body ends in a `raise` and returns no value (`raise NotImplementedError`,
+    Python's abstract method): a call of it gives no value, whatever type its overrides return."""
+    body = [s for s in body if not (isinstance(s, ast.ExprStmt) and isinstance(s.expr, ast.StrLit))]
+    return bool(body) and isinstance(body[-1], ast.Raise) and not _returns_value(body)
 
 
 def _returns_value(body) -> bool:

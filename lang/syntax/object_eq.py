@@ -1,5 +1,6 @@
 """`def __eq__(self, other: object) -> bool:` (Python's usual spelling, with `isinstance(other, C)`
-inside): for a class outside any hierarchy, `other` is typed as the class itself, and
+inside), or `def __eq__(self, other):` without annotations: for a class outside any hierarchy,
+`other` is typed as the class itself (the result, unannotated, as `bool`), and
 `return NotImplemented` is written as the answer CPython ends with.
 
 For such a class C, every operand pyx lets reach `__eq__` is a C or None (comparing a C with
@@ -24,12 +25,14 @@ def typed_object_eq(cls, in_hierarchy: bool):
         return cls
     body = []
     for stmt in cls.body:
-        if isinstance(stmt, ast.FnDef) and stmt.name in _ANSWERS and len(stmt.params) == 2 \
-                and isinstance(stmt.params[1].annotation, ast.Name) and stmt.params[1].annotation.id == "object":
+        if isinstance(stmt, ast.FnDef) and stmt.name in _ANSWERS and len(stmt.params) == 2 and (
+                stmt.params[1].annotation is None or (isinstance(stmt.params[1].annotation, ast.Name)
+                                                      and stmt.params[1].annotation.id == "object")):
             other = stmt.params[1]
-            assert other.annotation is not None  # (tested above)
-            other = replace(other, annotation=ast.Name(other.annotation.span, cls.name))
-            stmt = replace(stmt, params=(stmt.params[0], other), body=_answered(stmt.body, _ANSWERS[stmt.name]))
+            other = replace(other, annotation=ast.Name((other.annotation or other).span, cls.name))
+            returns = stmt.returns if stmt.returns is not None else ast.Name(stmt.name_span, "bool")
+            stmt = replace(stmt, params=(stmt.params[0], other), returns=returns,
+                           body=_answered(stmt.body, _ANSWERS[stmt.name]))
         body.append(stmt)
     return replace(cls, body=tuple(body))
 

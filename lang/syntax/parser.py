@@ -4,8 +4,10 @@ from __future__ import annotations
 import copy
 import functools
 import io
+import pickle
 import re
 import threading
+import types
 import unicodedata
 from pathlib import Path
 
@@ -165,6 +167,11 @@ _RUNTIME_OPTIONS: dict = {"postlex": _INDENTER, "propagate_positions": True,
                           "lexer_callbacks": {"NAME": _normalize_name}}
 
 
+# The tables' format: the loaded parser itself, pickled (below). Part of the key, so a compiler that
+# keeps Lark's own format (`Lark.save`) has a file of its own beside this one's in a shared directory.
+_TABLES_FORMAT = "parser object 1, SRE code"
+
+
 def _tables_entry(text: str) -> tuple[Path, str]:
     """Where this grammar's tables are kept, and the key they are sealed with. Not Lark's own
     `cache=True`: that unpickles a file at a predictable name in the shared temp directory, which
@@ -177,24 +184,166 @@ def _tables_entry(text: str) -> tuple[Path, str]:
 
     from ..runtime.cache import user_cache_dir
 
-    key = hashlib.sha256(f"{lark.__version__}\0{sys.version_info[:2]}\0{text}".encode()).hexdigest()
+    key = hashlib.sha256(f"{lark.__version__}\0{sys.version_info[:2]}\0{_TABLES_FORMAT}\0{text}".encode()).hexdigest()
     return user_cache_dir() / f"grammar-{key[:32]}.lark", key
 
 
+# The parser is kept as the object Lark's own loader builds (`Lark._load` of `Lark.save`'s tables),
+# pickled whole: unpickling it costs about a fifth of what `Lark._load` does (its deserialization
+# builds 908 parse states' tables and 226 contextual lexers from plain data: 45 ms of CPU on every
+# cold start). What is not data is left out and given again on loading: our postlexer, Lark's
+# parse-table actions (compared by identity), the tree builder's callbacks (closures, made again by
+# `Lark._prepare_callbacks`, 3 ms) and the `re` module, for which the lexers get a `_Regexes`. Only
+# Lark's classes and this module's two functions can come out (`_TablesUnpickler.find_class`), and
+# the file is sealed (above).
+def _lark_action(name: str):
+    """Lark's parse-table action `name` (Shift or Reduce): the parser compares them by identity."""
+    from lark.parsers import lalr_analysis
+
+    if name not in ("Shift", "Reduce"):
+        raise pickle.UnpicklingError(f"Lark has no parse-table action {name!r}")
+    return getattr(lalr_analysis, name)
+
+
+class _Regexes:
+    """The `re` module as Lark's lexers use it (`compile`, `match`, `error`), with their regular
+    expressions compiled when the tables were built. A contextual lexer's scanner is one regular
+    expression joining every terminal its parser state accepts, compiled by Python's `re` (in
+    Python) on its first use: the first parse in a process spent 10 to 20 ms of CPU there, however
+    short the file. `re` compiles in two steps, the pattern to SRE code (Python) and that code to a
+    pattern object (`_sre.compile`, C, which validates the code); the first step's results are kept
+    in the tables file, keyed by what Lark asks for, and only the second runs here, on first use. A
+    pattern not kept (a scanner of the error path) is compiled by `re` as before."""
+
+    error = re.error
+
+    def __init__(self, compiled: dict[tuple[str, int], tuple] | None = None, record: bool = False):
+        self._compiled = compiled or {}  # (pattern, flags) -> _sre.compile's arguments
+        self._made: dict[tuple[str, int], re.Pattern] = {}
+        self._record = record  # (when the tables are built) keep what each compile asked for
+
+    def compile(self, pattern: str, flags: int = 0) -> re.Pattern:
+        key = (pattern, flags)
+        made = self._made.get(key)
+        if made is None:
+            if self._record:
+                self._compiled[key] = _sre_arguments(pattern, flags)
+            arguments = self._compiled.get(key)
+            try:
+                made = _sre_compile(arguments) if arguments is not None else None
+            except (RuntimeError, TypeError, ValueError, OverflowError):  # code _sre refuses: `re` compiles it
+                made = None
+            made = self._made[key] = made or re.compile(pattern, flags)
+        return made
+
+    def match(self, pattern: str, string: str, flags: int = 0) -> re.Match | None:
+        return self.compile(pattern, flags).match(string)
+
+    def arguments(self) -> dict[tuple[str, int], tuple]:
+        return dict(self._compiled)
+
+
+def _sre_arguments(pattern: str, flags: int) -> tuple:
+    """What `re._compiler.compile(pattern, flags)` hands `_sre.compile` (Python 3.11 to 3.13)."""
+    from re import _compiler, _parser  # type: ignore[attr-defined]
+
+    parsed = _parser.parse(pattern, flags)
+    groupindex = dict(parsed.state.groupdict)
+    indexgroup = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    code = [int(word) for word in _compiler._code(parsed, flags)]  # (the opcodes are int subclasses)
+    return pattern, int(flags | parsed.state.flags), code, parsed.state.groups - 1, groupindex, tuple(indexgroup)
+
+
+def _sre_compile(arguments: tuple) -> re.Pattern:
+    import _sre  # type: ignore[import-not-found]
+
+    return _sre.compile(*arguments)
+
+
+def _regexes_key() -> str:
+    """What the kept SRE code depends on: the `re` engine's version."""
+    import _sre
+
+    return f"sre {_sre.MAGIC} {_sre.CODESIZE}"
+
+
+class _TablesPickler(pickle.Pickler):
+    def __init__(self, file, lark: Lark):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self._actions = {id(_lark_action(name)): name for name in ("Shift", "Reduce")}
+        self._given = {id(_INDENTER): "postlex", id(lark._callbacks): "callbacks",
+                       id(lark._parse_tree_builder): "tree builder", id(re): "regexes"}
+
+    def reducer_override(self, obj):
+        name = self._actions.get(id(obj))
+        return (_lark_action, (name,)) if name is not None else NotImplemented  # (pickled once, then memoized)
+
+    def persistent_id(self, obj):
+        given = self._given.get(id(obj))
+        if given is None and isinstance(obj, types.ModuleType):
+            raise pickle.PicklingError(f"a parser referring to module {obj.__name__}")
+        return given
+
+
+class _TablesUnpickler(pickle.Unpickler):
+    def __init__(self, file, regexes: _Regexes):
+        super().__init__(file)
+        self.callbacks: dict = {}  # filled once the rules are back
+        self._given = {"postlex": _INDENTER, "callbacks": self.callbacks, "tree builder": None, "regexes": regexes}
+
+    def persistent_load(self, pid):
+        if pid not in self._given:
+            raise pickle.UnpicklingError(f"unknown reference {pid!r}")
+        return self._given[pid]
+
+    def find_class(self, module, name):
+        if module == "lark" or module.startswith("lark.") or (module, name) in ((__name__, "_normalize_name"),
+                                                                                (__name__, "_lark_action")):
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not part of a parser")
+
+
+class _PlainData(pickle.Unpickler):
+    """Tuples, lists, dicts, strings and numbers only."""
+
+    def find_class(self, module, name):
+        raise pickle.UnpicklingError(f"{module}.{name} in plain data")
+
+
 def _load_tables(text: str) -> Lark | None:
+    import gc
+
     from ..runtime import cache
 
     path, key = _tables_entry(text)
     payload = cache.unseal(cache.read_trusted(path), "grammar", key, path)
     if payload is None:
         return None
-    try:  # Lark's own loader (what its cache=True uses); the payload is authenticated above
-        return Lark.__new__(Lark)._load(io.BytesIO(payload), **_RUNTIME_OPTIONS)
+    collecting = gc.isenabled()
+    gc.disable()  # some 10^5 objects, none garbage: the collector would walk them again and again
+    try:
+        data = io.BytesIO(payload)
+        sre_key, compiled = _PlainData(data).load()
+        unpickler = _TablesUnpickler(data, _Regexes(compiled if sre_key == _regexes_key() else None))
+        lark = unpickler.load()
+        if not isinstance(lark, Lark):
+            return None
+        lark._prepare_callbacks()
     except Exception:  # noqa: BLE001 - tables of another Lark version: build them again
         return None
+    finally:
+        if collecting:
+            gc.enable()
+    unpickler.callbacks.update(lark._callbacks)  # the dict the parser holds, pickled as a reference
+    lark._callbacks = unpickler.callbacks
+    return lark
 
 
 def _store_tables(text: str, lark: Lark) -> None:
+    """Keep `lark` (a parser just built from the grammar) as the object Lark's loader makes of it,
+    with the SRE code of every contextual lexer's scanner."""
     from lark.lark import _LOAD_ALLOWED_OPTIONS
 
     from ..runtime import cache
@@ -202,10 +351,37 @@ def _store_tables(text: str, lark: Lark) -> None:
     path, key = _tables_entry(text)
     tables = io.BytesIO()
     lark.save(tables, exclude_options=_LOAD_ALLOWED_OPTIONS)
+    tables.seek(0)
+    loaded = Lark.__new__(Lark)._load(tables, **_RUNTIME_OPTIONS)
+    data = io.BytesIO()
     try:
-        cache.write_atomic(path, cache.seal("grammar", key, tables.getvalue()))
+        pickle.Pickler(data, protocol=pickle.HIGHEST_PROTOCOL).dump((_regexes_key(), _scanner_code(loaded)))
+        _TablesPickler(data, loaded).dump(loaded)
+    except (pickle.PicklingError, TypeError, AttributeError):  # a Lark whose parser holds what we cannot keep
+        return  # (the next process builds the tables again)
+    try:
+        cache.write_atomic(path, cache.seal("grammar", key, data.getvalue()))
     except OSError:  # no trusted cache directory: the next process builds the tables again
         pass
+
+
+def _scanner_code(lark: Lark) -> dict[tuple[str, int], tuple]:
+    """The SRE code of every contextual lexer's scanner (`_Regexes`), each built as its first use
+    builds it, then dropped again (the lexers are pickled as they were). Empty where this Python's
+    `re` is not what `_sre_arguments` reads: the scanners are then compiled on first use."""
+    recorder = _Regexes(record=True)
+    lexers = {id(x): x for x in lark.parser.lexer.lexer.lexers.values()}.values()
+    try:
+        for lexer in lexers:
+            lexer.re = recorder
+            lexer._build_scanner()  # (what its first use does: Lark's scanner, its `unless` callbacks)
+    except (ImportError, AttributeError, TypeError, ValueError):
+        return {}
+    finally:
+        for lexer in lexers:
+            lexer.re, lexer._scanner = re, None
+            lexer.__dict__.pop("callback", None)  # as before its first use (and it holds a lambda)
+    return recorder.arguments()
 
 
 def _report_tokens_without_fstring_text(lark: Lark) -> None:

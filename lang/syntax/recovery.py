@@ -90,16 +90,22 @@ def _string_end(text: str, i: int) -> int | None:
 
 
 def opens_block(text: str, start: int, end: int) -> bool:
-    """Whether the logical line text[start:end] ends with `:` (comments aside): a block header."""
-    line = text[start:end]
-    while True:
-        hash_at = line.rfind("#")
-        newline_at = line.rfind("\n")
-        if hash_at > newline_at and not any(q in line[hash_at:] for q in "\"'"):
-            line = line[:hash_at]
+    """Whether the logical line text[start:end] ends with `:` (comments aside): a block header.
+    Strings are skipped whole, so a quote or a `#` in a comment or a string misleads nothing."""
+    last, i = "", start
+    while i < end:
+        c = text[i]
+        if c == "#":
+            newline = text.find("\n", i, end)
+            i = end if newline < 0 else newline
             continue
-        break
-    return line.rstrip().endswith(":")
+        if c in "\"'":
+            last, i = c, _string_end(text, i) or end
+            continue
+        if not c.isspace() and c != "\\":
+            last = c
+        i += 1
+    return last == ":"
 
 
 def more_errors(lark, text: str, report, found: list) -> list:

@@ -13,6 +13,10 @@ and `comptime for`), and a Python name never is, unless by a Python keyword (`al
 name that is not a Python keyword follows. It looks at the text, not at the next token: the
 next token is lexed only once the parser has taken this one, in the state that results.
 
+Python's own soft keywords `match` and `case` go through the same door, decided by their line:
+the keyword where the logical line opens a block (`match command:`, `case [x, y]:`), a name
+everywhere else (`match = pattern.match(s)`, `case.lower()`).
+
 Words that need no help: `raises` stands after a signature's `)`, where no name can; the
 argument conventions (`mut`, `out`, `owned`, `ref`, `var`) are read as names by the grammar
 and checked by build_ast.
@@ -26,9 +30,10 @@ from lark import Token
 
 # Terminal name -> the word (the grammar's string terminals, named by Lark).
 SOFT_KEYWORDS = {"ALIAS": "alias", "VAR": "var", "FN": "fn", "STRUCT": "struct", "TRAIT": "trait",
-                 "COMPTIME": "comptime", "LAUNCH": "launch"}
-# Every word pyx reserves that Python does not, for the docs and the tests: the above, `raises`,
-# and the argument conventions.
+                 "COMPTIME": "comptime", "LAUNCH": "launch", "MATCH": "match",
+                 "CASE": "case"}
+# Every soft keyword of the grammar, for the docs and the tests: the above (Python's own `match`
+# and `case` among them), `raises`, and the argument conventions.
 ALL_SOFT_WORDS = (*SOFT_KEYWORDS.values(), "raises", "mut", "out", "owned", "ref")
 
 _HARD = frozenset(keyword.kwlist)
@@ -40,6 +45,8 @@ _NEXT_WORD_IN_BRACKETS = re.compile(r"(?:\s|#[^\n]*|\\\r?\n)*([^\W\d]\w*)?")
 
 def retag(tok: Token, text: str, in_brackets: bool) -> Token:
     """`tok` (one of SOFT_KEYWORDS) as the keyword, or as a NAME when no name follows it."""
+    if tok.type in ("MATCH", "CASE"):  # Python's soft keywords: `match x:` opens a block, `match = 1` does not
+        return tok if not in_brackets and _opens_block(text, tok.start_pos or 0) else _as_name(tok)
     pattern = _NEXT_WORD_IN_BRACKETS if in_brackets else _NEXT_WORD
     after = pattern.match(text, tok.end_pos or 0)  # always matches (maybe nothing)
     word = after.group(1) if after is not None else None
@@ -49,6 +56,10 @@ def retag(tok: Token, text: str, in_brackets: bool) -> Token:
         return tok
     if tok.type == "COMPTIME" and word == "if" and _opens_block(text, tok.start_pos or 0):
         return tok  # `comptime if c:`; `comptime if c else d` is Python's conditional expression
+    return _as_name(tok)
+
+
+def _as_name(tok: Token) -> Token:
     return Token.new_borrow_pos("NAME", tok.value, tok)
 
 

@@ -69,3 +69,43 @@ def test_a_plain_cpu_run_does_not_import_the_compiler_s_parts_it_does_not_use(tm
     imported = set(ast.literal_eval(lines[-1]))
     assert "pyx.codegen.llvm_gen" in imported  # it compiled
     assert sorted(imported & set(NOT_FOR_A_CPU_RUN)) == []
+
+
+# A second cold compile (an empty PYX_CACHE_DIR, the user cache directory kept) parses the program
+# and nothing else: the stdlib files the compiler reads for itself (prelude.px's names,
+# runtime_exc.px's layout) are remembered per compiler in the user cache directory
+# (`cache.remembered`), and the lexer's regular expressions come compiled with the parser's tables
+# (syntax/parser.py `_Regexes`). Each was a first parse or a regex compile of 5 to 20 ms of CPU.
+COUNT_PARSES = """
+import re._compiler, runpy, sys
+compiled, real_compile = [], re._compiler.compile
+def counting_compile(p, flags=0):
+    compiled.append(p)
+    return real_compile(p, flags)
+re._compiler.compile = counting_compile
+from pyx.syntax import parser
+parsed, real_parse = [], parser.parse
+def counting_parse(source, *args, **kwargs):
+    parsed.append(source.name)
+    return real_parse(source, *args, **kwargs)
+parser.parse = counting_parse  # what the compiler's own reads call (the program's goes through syntax.parse)
+sys.argv = ["pyx", "run", sys.argv[1]]
+try:
+    runpy.run_module("pyx", run_name="__main__")
+except SystemExit:
+    pass
+print(parsed)
+print(len([p for p in compiled if isinstance(p, str) and p.startswith("(?P<")]))  # a lexer's scanner
+"""
+
+
+def test_a_second_cold_compile_parses_only_the_program(tmp_path):
+    (tmp_path / "hello.px").write_text(HELLO)
+    for cache in ("one", "two"):
+        env = {**os.environ, "PYX_CACHE_DIR": str(tmp_path / cache), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+        done = subprocess.run([sys.executable, "-c", COUNT_PARSES, str(tmp_path / "hello.px")], env=env,
+                              capture_output=True, text=True)
+        lines = done.stdout.splitlines()
+        assert (done.returncode, lines[0]) == (0, "hello 42"), done.stderr
+    assert ast.literal_eval(lines[1]) == []  # no stdlib file parsed for the compiler itself
+    assert lines[2] == "0"  # no lexer scanner compiled by `re`

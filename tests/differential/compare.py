@@ -94,8 +94,9 @@ class Verdict:
         ])
 
 
-_TOO_BIG = re.compile(r"^[^\n]*?:(\d+):(\d+): error\[E0206\]: integer literal (-?\d+) does not fit in `[^`]+`",
-                      re.MULTILINE)
+# E0206 in `fn` code, E0300 in Python code (a `def` or a script)
+_TOO_BIG = re.compile(r"^[^\n]*?:(\d+):(\d+): error\[(?:E0206\]: integer literal (-?\d+) does not fit in `[^`]+`"
+                      r"|E0300\]: `(-?\d+)` does not fit pyx's 64-bit `Int`)", re.MULTILINE)
 
 
 def check_constant_overflow(source: str, stderr: str) -> None:
@@ -108,7 +109,7 @@ def check_constant_overflow(source: str, stderr: str) -> None:
         return
     lines = source.splitlines()
     for m in errors:
-        line, col, value = int(m[1]), int(m[2]), int(m[3])
+        line, col, value = int(m[1]), int(m[2]), int(m[3] or m[4])
         if INT_MIN <= value <= INT_MAX:
             return
         text = lines[line - 1][col - 1:]

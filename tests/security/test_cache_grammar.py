@@ -42,3 +42,37 @@ def test_tables_that_do_not_verify_are_built_again(tmp_path):
     done = _run(check, tmp, cache)
     assert done.stdout.strip() == "ok", done.stderr
     assert tables.read_bytes() != bytes(data)  # rebuilt and sealed again
+
+
+PLANT = """
+import io, os, pickle, sys
+from pyx.syntax import parser
+from pyx.runtime import cache
+
+class Planted:
+    def __reduce__(self):
+        return (os.mkdir, (sys.argv[1],))
+
+text = parser.GRAMMAR.read_text()
+path, key = parser._tables_entry(text)
+for first, second in (((parser._regexes_key(), {}), Planted()), (Planted(), None)):
+    data = io.BytesIO()
+    pickle.dump(first, data)
+    pickle.dump(second, data)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    cache.write_atomic(path, cache.seal("grammar", key, data.getvalue()))
+    print(parser._load_tables(text))
+"""
+
+
+def test_sealed_tables_that_name_anything_but_lark_are_refused(tmp_path):
+    """The tables are a pickle of Lark's parser object. Even sealed with this user's secret (a bug
+    of ours, or a secret read by someone), only Lark's classes and the parser's own two functions
+    can come out of it: anything else it names is refused, never called, and the tables are built
+    again."""
+    tmp, cache, planted = tmp_path / "tmp", tmp_path / "cache", tmp_path / "planted"
+    tmp.mkdir()
+    done = subprocess.run([sys.executable, "-c", PLANT, str(planted)], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, TMPDIR=str(tmp), XDG_CACHE_HOME=str(cache)))
+    assert done.stdout.split() == ["None", "None"], done.stderr
+    assert not planted.exists()
