@@ -55,6 +55,13 @@ def _pyx(*args: str) -> subprocess.CompletedProcess[str]:
 
 def classify(path: Path) -> Outcome:
     name = path.stem if path.parent == CORPUS else f"examples/{path.stem}"
+    try:
+        return _classified(name, path)
+    except subprocess.TimeoutExpired as e:  # one slow program is that program's verdict, not the run's end
+        return Outcome(name, "crash", detail=f"`{' '.join(map(str, e.cmd))}` did not finish in {TIMEOUT_S} s")
+
+
+def _classified(name: str, path: Path) -> Outcome:
     python = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=TIMEOUT_S,
                             env=dict(os.environ, PYTHONHASHSEED="0"))  # pyx's str hashes are CPython's with it
     if python.returncode != 0:
