@@ -299,9 +299,13 @@ class _TablesUnpickler(pickle.Unpickler):
         return self._given[pid]
 
     def find_class(self, module, name):
-        if module == "lark" or module.startswith("lark.") or (module, name) in ((__name__, "_normalize_name"),
-                                                                                (__name__, "_lark_action")):
+        if (module, name) in ((__name__, "_normalize_name"), (__name__, "_lark_action")):
             return super().find_class(module, name)
+        if (module == "lark" or module.startswith("lark.")) and "." not in name:
+            found = super().find_class(module, name)
+            # only Lark's own classes: a module lark imports (`lark.utils.os`) or a function is no parser part
+            if isinstance(found, type) and (found.__module__ == "lark" or found.__module__.startswith("lark.")):
+                return found
         raise pickle.UnpicklingError(f"{module}.{name} is not part of a parser")
 
 
