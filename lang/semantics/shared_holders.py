@@ -255,8 +255,9 @@ def _changed_through(body, is_root: Callable[[ast.Node], bool], passed: bool = T
             if not any(is_root(m) for m in _walk([clause.iter])):
                 continue
             names = {t.id for t in _walk([clause.target]) if isinstance(t, ast.Name)}
+            # a comprehension's clause binds its own names: what reads them is the item and the clauses after it
             scope = loop.body if isinstance(loop, ast.For) else \
-                [x for x in (loop.elt, loop.value, *loop.clauses) if x is not None]
+                [x for x in (loop.elt, loop.value, *loop.clauses[loop.clauses.index(clause) + 1:]) if x is not None]
             changed = _changed_through(scope, _name_is(*names))
             if changed is not None:
                 return changed
