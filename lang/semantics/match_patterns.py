@@ -4,8 +4,9 @@ writes the test as a call of SEQUENCE_TEST, a name no source can spell).
 Python's sequence pattern (`case [a, b]:`, `case (x, *rest):`) matches only a
 `collections.abc.Sequence` that is not a str, bytes or bytearray: a list, a tuple, a deque, a
 range. pyx knows the subject's type when compiling, so the test is a constant: true for a list,
-a tuple or a deque, an error (E0021) for a range, false for anything else (a str, a dict, a number, an object of a class: a
-class is no Sequence unless it derives from one, which a pyx class cannot)."""
+a tuple or a deque, an error (E0021) for a range, false for anything else (a str, a dict, a
+number, an object of a class: a class is no Sequence unless it derives from one, which a pyx
+class cannot)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

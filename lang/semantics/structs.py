@@ -111,6 +111,8 @@ class StructChecker:
             other = self.struct_of(value.type)
             if classes.is_class(value.type) and classes.in_repr(self.chk):  # an object in a list: its repr
                 return classes.repr_text(self.chk, value, e.span)
+            if other is not None and other is not sym and "__repr__" in other.methods and classes.in_repr(self.chk):
+                return self.method_call(value, "__repr__", [], e.span)  # a struct in a list (an Optional): its repr
             if other is not None and other is not sym and "__str__" in other.methods:
                 return self.method_call(value, "__str__", [], e.span)  # `String(obj)` is Python's str(obj)
             return self.chk.calls.finish_call(init, [value], e.span, e.func.span, sym.type)
