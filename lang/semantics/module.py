@@ -265,7 +265,8 @@ class _Uses:
         self.tuples = False  # a tuple built (not only `a, b = b, a`, nor a target unpacking one)
         self.range_values = False  # `range(...)` anywhere but as a `for` loop's (or clause's) iterable
         walk = _UsesWalk(self, {d.name for d in module.body if isinstance(d, ast.FnDef) and d.kind == "def"
-                                and any(p.annotation is None and p.name != "self" for p in d.params)})
+                                and any(p.annotation is None and p.name != "self" for p in d.params)},
+                         {d.name for d in module.body if isinstance(d, ast.FnDef) and d.kind == "fn"})
         stack: list[ast.Node] = [module]
         while stack:  # (a parent is visited before its children)
             node = stack.pop()
@@ -298,9 +299,10 @@ class _UsesWalk:
     """The walk that fills a `_Uses`: `visit_<node class>` for each kind of node it looks into
     (the walk's own state is kept here, off `_Uses`, whose fields are its summary)."""
 
-    def __init__(self, uses: _Uses, untyped_defs: set[str]):
+    def __init__(self, uses: _Uses, untyped_defs: set[str], fns: set[str]):
         self.uses = uses
         self.untyped_defs = untyped_defs  # the module's `def`s with an unannotated parameter
+        self.fns = fns  # the module's `fn`s: their parameters are typed, a literal passed there stays one
         self.loop_ranges: set[int] = set()  # ids of `for` loops' (and clauses') iterables
         self.unpacking: set[int] = set()  # ids of the tuples that build none (_unpacking_sides)
 
@@ -352,7 +354,11 @@ class _UsesWalk:
         if callee is not None:
             self.builtin_call(node, callee)
         self.collecting_call(node, callee)
-        if callee != "print":  # `Shape("name")`: a parameter, or an attribute it is stored in, holds a str
+        # `Shape("name")`, `greet("ann")` (a `def`, or a name a decorator bound), `obj.set("x")`: a parameter, or
+        # an attribute it is stored in, holds a str. Not a module `fn`'s (`_same(kind, "SystemExit")`), nor a C
+        # function's (`external_call["puts", Int32]("hi")`): the runtime units do both and must not load String
+        if (callee is not None and callee != "print" and callee not in self.fns) \
+                or isinstance(node.func, ast.Attribute):
             self.uses.text = self.uses.text or _has_str(node.args)
 
     def builtin_call(self, node: ast.Call, callee: str) -> None:
