@@ -28,7 +28,10 @@ class JitModule:
         if engine is None:
             return
         for symbol in ("__pyx_pool_shutdown", "__pyx_exc_shutdown"):
-            shutdown = engine.get_function_address(symbol)
+            try:
+                shutdown = engine.get_function_address(symbol)
+            except AttributeError:  # interpreter exit: llvmlite's library is gone (its handle is None), and
+                return  # the process's end stops the pool's threads and frees the key with it
             if shutdown:
                 _ctypes.CFUNCTYPE(None)(shutdown)()
 
