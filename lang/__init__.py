@@ -5,8 +5,8 @@ the compiler. The API below imports what it needs on first use.
 """
 from .version import __version__
 
-__all__ = ["CompileError", "__version__", "compile_file", "compile_string", "get_num_threads", "import_module",
-           "install", "run_file", "set_num_threads"]
+__all__ = ["CompileError", "ProgramStopped", "__version__", "compile_file", "compile_string", "get_num_threads",
+           "import_module", "install", "run_file", "set_num_threads"]
 
 
 def _warn_if_mixed_with_graphics_pyx() -> None:
@@ -30,6 +30,10 @@ def __getattr__(name: str):
         from .importer import PyxCompileError
 
         return PyxCompileError
+    if name == "ProgramStopped":  # what a compiled function raises where pyx cannot go on as CPython does
+        from .runtime.bridge import ProgramStopped
+
+        return ProgramStopped
     raise AttributeError(f"module 'pyx' has no attribute {name!r}")
 
 

@@ -35,6 +35,15 @@ _EXCEPTIONS = {"ZeroDivisionError", "ValueError", "IndexError", "OverflowError",
                "KeyError", "TypeError", "RuntimeError", "RecursionError", "KeyboardInterrupt", "OSError",
                "ConnectionError", "BrokenPipeError", "NameError", "EOFError", "AttributeError", "LookupError",
                "ArithmeticError", "NotImplementedError"}
+
+
+class ProgramStopped(BaseException):
+    """pyx stopped where it cannot go on as CPython would (a float sum of no items, whose CPython
+    result is the int 0): the exception named "pyx stops" (semantics/exceptions.py UNCATCHABLE).
+    No Exception, as no pyx handler catches it either: Python's `except Exception` must not take it
+    for an error the program handles. `pyx.ProgramStopped`."""
+
+
 _ERRNO_MESSAGE = re.compile(r"\[Errno (\d+)\] (.*)", re.S)
 
 
@@ -683,6 +692,8 @@ class NativeLibrary:
             exc = SystemExit(int(message))
         elif name == "SystemExit":  # sys.exit("text"), sys.exit()
             exc = SystemExit(message) if message else SystemExit()
+        elif name == "pyx stops":  # semantics/exceptions.py UNCATCHABLE
+            exc = ProgramStopped(message)
         else:
             exc = cls(message) if message else cls()
         if isinstance(exc, KeyboardInterrupt):

@@ -13,6 +13,7 @@ from .. import types as T
 from ..ir import nodes as ir
 from ..ir import ops
 from ..ir.recursion import MESSAGE as RECURSION_MESSAGE
+from ..semantics.exceptions import UNCATCHABLE
 from ..semantics.globals import main_module_flag
 from ..semantics.imports import is_stdlib_file
 from ..types import ScalarType, Type
@@ -772,6 +773,13 @@ class FunctionCodegen:
         for name in args[1:]:
             hit = self.b.or_(hit, self.b.icmp_signed("==", self.b.call(strcmp, [kind, name]), I32(0)))
         return hit
+
+    def op_exc_stopping(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        if self.mg.device:
+            return ll.Constant(I1, 0)
+        rt, strcmp = self.mg.rt, self.mg.rt.libc("strcmp", I32, [CHARP, CHARP])
+        current = self.b.load(rt.exc_field(self.b, "kind"))
+        return self.b.icmp_signed("==", self.b.call(strcmp, [current, rt.cstr(self.b, UNCATCHABLE)]), I32(0))
 
     def op_exc_kind(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         return self.b.extract_value(args[0], 0)

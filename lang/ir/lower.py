@@ -520,8 +520,9 @@ class FunctionLowering:
             for h in s.handlers:
                 body = self.new_block("handler")
                 following = self.new_block("nomatch")
-                if h.classes is None:
-                    self.block.term = ir.Jump(s.span, body)
+                if h.classes is None:  # a bare `except:` catches all but what pyx stops at
+                    stop = self.intrinsic("exc_stopping", [], T.BOOL, h.span or s.span)
+                    self.block.term = ir.Branch(s.span, stop, following, body)
                 else:
                     names = [ir.Const(T.STRING_LITERAL, c) for c in sorted(h.classes)]
                     match = self.intrinsic("exc_matches", names, T.BOOL, h.span or s.span)

@@ -199,6 +199,9 @@ _add("prefetch", operands=(PTR,), side_effects=True)
 
 # ---- the exception state and run-time messages ----
 _add("exc_matches", variadic=STR, result=BOOL)
+# the exception being handled is the one pyx stops at (semantics/exceptions.py UNCATCHABLE), which a
+# bare `except:` lets pass; none arises in device code
+_add("exc_stopping", result=BOOL)
 _add("exc_value", result=EXC)
 _add("exc_restore", operands=(EXC,), side_effects=True)
 _add("exc_message", operands=(EXC,), result=STR)

@@ -469,13 +469,11 @@ class ComprehensionChecker:
         body = self.loop(clauses, e.span, item)
         if not check:
             return self.finish(e.span, acc, body, lambda: self.exprs.coerce(start, acc.type))
-        which = "the int 0" if start_expr is None else "its int start"
-        message = (f"sum() of no floats: CPython gives {which} here, which pyx's float sum cannot be; "
-                   "write sum(xs, 0.0) to get the float 0.0")
         body.insert(0, self.chk.store([seen], [TConst(e.span, T.BOOL, False)], e.span))
         empty = TUnary(e.span, T.BOOL, "not", TLocal(e.span, T.BOOL, seen))
+        failure = float_sums.empty_sum_failure(e.span, start_expr is None)
         return self.finish(e.span, acc, body, lambda: self.exprs.coerce(start, acc.type),
-                           lambda: [TIf(e.span, empty, [TRaise(e.span, "ValueError", message)], [])])
+                           lambda: [TIf(e.span, empty, failure, [])])
 
     def any_all(self, name: str, span: Span, elt: ast.Expr, clauses: tuple) -> TExpr:
         """any: False until an item is true; all: True until one is false. Each stops at once."""

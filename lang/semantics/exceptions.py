@@ -28,6 +28,13 @@ PARENT = {
 }
 
 
+# What pyx raises where it cannot go on as CPython would (semantics/float_sums.py: a float sum of no
+# items, where CPython's result is the int 0). No `except` catches it, a bare one neither (ir/lower.py):
+# a handler would run where CPython runs none. Not in PARENT, so no class covers it; a space in the
+# name, so no program's class is it; the traceback's last line reads "pyx stops: <why>".
+UNCATCHABLE = "pyx stops"
+
+
 def known_names(user: dict | None = None) -> str:
     """The classes a program can name, for E0137 (`_SystemExitCode` is sys.exit's own)."""
     return ", ".join(sorted(n for n in {**PARENT, **(user or {})} if not n.startswith("_")))

@@ -29,13 +29,26 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .. import types as T
+from ..source import Span
 from ..syntax import ast
 from ..types import ScalarType
+from .exceptions import UNCATCHABLE
+from .typed import TRaise, TStmt
 
 if TYPE_CHECKING:
     from .check import FunctionChecker
 
 _ARITHMETIC = ("+", "-", "*", "/", "//", "%", "**")
+
+
+def empty_sum_failure(span: Span, int_zero: bool) -> list[TStmt]:
+    """What `sum(floats)` does when there turn out to be no items: CPython's result is then an
+    int, which pyx's float cannot be, so the program stops with a traceback saying what to write
+    (exit status 1; from Python, pyx.ProgramStopped). No `except` catches it: a handler would run
+    where CPython runs none, and print something else."""
+    which = "the int 0" if int_zero else "its int start"
+    return [TRaise(span, UNCATCHABLE, f"sum() of no floats: CPython gives {which} here, which pyx's float sum "
+                   "cannot be; write sum(xs, 0.0) to get the float 0.0")]
 
 
 def _plain_sum(chk: FunctionChecker, e: ast.Expr) -> ast.Expr | None:

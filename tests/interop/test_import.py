@@ -127,6 +127,21 @@ def test_pyx_exceptions_become_python_exceptions_with_the_px_location(kernels, t
         kernels.ratio(5, 0)
 
 
+def test_a_float_sum_of_no_items_stops_python_s_caller_past_except_exception(tmp_path, monkeypatch):
+    """CPython's sum of no floats is the int 0, which a Float64 cannot be: the call raises
+    pyx.ProgramStopped, a BaseException, which `except Exception` does not take for an error the
+    program handles (pyx's own handlers let it pass too: tests/golden/sum_floats_*)."""
+    m = import_source("sums", "def total(xs: list[float]) -> float:\n    return sum(x * 2.0 for x in xs)\n",
+                      tmp_path, monkeypatch)
+    assert m.total([1.25]) == 2.5
+    assert not issubclass(pyx.ProgramStopped, Exception)
+    with pytest.raises(pyx.ProgramStopped, match=r"sum\(\) of no floats: .*write sum\(xs, 0\.0\)"):
+        try:
+            m.total([])
+        except Exception:  # noqa: BLE001 (the point: such a handler must not see it)
+            pytest.fail("an Exception handler caught it")
+
+
 def test_print_from_pyx_keeps_its_place_in_the_output(tmp_path, monkeypatch):
     (tmp_path / "talk.px").write_text(KERNELS)
     script = ("import sys, pyx\nk = pyx.import_module('kernels', path=[sys.argv[1]])\n"
