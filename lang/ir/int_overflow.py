@@ -1,12 +1,14 @@
 """Python's ints in 64 bits: `+`, `-`, `*`, `**` and `<<` of `Int` (and `-x`, `abs(x)` and `x // -1` of
-the smallest Int) in a program's `def` functions raise
-OverflowError where CPython's result would not fit, instead of wrapping around.
+the smallest Int) in a program's `def` functions stop the program
+(`pyx stops`, semantics/exceptions.py UNCATCHABLE) where CPython's result would not fit, instead
+of wrapping around.
 
 CPython's ints have no size limit; pyx's `Int` is 64 bits. A `def` is Python's half of the
 language, where the rule is that a program prints what CPython prints or is refused: a wrapped
 result (`3037000500 * 3037000500` printed as a negative number, `2 ** 70` as 0) would be a
-silent difference, so it raises `OverflowError` (the program stops, or its `except` runs)
-instead. An `fn` keeps Mojo's wrapping `Int`, and so does the standard library (its hashes wrap
+silent difference, so the program stops with a traceback instead. Not an OverflowError: CPython
+raises none here, so an `except OverflowError:` or `except Exception:` would run a handler where
+CPython runs none. An `fn` keeps Mojo's wrapping `Int`, and so does the standard library (its hashes wrap
 on purpose). docs/python-subset.md, "Differs, knowingly".
 """
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import types as T
+from ..semantics.exceptions import UNCATCHABLE
 from . import nodes as ir
 
 if TYPE_CHECKING:
@@ -33,20 +36,20 @@ def python_ints(lw: FunctionLowering) -> bool:
 
 
 def checked(lw: FunctionLowering, op: str, a: ir.Value, b: ir.Value, span: Span | None) -> ir.Value:
-    """`a op b` of two Ints (op `+`, `-`, `*`, `**` or `<<`), raising OverflowError where it wraps."""
+    """`a op b` of two Ints (op `+`, `-`, `*`, `**` or `<<`), stopping the program where it wraps."""
     zero = ir.Const(T.INT, 0)
     if op == "+":
         r = lw.binop("add", a, b, span)
         # Two operands of one sign and a result of the other.
         wrapped = lw.cmp("slt", lw.binop("and", lw.binop("xor", a, r, span), lw.binop("xor", b, r, span), span),
                          zero, span)
-        lw.guard(wrapped, "OverflowError", MESSAGE, span)
+        lw.guard(wrapped, UNCATCHABLE, MESSAGE, span)
         return r
     if op == "-":
         r = lw.binop("sub", a, b, span)
         wrapped = lw.cmp("slt", lw.binop("and", lw.binop("xor", a, b, span), lw.binop("xor", a, r, span), span),
                          zero, span)
-        lw.guard(wrapped, "OverflowError", MESSAGE, span)
+        lw.guard(wrapped, UNCATCHABLE, MESSAGE, span)
         return r
     if op == "*":
         return _checked_mul(lw, a, b, span)
@@ -56,14 +59,14 @@ def checked(lw: FunctionLowering, op: str, a: ir.Value, b: ir.Value, span: Span 
         # Python's shift never loses bits: it fits when shifting back gives `a` again.
         shifted = lw.int_op("<<", a, b, span)  # (ValueError for a negative count, as Python's)
         back = lw.int_op(">>", shifted, b, span)
-        lw.guard(lw.cmp("ne", back, a, span), "OverflowError", MESSAGE, span)
+        lw.guard(lw.cmp("ne", back, a, span), UNCATCHABLE, MESSAGE, span)
         return shifted
     raise AssertionError(op)
 
 
 def guard_negated_min(lw: FunctionLowering, v: ir.Value, span: Span | None) -> None:
     """`-x`, `abs(x)` and `x // -1` of the smallest Int: CPython's result (2**63) does not fit."""
-    lw.guard(lw.cmp("eq", v, ir.Const(T.INT, _MIN), span), "OverflowError", MESSAGE, span)
+    lw.guard(lw.cmp("eq", v, ir.Const(T.INT, _MIN), span), UNCATCHABLE, MESSAGE, span)
 
 
 def _checked_mul(lw: FunctionLowering, a: ir.Value, b: ir.Value, span: Span | None) -> ir.Value:
@@ -82,7 +85,7 @@ def _checked_mul(lw: FunctionLowering, a: ir.Value, b: ir.Value, span: Span | No
     differs = lw.cmp("ne", lw.binop("sdiv", r, divisor, span), b, span)
     wrapped = lw.binop("or", lw.binop("and", lw.binop("xor", trivial, ir.Const(T.BOOL, True), span), differs, span),
                        lw.binop("and", minus_one, lw.cmp("eq", b, ir.Const(T.INT, _MIN), span), span), span)
-    lw.guard(wrapped, "OverflowError", MESSAGE, span)
+    lw.guard(wrapped, UNCATCHABLE, MESSAGE, span)
     lw.block.term = ir.Jump(span, done)
     lw.block = done
     return r
@@ -106,5 +109,5 @@ def _checked_pow(lw: FunctionLowering, a: ir.Value, b: ir.Value, span: Span | No
     limit = ir.Const(f, float(2**63))
     outside = lw.binop("or", lw.cmp("oge", p, limit, span), lw.cmp("olt", p, ir.Const(f, -float(2**63)), span), span)
     wrapped = lw.binop("and", lw.cmp("sge", b, ir.Const(T.INT, 2), span), outside, span)
-    lw.guard(wrapped, "OverflowError", MESSAGE, span)
+    lw.guard(wrapped, UNCATCHABLE, MESSAGE, span)
     return r

@@ -33,6 +33,9 @@ PARENT = {
 # a handler would run where CPython runs none. Not in PARENT, so no class covers it; a space in the
 # name, so no program's class is it; the traceback's last line reads "pyx stops: <why>".
 UNCATCHABLE = "pyx stops"
+# How the standard library's pyx source raises it (`raise _PyxStops("why")`): a name only stdlib files
+# may give `raise` (semantics/raising.py), as CPython's ints are bigger than pyx's (stdlib/pyint.px).
+UNCATCHABLE_IN_STDLIB = "_PyxStops"
 
 
 def known_names(user: dict | None = None) -> str:

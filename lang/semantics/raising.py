@@ -9,8 +9,8 @@ from ..syntax import ast
 from ..syntax.classes import data_name
 from ..syntax.exception_data import DATA, MESSAGE
 from ..types import ERROR
-from .exceptions import PARENT, covered, known_names
-from .imports import is_string
+from .exceptions import PARENT, UNCATCHABLE, UNCATCHABLE_IN_STDLIB, covered, known_names
+from .imports import is_stdlib_file, is_string
 from .inheritance import handle_at, held_address
 from .rules import merge_assigned, source_text
 from .typed import LocalVar, TBlock, TBuiltin, TConst, TExpr, TField, THandler, TLocal, TRaise, TTry
@@ -59,8 +59,9 @@ class ExceptionChecker:
                 and cls.id in self.chk.module.structs:  # a class whose `__init__` stores data
             return self.raise_object(s, exc, cls.id[len(DATA):])
         user = self.chk.module.exceptions  # the module's own exception classes
-        if not isinstance(cls, ast.Name) or (cls.id not in PARENT and cls.id not in user) \
-                or self.chk.scopes.lookup(cls.id) is not None:
+        stops = isinstance(cls, ast.Name) and cls.id == UNCATCHABLE_IN_STDLIB and is_stdlib_file(s.span.file.name)
+        if not stops and (not isinstance(cls, ast.Name) or (cls.id not in PARENT and cls.id not in user)
+                          or self.chk.scopes.lookup(cls.id) is not None):
             self.msg.error("E0137", exc.span, name=source_text(exc), known=known_names(user))
             return None
         message, text = "", None
@@ -82,7 +83,7 @@ class ExceptionChecker:
                 self.msg.error("E0217", args[0].span, name=f"the message of {cls.id}")
         self.check_may_raise(f"`{cls.id}`", s.span)
         self.chk.assigned = None
-        return TRaise(s.span, cls.id, message, text=text)
+        return TRaise(s.span, UNCATCHABLE if stops else cls.id, message, text=text)
 
     def raise_object(self, s: ast.Raise, call: ast.Call, cls: str):
         """`raise C(...)` of an exception class with data (syntax/exception_data.py wrote it
