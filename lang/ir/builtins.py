@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .. import types as T
+from ..semantics.exceptions import UNCATCHABLE
 from ..types import ScalarType
 from . import nodes as ir
 
@@ -13,7 +14,7 @@ def ipow_symbol(t: ScalarType) -> str:
 def ipow_function(t: ScalarType) -> ir.Function:
     """Exponentiation by squaring, wrapping like every `Int` operation.
 
-    Python gives a float for a negative exponent; a static `Int ** Int` cannot, so it raises.
+    Python gives a float for a negative exponent; a static `Int ** Int` cannot, so the program stops.
     """
     base, exp = ir.Var("base", t, 1), ir.Var("exp", t, 2)
     result = ir.Var("result", t, 3)
@@ -34,7 +35,10 @@ def ipow_function(t: ScalarType) -> ir.Function:
         entry.term = ir.Branch(None, neg, negative, setup)
     else:
         entry.term = ir.Jump(None, setup)
-    negative.term = ir.Raise(None, "ValueError", f"negative exponent in {t} ** {t} (use a float type)")
+    # The program stops (no `except` catches it): CPython's result is a float, with no exception a
+    # handler could see.
+    negative.term = ir.Raise(None, UNCATCHABLE, f"negative exponent in {t} ** {t}: CPython gives a float here, "
+                             f"which {t} cannot be; write float(b) ** n")
     setup.instrs = [ir.Store(None, result, ir.Const(t, 1))]
     setup.term = ir.Jump(None, head)
     e2, more = temp(), temp(T.BOOL)

@@ -419,6 +419,7 @@ class _UsesWalk:
         if runtime_format.written(node):  # `fmt.format(x)` of a str variable (semantics/runtime_format.py)
             uses.names.add(runtime_format.USED)
             uses.text = True
+            uses.kinds.add(ast.ListExpr)  # (its arguments go to the stdlib as a list of FormatArg)
         if int_methods.written(node):  # `x.bit_length()`, `int.from_bytes(b, "big")` (semantics/int_methods.py)
             uses.names.add(int_methods.USED)
             uses.text = True
