@@ -410,7 +410,8 @@ class _UsesWalk:
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         uses = self.uses
-        uses.text = uses.text or isinstance(node.value, ast.StrLit)
+        # `type(e).__name__` is a str (semantics/type_names.py), a caught exception's too
+        uses.text = uses.text or isinstance(node.value, ast.StrLit) or node.attr == "__name__"
         uses.formatting = uses.formatting or (node.attr == "format" and isinstance(node.value, ast.StrLit))
         if node.attr == "maketrans" and isinstance(node.value, ast.Name) and node.value.id == "str":
             uses.maketrans = uses.text = True  # (semantics/text_tables.py)
