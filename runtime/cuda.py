@@ -135,6 +135,8 @@ class Device:
         cannot be stopped), drop the exception a thread of theirs left in the module's record (it
         is not the next launch's), and free the memory freed meanwhile. None when done; the
         kernel's name when Ctrl-C stopped this wait too."""
+        if not (self.left_running or self.freed_later):
+            return None  # every launch's case but after Ctrl-C: nothing more to do (or import)
         from .kernel_raised import cuda_take
 
         while self.left_running:
@@ -272,6 +274,14 @@ class CudaKernel:
         self._function = device.function(module, meta["entry"])
         self._module = module
         self._cpu = cpu_kernel  # argument checking and conversion are the CPU path's
+        from .bridge import Converter, launch_config
+        from .kernel_raised import cuda_take, exception
+
+        # What every launch needs, looked up once (a launch's own cost counts for short kernels):
+        # each parameter's converter, the configuration check, the record's reader.
+        self._converters = [Converter(p["type"], {}) if p["type"]["kind"] in ("scalar", "ptr") else None
+                            for p in meta["params"]]
+        self._config, self._take, self._exception = launch_config, cuda_take, exception
 
     def __repr__(self) -> str:
         return f"<pyx kernel {self._meta['signature']} on {self._device.arch}>"
@@ -280,9 +290,7 @@ class CudaKernel:
         raise TypeError(f"{self.__name__} is a kernel: launch it with {self.__name__}[grid, block](...)")
 
     def __getitem__(self, config):
-        from .bridge import launch_config
-
-        grid, block, shared, stream = launch_config(self.__name__, config)
+        grid, block, shared, stream = self._config(self.__name__, config)
         return lambda *args: self._launch(grid, block, shared, stream or 0, args)
 
     def _launch(self, grid, block, shared, stream, args) -> None:
@@ -297,8 +305,8 @@ class CudaKernel:
         values: list = []
         copies: list = []
         try:
-            for p, value in zip(params, args, strict=True):
-                values.append(self._argument(p, value, copies))
+            for p, converter, value in zip(params, self._converters, args, strict=True):
+                values.append(self._argument(p, converter, value, copies))
             pointers = (ctypes.c_void_p * len(values))(*[ctypes.addressof(v) for v in values])
             driver = device.driver
             check(driver, "cuLaunchKernel", driver.cuLaunchKernel(
@@ -309,17 +317,15 @@ class CudaKernel:
             check(driver, "cuCtxSynchronize", driver.cuCtxSynchronize(), name)
             for host, buffer in copies:
                 buffer.to_host(host)
-            from .kernel_raised import cuda_take, exception
-
-            record = cuda_take(device, self._module)  # a thread's exception, if one raised
+            record = self._take(device, self._module)  # a thread's exception, if one raised
         finally:
             for _, buffer in copies:
                 buffer.free()
-        raised = exception(record) if record is not None else None
+        raised = self._exception(record) if record is not None else None
         if raised is not None:
             raise raised
 
-    def _argument(self, param: dict, value, copies: list):
+    def _argument(self, param: dict, converter, value, copies: list):
         desc = param["type"]
         if desc["kind"] == "ptr":
             if isinstance(value, DeviceBuffer):  # the caller manages its copies
@@ -332,7 +338,7 @@ class CudaKernel:
             import numpy as np
 
             array = np.asarray(value)
-            expected = self._cpu_dtype(param)
+            expected = converter.dtype
             if str(array.dtype) != expected:
                 raise TypeError(f"{self.__name__}() argument '{param['name']}' must be "
                                 f"{desc.get('name', 'a pointer')}: expected an array of {expected}, got {array.dtype}")
@@ -345,13 +351,4 @@ class CudaKernel:
         if desc["kind"] != "scalar":
             raise TypeError(f"{self.__name__}() argument '{param['name']}': {desc['kind']} arguments are not "
                             "supported by the cuda target yet")
-        from .bridge import Converter
-
-        raw = Converter(desc, {})._scalar(value, self.__name__, param["name"])
-        return _SCALARS[(desc["class"], desc["bits"])](raw)
-
-    @staticmethod
-    def _cpu_dtype(param: dict) -> str | None:
-        from .bridge import Converter
-
-        return Converter(param["type"], {}).dtype
+        return _SCALARS[(desc["class"], desc["bits"])](converter._scalar(value, self.__name__, param["name"]))
