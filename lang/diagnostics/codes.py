@@ -307,6 +307,7 @@ CODES: tuple[ErrorCode, ...] = (
     ErrorCode('E0331', 'zip_longest_unsupported', PYTHON, 'this `zip_longest` is not supported: {detail}'),
     ErrorCode('E0332', 'groupby_not_walked', PYTHON, '`groupby(...)` is supported only as what a `for` loop or a comprehension walks, as `for k, g in groupby(xs):`, each group `g` walked where it is read (`list(g)`, `for x in g`): CPython\'s groups are used up when the next one is reached, which pyx does not follow in a value kept for later'),
     ErrorCode('E0340', 'mixed_container_items', PYTHON, "this {display} holds {first} and {second}: a pyx {display} holds items of one type, and one that mixes a {what} with other values (Python's JSON-like nesting) has none yet; keep the {what}s and the other values in {display}s of their own"),
+    ErrorCode('E0341', 'binary_file_mode', PYTHON, "`open(..., {mode})`: pyx's files are text only (binary mode, `b`, is not supported yet); open it in text mode ({text}) and work with str"),
     ErrorCode('E0345', 'kept_argument_changed', PYTHON, "`{name}` is changed here while `{holder}`, which keeps it as `{holder}.{field}`, is still used: Python's `{holder}.{field}` is `{name}` itself and would show the change, pyx's is the copy `{func}(...)` made; finish with `{holder}` before changing `{name}`, or pass `{name}.copy()` to `{func}` if a copy is meant"),
     # E09xx: tools and environment
     ErrorCode('E0901', 'cannot_read_file', TOOLS, 'cannot read `{path}`: {reason}'),

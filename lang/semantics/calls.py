@@ -185,6 +185,10 @@ class CallChecker:
             if rewritten is not None:
                 return rewritten
         e = everyday.itertools_arguments(self.chk, decl, everyday.chain_pairs(decl, e))  # `compress(range(n), flags)`
+        mode = _binary_mode(decl, e)
+        if mode is not None:  # `open(path, "rb")`
+            self.msg.error("E0341", mode.span, mode=repr(mode.value), text=f"'{mode.value.replace('b', '') or 'r'}'")
+            return TConst(e.span, ERROR, None)
         if not launching and any(d.name == "kernel" for d in decl.decorators):
             self.msg.error("E0148", e.func.span, func=decl.name)
             for a in e.args:
@@ -796,6 +800,14 @@ class CallChecker:
     def _no_keywords(self, name: str, e: ast.Call) -> None:
         for kw in e.keywords:
             self.msg.error("E0207", kw.span, func=name, name=kw.name)
+
+
+def _binary_mode(decl: ast.FnDef, e: ast.Call) -> ast.StrLit | None:
+    """The literal mode of `open(path, "rb")` (stdlib/io.px's `open`) when it asks for binary."""
+    if decl.name != "open" or not decl.span.file.name.endswith("io.px") or not is_stdlib_file(decl.span.file.name):
+        return None
+    mode = e.args[1] if len(e.args) > 1 else next((k.value for k in e.keywords if k.name == "mode"), None)
+    return mode if isinstance(mode, ast.StrLit) and "b" in mode.value else None
 
 
 def _in_process(symbol: str) -> bool:
