@@ -563,6 +563,13 @@ class BuildAst(Transformer_NonRecursive):
         starred = [a for a in arguments or () if isinstance(a, _StarredZip)]
         if starred:  # `zip(*rows)`: Python's transposition (semantics/zip_rows.py)
             return ast.Call(self._span(meta), ast.Name(func.span, ZIP_ROWS), (starred[0].value,), ())
+        if any(isinstance(a, _StarredArgument) for a in arguments or ()):
+            if isinstance(func, ast.Name) and func.id == "print":
+                return _print_unpacked(self._span(meta), func, arguments)
+            for a in arguments:
+                if isinstance(a, _StarredArgument):
+                    self.diags.error("E0002", a.span, construct="argument unpacking with `*`")
+            return ast.ErrorExpr(self._span(meta))
         args, keywords = [], []
         bare = [a for a in arguments or () if isinstance(a, _BareGenerator)]
         if bare and len(arguments) > 1:
@@ -597,7 +604,7 @@ class BuildAst(Transformer_NonRecursive):
                 and re.match(r"\s*,?\s*\)", self.source.text[meta.end_pos:meta.end_pos + 40]):
             # `zip(*rows)`: tuples as long as `rows`, a length only the run knows (semantics/zip_rows.py)
             return _StarredZip(self._span(meta), c[0])
-        return self._bad_expr(meta, "argument unpacking with `*`")
+        return _StarredArgument(self._span(meta), c[0])  # (print's; `call` refuses the others)
 
     def generator(self, meta, c):
         return ast.Comprehension(self._span(meta), "generator", c[0], None, tuple(c[1]))
@@ -853,6 +860,41 @@ _ZIP_OF_STARRED = re.compile(r"(?<![\w.])zip\s*\(\s*\Z")
 # and its `VarTuple` (`xs, ys = zip(*pairs)` builds one per column: semantics/zip_rows.py).
 ZIP_ROWS = "zip of rows"
 VAR_TUPLE = "tuple of rows"
+
+
+@dataclass(frozen=True)
+class _StarredArgument(ast.Expr):
+    """`*xs` among a call's arguments: only `print(*xs)` takes it (`_print_unpacked`)."""
+
+    value: ast.Expr
+
+
+_ITEM = "__pyx_printed_item"  # (a comprehension's own variable: no source spells it)
+
+
+def _print_unpacked(span: Span, func: ast.Name, arguments: list) -> ast.Call:
+    """`print(a, *xs, b, sep=s, end=e)` is `print(s.join([str(a)] + [str(x) for x in xs] + [str(b)]),
+    end=e)`: Python's print writes str() of each item, the separator between them, whatever their
+    number (none: only `end`), after evaluating every argument in order, as the list does."""
+    keywords = [a for a in arguments if isinstance(a, ast.Keyword)]
+    sep = next((k.value for k in keywords if k.name == "sep"), None)
+    if sep is None or isinstance(sep, ast.NoneLit):
+        sep = ast.StrLit(span, " ")
+    pieces: list[ast.Expr] = []
+    for a in arguments:
+        if isinstance(a, ast.Keyword):
+            continue
+        if isinstance(a, _StarredArgument):
+            item = ast.Name(a.span, _ITEM)
+            text = ast.Call(a.span, ast.Name(a.span, "str"), (item,), ())
+            pieces.append(ast.Comprehension(a.span, "list", text, None, (ast.CompFor(a.span, item, a.value),)))
+        else:
+            pieces.append(ast.ListExpr(a.span, (ast.Call(a.span, ast.Name(a.span, "str"), (a,), ()),)))
+    joined: ast.Expr = pieces[0]
+    for piece in pieces[1:]:
+        joined = ast.Binary(span, "+", joined, piece)
+    line = ast.Call(span, ast.Attribute(sep.span, sep, "join"), (joined,), ())
+    return ast.Call(span, func, (line,), tuple(k for k in keywords if k.name != "sep"))
 
 
 @dataclass(frozen=True)
