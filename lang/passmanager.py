@@ -112,7 +112,7 @@ IR_PASSES = (
          ".ir.bfloat16:legalize_bfloat16", "ir", "ir"),
     # Last: it copies kernels as the passes above left them.
     Pass("gpu_regions", "CPU only: kernels with barriers also as loops over the block's threads (no coroutines)",
-         ".ir.gpu_regions:split_kernels", "ir", "ir", _regions),
+         ".ir.passes:split_kernels", "ir", "ir", _regions),
 )
 
 VERIFY = Pass("verify", "check the IR invariants (after lowering and after each IR pass, when on)",

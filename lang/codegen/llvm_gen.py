@@ -808,7 +808,23 @@ class FunctionCodegen:
     def op_exc_set_payload(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         if self.mg.device:
             raise ExceptionTypeInDeviceCode("`raise` of an exception class with an `__init__`", i.span)
-        self.b.store(self.b.bitcast(args[0], CHARP), self.mg.rt.exc_field(self.b, "payload"))
+        self.b.call(self.mg.rt.exc_keep(), [self.b.bitcast(args[0], CHARP), self.payload_drop(i.attrs["drop"])])
+
+    def payload_drop(self, symbol: str) -> ll.Value:
+        """`void drop(payload)` for `__pyx_exc_keep`: one reference to the object taken away, by its
+        handle's `__del__` (`symbol`, which frees it with the last)."""
+        name = "__pyx_exc_drop." + symbol
+        fn = self.mg.module.globals.get(name)
+        if fn is None:
+            fn = ll.Function(self.mg.module, ll.FunctionType(ll.VoidType(), [CHARP]), name)
+            fn.linkage = "internal"
+            b = ll.IRBuilder(fn.append_basic_block("entry"))
+            destructor = self.mg.functions[symbol]
+            handle = destructor.function_type.args[0]
+            value = b.insert_value(ll.Constant(handle, ll.Undefined), b.bitcast(fn.args[0], handle.elements[0]), 0)
+            b.call(destructor, [value], cconv="swiftcc" if destructor.calling_convention == "swiftcc" else None)
+            b.ret_void()
+        return self.b.bitcast(fn, CHARP)
 
     def op_raise_text(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         rt = self.mg.rt

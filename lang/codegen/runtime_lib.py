@@ -267,11 +267,46 @@ class RuntimeLib:
         b.cbranch(b.and_(b.icmp_unsigned("!=", head, mark), b.icmp_unsigned("!=", head, ll.Constant(CHARP, None))),
                   step, done)
         b = ll.IRBuilder(step)
-        b.store(b.load(b.bitcast(head, CHARP.as_pointer())), head_at)
+        following = b.load(b.bitcast(head, CHARP.as_pointer()))
+        if self.host:  # a block whose link has its low bit set holds an object: its drop, then it
+            link = b.ptrtoint(following, I64)
+            following = b.inttoptr(b.and_(link, I64(-2)), CHARP)
+            b.store(following, head_at)
+            with b.if_then(b.trunc(link, I1)):
+                words = b.bitcast(head, CHARP.as_pointer())
+                drop = b.bitcast(b.load(b.gep(words, [I32(1)])), ll.FunctionType(VOID, [CHARP]).as_pointer())
+                b.call(drop, [b.load(b.gep(words, [I32(2)]))])
+        else:
+            b.store(following, head_at)
         b.call(self.libc("free"), [head])
         b.branch(loop)
         ll.IRBuilder(done).ret_void()
         self.texts_release = release
+
+    def exc_keep(self) -> ll.Function:
+        """`void __pyx_exc_keep(payload, drop)` (host; defined on first use): the raised exception's
+        object (an exception class with data, lang/syntax/exception_data.py), the state's `payload`;
+        the exception's reference to it is given back with the messages made at run time
+        (`__pyx_texts_release`: a `try` completing, Python's copy made), as a block of that list
+        whose link has its low bit set: the link, `drop` (`void drop(payload)`: the object's
+        handle's `__del__`), the payload."""
+        if "__pyx_exc_keep" in self._functions:
+            return self._functions["__pyx_exc_keep"]
+        keep, b = self._function("__pyx_exc_keep", VOID, [CHARP, CHARP])
+        keep.attributes.add("noinline")
+        keep.attributes.add("cold")
+        payload, drop = keep.args
+        st = b.call(self.state_fn, [])
+        b.store(payload, self.exc_at(b, st, "payload"))
+        texts_at = self.exc_at(b, st, "texts")
+        block = b.bitcast(b.call(self.libc("malloc"), [I64(24)]), CHARP.as_pointer())
+        link = b.or_(b.ptrtoint(b.load(texts_at), I64), I64(1))
+        b.store(b.inttoptr(link, CHARP), block)
+        b.store(drop, b.gep(block, [I32(1)]))
+        b.store(payload, b.gep(block, [I32(2)]))
+        b.store(b.bitcast(block, CHARP), texts_at)
+        b.ret_void()
+        return keep
 
     def _define_exc_shutdown(self) -> None:
         """`void __pyx_exc_shutdown()`: give the key back before the JIT frees this module."""

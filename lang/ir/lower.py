@@ -491,7 +491,7 @@ class FunctionLowering:
             size = self.emit(ir.Extract(s.span, self.temp(T.INT), text, size_at))
             self.intrinsic("raise_text", [ir.Const(T.STRING_LITERAL, s.exc), data, size], None, s.span)
             if s.payload is not None:  # (after the raise, which set the class and the message)
-                self.intrinsic("exc_set_payload", [self.expr(s.payload)], None, s.span)
+                self.intrinsic("exc_set_payload", [self.expr(s.payload)], None, s.span, drop=s.drop)
             self.terminate(ir.Reraise(s.span, self.handler()))
         else:
             self.terminate(ir.Raise(s.span, s.exc, s.message, self.handler()))

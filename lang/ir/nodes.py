@@ -352,7 +352,8 @@ class Block:
         return f"Block({self.label})"
 
     def successors(self) -> list[Block]:
-        out = [i.handler for i in self.instrs if isinstance(i, (Call, Launch, ParallelFor)) and i.handler is not None]
+        out = [i.handler for i in self.instrs
+               if isinstance(i, (Call, CallFn, Launch, ParallelFor)) and i.handler is not None]
         if isinstance(self.term, Jump):
             out.append(self.term.target)
         elif isinstance(self.term, Branch):

@@ -209,7 +209,7 @@ _add("exc_kind", operands=(EXC,), result=STR)  # `type(e).__name__`
 _add("exc_is", operands=(EXC,), variadic=STR, result=BOOL)  # `isinstance(e, C)`: its class is one of these
 # the object of an exception class with data (lang/syntax/exception_data.py): a Ptr[Int] to it
 _add("exc_payload", operands=(EXC,), result=PTR)
-_add("exc_set_payload", operands=(PTR,), side_effects=True)
+_add("exc_set_payload", operands=(PTR,), side_effects=True, attrs=(Attr("drop", str),))  # drop: its `__del__`
 _add("raise_text", operands=(STR, PTR, INT), side_effects=True)
 _add("texts_mark", result=PTR)
 _add("texts_release", operands=(PTR,), side_effects=True)

@@ -6,7 +6,8 @@ it is moved out (`x^`, `return x`) or destroyed. A value is destroyed when its v
 assigned again, a temporary at the end of its statement (or when its expression runs
 again, in a loop), and everything still live when the function returns or an exception
 leaves it: a function that holds such values lowers with a `cleanup` handler under every
-other, which destroys what is live and re-raises. Destroying runs the struct's `__del__`
+other, which destroys what is live and re-raises (a chain of blocks per set of values that
+may be live where an exception is raised: `finish`). Destroying runs the struct's `__del__`
 and then its fields' destructors. LLVM removes the flags wherever it can prove them.
 """
 from __future__ import annotations
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 TAKING = ("var", "owned")
 
 Slot = tuple[ir.Var, ir.Var, T.Type]  # a value owned: where it is, its live flag, its type
+Handled = ir.Call | ir.CallFn | ir.Launch | ir.ParallelFor | ir.Raise | ir.Reraise  # what has a handler
 
 
 class OwnershipLowering:
@@ -126,13 +128,89 @@ class OwnershipLowering:
             self.destroy_if_live(var, flag, type_, span)
 
     def finish(self) -> None:
-        """Once the body is lowered: fill the `cleanup` handler (destroy what is live, re-raise)."""
+        """Once the body is lowered: the `cleanup` handler. Each place an exception goes to it
+        goes instead to the entry of a chain that destroys just the values that may be live
+        there (`may_be_live`), the most recently made first, and re-raises; chains with the same
+        tail share its blocks, and a place where nothing may be live leaves the function at once.
+        (One block destroying every value, reached from every raise site, became hundreds of
+        phis of hundreds of edges each in LLVM, whose code generation took tens of seconds.)"""
         if self.cleanup is None:
             return
-        self.lw.block, self.lw.handlers, self.lw.finally_stack = self.cleanup, [], []
+        cleanup, slots = self.cleanup, list(self.slots.values())
+        sites, jumped = self.may_be_live(cleanup, slots)
+        self.lw.block, self.lw.handlers, self.lw.finally_stack = cleanup, [], []
         self.unwinding = True  # (an exception's path is rare: a plain `__del__` call keeps it small)
-        self.destroy_all(None)
-        self.lw.terminate(ir.Reraise(None, None))
+        links: dict[tuple[int, int], ir.Block] = {}  # (slot, id of the next link) -> the block destroying it
+
+        def chain(live: int) -> ir.Block | None:
+            """The entry of the chain destroying the slots of `live`, the last made first."""
+            entry: ir.Block | None = None
+            for i in range(len(slots)):  # built from its end: the earliest slot is destroyed last
+                if live >> i & 1:
+                    link = links.get((i, id(entry)))
+                    if link is None:
+                        self.lw.block = link = links[i, id(entry)] = self.lw.new_block("cleanup")
+                        self.destroy_if_live(*slots[i], None)
+                        self.lw.terminate(ir.Reraise(None, entry))
+                    entry = link
+            return entry
+
+        for holder, live in sites:
+            holder.handler = chain(live)
+        # Only blocks no path from the entry reaches still go to `cleanup` (remove_unreachable_blocks
+        # drops them and it), unless a jump does: that destroys every value that may be live.
+        self.lw.block = cleanup
+        if jumped:
+            self.lw.terminate(ir.Reraise(None, chain((1 << len(slots)) - 1)))
+        else:
+            self.lw.terminate(ir.Unreachable(None))
+
+    def may_be_live(self, cleanup: ir.Block, slots: list[Slot]) -> tuple[list[tuple[Handled, int]], bool]:
+        """Each instruction or terminator whose handler is `cleanup`, with the set of slots whose
+        live flag may be set when it raises (bit i: slots[i]): a forward data flow over the
+        function's blocks, from the flags' stores; and whether a jump reaches `cleanup`."""
+        index = {id(flag): i for i, (_, flag, _) in enumerate(slots)}
+        entry = self.lw.fn.blocks[0]
+        state_in: dict[int, int] = {id(entry): 0}
+        at_site: dict[int, tuple[Handled, int]] = {}
+        work = [entry]
+
+        def reach(target: ir.Block, live: int) -> None:
+            old = state_in.get(id(target))
+            if old is None or live | old != old:
+                state_in[id(target)] = live | (old or 0)
+                work.append(target)
+
+        def handled(holder: Handled, live: int) -> None:
+            if holder.handler is cleanup:
+                _, before = at_site.get(id(holder), (holder, 0))
+                at_site[id(holder)] = (holder, before | live)
+            elif holder.handler is not None:
+                reach(holder.handler, live)
+
+        while work:
+            block = work.pop()
+            live = state_in[id(block)]
+            tested: dict[int, int] = {}  # a flag's value loaded in this block (its Temp) -> the flag's bit
+            for instr in block.instrs:
+                if isinstance(instr, ir.Store) and id(instr.var) in index:
+                    bit = 1 << index[id(instr.var)]
+                    cleared = isinstance(instr.value, ir.Const) and instr.value.value is False
+                    live = live & ~bit if cleared else live | bit
+                    tested = {temp: b for temp, b in tested.items() if b != bit}
+                elif isinstance(instr, ir.Load) and id(instr.var) in index:
+                    tested[id(instr.result)] = 1 << index[id(instr.var)]
+                elif isinstance(instr, (ir.Call, ir.CallFn, ir.Launch, ir.ParallelFor)):
+                    handled(instr, live)
+            term = block.term
+            if isinstance(term, ir.Jump):
+                reach(term.target, live)
+            elif isinstance(term, ir.Branch):  # (`when_live`: on the other side the flag is clear)
+                reach(term.then, live)
+                reach(term.orelse, live & ~tested.get(id(term.cond), 0))
+            elif isinstance(term, (ir.Raise, ir.Reraise)):
+                handled(term, live)
+        return list(at_site.values()), id(cleanup) in state_in
 
     # ---- values changing hands ----
     def move_out(self, e: t.TMove) -> ir.Value:

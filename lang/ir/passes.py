@@ -107,6 +107,16 @@ def device_functions(module: ir.Module) -> ir.Module:
     return module
 
 
+def split_kernels(module: ir.Module) -> ir.Module:
+    """Pass `gpu_regions` (ir/gpu_regions.py), which adds a companion only for a kernel: a module
+    without one is left as it is, and that module is not even imported (start-up time)."""
+    if not any(f.kernel for f in module.functions):
+        return module
+    from .gpu_regions import split_kernels as split
+
+    return split(module)
+
+
 def launching_functions(module: ir.Module) -> set[str]:
     """The functions that launch a kernel, directly or through what they call (host code that
     needs a GPU's memory when its kernels run there)."""

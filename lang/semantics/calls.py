@@ -479,6 +479,10 @@ class CallChecker:
             c.args.append(TFieldRef(b.span, t, place))
             return True
         if not (isinstance(b, TLocal) and b.var.mutable and b.type == t):
+            if classes.reaches_object(b) and c.decl.kind == "def":  # `take(n, self.bank)`
+                self.msg.error("E0317", b.span, source=b.span.file.text[b.span.start:b.span.end],
+                               func=c.decl.name, name=p.name)
+                return False
             self.msg.error("E0114", b.span, name=p.name, type=t)
             return False
         if b.var in c.borrowed:

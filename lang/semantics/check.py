@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from .. import types as T
 from ..diagnostics import DiagnosticBag, note_statement
@@ -19,7 +21,6 @@ from . import (
     classes,
     closure_loops,
     context_managers,
-    device_closures,
     everyday,
     function_values,
     inheritance,
@@ -46,9 +47,6 @@ from .mathlib import MathChecker
 from .messages import MessageBuilder
 from .narrowing import AttributePlace, after_statement, narrowed, not_none_when
 from .ownership import OwnershipChecker
-from .parallel import analyze as analyze_prange
-from .pointers import PointerChecker
-from .raising import ExceptionChecker
 from .rules import (
     INPLACE_METHODS,
     MAX_UNROLL,
@@ -62,11 +60,9 @@ from .rules import (
 )
 from .scope import BlockScopes, ComptimeSymbol, ModuleSymbols
 from .sharing import SharingChecker, attribute_root, borrowed_argument, reroot
-from .simd import SIMDChecker
 from .slicing import delete
 from .strformat import StringFormatChecker
 from .structs import StructChecker
-from .tuples import TupleChecker
 from .typed import (
     FieldTarget,
     FunctionInstance,
@@ -89,6 +85,12 @@ from .typed import (
     TWhile,
 )
 from .vectorize import VectorizeChecker, is_vectorize
+
+if TYPE_CHECKING:
+    from .pointers import PointerChecker
+    from .raising import ExceptionChecker
+    from .simd import SIMDChecker
+    from .tuples import TupleChecker
 
 # Names later issues define; using them now says so instead of "not defined".
 # Python's data model: the method a struct defines to take part in each operator.
@@ -189,9 +191,6 @@ class FunctionChecker:
         self.exprs: ExpressionChecker = ExpressionChecker(self)
         self.calls: CallChecker = CallChecker(self)
         self.structs: StructChecker = StructChecker(self)
-        self.exceptions: ExceptionChecker = ExceptionChecker(self)
-        self.simd: SIMDChecker = SIMDChecker(self)
-        self.pointers: PointerChecker = PointerChecker(self)
         self.mathlib: MathChecker = MathChecker(self)
         self.gpu: GPUChecker = GPUChecker(self)
         self.ownership: OwnershipChecker = OwnershipChecker(self)
@@ -200,7 +199,6 @@ class FunctionChecker:
         self.closures: ClosureChecker = ClosureChecker(self)
         self.strformat: StringFormatChecker = StringFormatChecker(self)
         self.comprehensions: ComprehensionChecker = ComprehensionChecker(self)
-        self.tuples: TupleChecker = TupleChecker(self)
         self.globals: ModuleVariables = ModuleVariables(self)
         self.empties: EmptyLiterals = EmptyLiterals(self)
         self.generators: GeneratorChecker = GeneratorChecker(self)
@@ -208,6 +206,32 @@ class FunctionChecker:
         self.narrowed: set[LocalVar | AttributePlace] = set()  # Optionals read as values here (narrowing.py)
         if self.globals.script:
             self.scopes.on_outermost = self.globals.declare_script_variable
+
+    # The collaborators few functions need, each built (and its module imported) on first use:
+    # a program that never reaches one skips importing it (start-up time, docs/compiler.md).
+    @cached_property
+    def exceptions(self) -> ExceptionChecker:
+        from .raising import ExceptionChecker
+
+        return ExceptionChecker(self)
+
+    @cached_property
+    def simd(self) -> SIMDChecker:
+        from .simd import SIMDChecker
+
+        return SIMDChecker(self)
+
+    @cached_property
+    def pointers(self) -> PointerChecker:
+        from .pointers import PointerChecker
+
+        return PointerChecker(self)
+
+    @cached_property
+    def tuples(self) -> TupleChecker:
+        from .tuples import TupleChecker
+
+        return TupleChecker(self)
 
     def resolve_type(self, expr: ast.Expr) -> Type:
         return self.type_resolver(expr, self.ct_env)
@@ -237,6 +261,7 @@ class FunctionChecker:
             self.scopes.declare(param.name, var)
             self.refer_local(param.span, var, "param")
             self.assigned.add(var)
+            function_values.param_cell(self, var)  # shared with a closure that leaves the frame
         for p, value in self.ct_env.items():
             # Compile-time parameters are constants in the body (types are only usable as types).
             if not isinstance(value, T.Type):
@@ -331,8 +356,11 @@ class FunctionChecker:
             return None  # a docstring
         if closure_loops.is_closure_loop(self, e):  # Mojo's `parallelize[body](n)`, `vectorize[body, W](n)`
             return closure_loops.closure_loop(self, s)
-        if device_closures.is_elementwise(self, e):  # Mojo's `elementwise[body, W, target="gpu"](n)`
-            return device_closures.elementwise(self, s)
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Subscript):  # `form[...](...)`: its module on first use
+            from . import device_closures
+
+            if device_closures.is_elementwise(self, e):  # Mojo's `elementwise[body, W, target="gpu"](n)`
+                return device_closures.elementwise(self, s)
         spelled = setdefault_then_method(e)
         if spelled is not None:  # `d.setdefault(k, []).append(x)`
             return TBlock(s.span, [x for x in (self.stmt(t) for t in spelled) if x is not None])
@@ -376,6 +404,7 @@ class FunctionChecker:
             self.msg.error("E0132", s.name_span, name=s.name)
             vtype = ERROR
         var = self.new_var(s.name, vtype, s.name_span)
+        function_values.declared(self, var)  # (`cache: dict[int, int] = {}` shared with a returned closure)
         self.scopes.declare(s.name, var, function_wide=not s.explicit)
         self.refer_local(s.name_span, var)
         if value is None:
@@ -829,6 +858,8 @@ class FunctionChecker:
         first_inner = loop_state.first_inner
         loop = TForRange(s.span, var, start, stop, step, body, parallel)
         if parallel:
+            from .parallel import analyze as analyze_prange
+
             loop.captures, loop.reductions = analyze_prange(body, var, first_inner, self.msg.bag)
         return loop
 

@@ -371,7 +371,9 @@ class ClosureChecker:
                                     f"{self._where(s.name_span)}>", s.name_span, own_name=s.name)
         if made is None:  # its name stays defined, quietly, so its uses say nothing more
             if self.chk.scopes.lookup(s.name) is None:
-                self.chk.assign_target(ast.Name(s.name_span, s.name), TConst(s.span, ERROR, None))
+                quiet = self.chk.assign_target(ast.Name(s.name_span, s.name), TConst(s.span, ERROR, None))
+                if quiet is not None and self.chk.assigned is not None:
+                    self.chk.assigned.add(quiet)  # (not "used before it is assigned", E0103, either)
             return None
         existing = self.chk.scopes.lookup(s.name)
         if isinstance(existing, LocalVar) and existing.type != made.type and existing.type != ERROR \
@@ -462,8 +464,8 @@ class ClosureChecker:
             self.msg.error("E0277", span, func=decl.name, name=n)
             made.ok = False
             return
-        if not isinstance(found, LocalVar):
-            return  # a module-level name, a builtin, or a mistake the body's check reports
+        if not isinstance(found, LocalVar) or found.global_symbol is not None:
+            return  # a module-level name (the nested function reads it itself), a builtin, or a mistake
         if found.type == ERROR:
             self.chk.empties.unmade_closure(decl, found)  # `out = []` appended to in here (empty_literals.py)
             made.ok = False
@@ -665,7 +667,11 @@ class ClosureChecker:
         escaping = {t for t in _frames(ret) if t.frame == self.chk.fn.symbol}
         for ftype, span, name in self.shared:
             if ftype in escaping and not try_cells(self.chk, ftype):  # (or checked again, with cells)
-                self.msg.error("E0278", span, (Note("pyx shares a variable that is assigned again, or is not a "
-                                                    "number, by keeping its address", span),),
-                               name=name, func=self.chk.fn.name)
+                found = self.chk.scopes.lookup(name)
+                why = "pyx shares a variable that is assigned again, or is not a number, by keeping its address"
+                if isinstance(found, LocalVar) and found.is_param and owning(found.type):
+                    why = (f"Python's closure would share the caller's own `{name}`; pyx keeps it beyond this "
+                           f"call only as a copy: copy it into a variable here (`own = {name}.copy()`) and "
+                           "use that, if a copy is meant")
+                self.msg.error("E0278", span, (Note(why, span),), name=name, func=self.chk.fn.name)
                 return

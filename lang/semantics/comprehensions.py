@@ -456,11 +456,14 @@ class ComprehensionChecker:
                 if total.type == ERROR:
                     return []
                 t = default_type(total.type)
-                if not (isinstance(t, ScalarType) and not t.is_bool):
+                from .classes import is_class
+
+                # objects add with their class's `__add__` from the start given (`sum(fs, Frac(0))`)
+                if not ((isinstance(t, ScalarType) and not t.is_bool) or (is_class(t) and start_expr is not None)):
                     self.msg.error("E0203", e.span, op="sum", operand=v.type)
                     return []
                 acc.type = t
-                if t.is_float and int_start and shown:
+                if isinstance(t, ScalarType) and t.is_float and int_start and shown:
                     check.append(True)
             total = self.exprs.binary("+", TLocal(e.span, acc.type, acc), v, e.span)
             add = self.chk.store([acc], [self.exprs.coerce(total, acc.type)], e.span)

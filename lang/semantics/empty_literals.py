@@ -19,7 +19,7 @@ A variable nothing resolves is E0287 at its literal, saying to annotate it.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .. import types as T
 from ..diagnostics import Note
@@ -192,6 +192,9 @@ def first_use(decl: ast.FnDef, name: str, literal: ast.Expr) -> tuple[Note, ...]
 
 
 def _why(name: str, node: ast.Name, parent: ast.Node | None, within: ast.FnDef, decl: ast.FnDef) -> str:
+    if within is not decl and not _calls(decl, within.name) and any(p.annotation is None for p in within.params):
+        return f"`{name}` is used here, in the nested function `{within.name}`, which `{decl.name}` does not " \
+               f"call: nothing says what its parameters hold (annotate them, or `{name}`)"
     if within is not decl:
         return f"`{name}` is used here, in the nested function `{within.name}`, which said nothing of it where " \
                f"the function calls `{within.name}`"
@@ -203,6 +206,17 @@ def _why(name: str, node: ast.Name, parent: ast.Node | None, within: ast.FnDef, 
     if isinstance(parent, ast.Return):
         return f"`{name}` is first used here, returned by a function that does not say what it returns"
     return f"`{name}` is first used here, which does not say what it holds"
+
+
+def _calls(decl: ast.FnDef, name: str) -> bool:
+    """Whether decl's body calls `name` (a nested function) by that name."""
+    stack: list[ast.Node] = list(decl.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
+            return True
+        stack.extend(ast.children(node))
+    return False
 
 
 class EmptyLiterals:
@@ -271,12 +285,27 @@ class EmptyLiterals:
         if decl is None or len(args) != len(decl.params) or any(a.type == ERROR for a in args) \
                 or any(p.annotation is not None or p.default is not None for p in decl.params):
             return
+        self._probe(decl, tuple(self.chk.exprs.string_or(default_type(a.type)) for a in args))
+
+    def _probe_unmade(self) -> None:
+        """Before E0287: the nested defs not made for a pending capture and never called here
+        (a closure returned, `def add(x: int): items.append(x)`) whose parameters are all annotated
+        (or none): their bodies checked quietly with those types, as `nested_call` does."""
+        for decl in list(self.unmade.values()):
+            if decl.variadic is not None or decl.ct_params \
+                    or any(p.annotation is None or p.variadic for p in decl.params):
+                continue
+            types = tuple(self.chk.type_resolver(cast(ast.Expr, p.annotation), dict(self.chk.ct_env), decl)
+                          for p in decl.params)
+            if ERROR not in types:
+                self._probe(decl, types)
+
+    def _probe(self, decl: ast.FnDef, types: tuple[Type, ...]) -> None:
         from ..diagnostics import DiagnosticBag
         from .check import FunctionChecker
         from .typed import FunctionInstance
 
         chk = self.chk
-        types = tuple(chk.exprs.string_or(default_type(a.type)) for a in args)
         probe = FunctionInstance(decl, chk.fn.module, types, f"{chk.fn.symbol}.<probe {decl.name}>")
         checker = FunctionChecker(chk.module, probe, DiagnosticBag(), chk.instantiate, chk.type_resolver,
                                   chk.comptime_value, chk.home_of)
@@ -419,6 +448,8 @@ class EmptyLiterals:
         owner = self.owners.get(var)
         if owner is not None:  # the script's literal: its check starts again, this one is abandoned
             if owner.retries >= MAX_RETRIES or id(literal) in owner.empty_hints:
+                return
+            if not owner.in_progress:  # (checked already, its E0287 reported: a function it left for later)
                 return
             owner.empty_hints[id(literal)] = t
             raise Retry(owner)
@@ -582,6 +613,8 @@ class EmptyLiterals:
     def report_unresolved(self) -> None:
         if self.chk.globals.script:
             self._ask_functions()
+        if self.pending and self.chk.fn.retries < MAX_RETRIES:
+            self._probe_unmade()  # (raises Retry where a returned closure's body says what one holds)
         from .attribute_types import PendingAttribute
 
         for var, literal in self.pending.items():

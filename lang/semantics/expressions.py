@@ -18,9 +18,11 @@ from ..syntax.build_ast import ZIP_ROWS
 from ..syntax.properties import is_property
 from ..types import ERROR, FunctionType, LiteralType, ScalarType, StructType, Type, default_type
 from . import (
+    bool_values,
     classes,
     closure_loops,
     everyday,
+    exceptions,
     float_sums,
     fold,
     function_arguments,
@@ -368,6 +370,9 @@ class ExpressionChecker:
             self.msg.error(NOT_IN_PYX, span, construct=f"`{name}` without its compile-time parameters (write "
                                                     f"{COMPILE_TIME_FORMS[name]})")
             return
+        if name in self.chk.module.exceptions or name in exceptions.PARENT:  # `e = AppError("x")`
+            self.msg.error("E0316", span, name=name)
+            return
         candidates = (self.chk.scopes.all_names() + list(self.chk.module.functions) + list(self.chk.module.comptimes)
                       + list(self.chk.module.structs)
                       + sorted(BUILTIN_FUNCTIONS) + list(T.TYPE_NAMES))
@@ -633,6 +638,8 @@ class ExpressionChecker:
         if len(e.ops) == 1 and e.ops[0] in ("in", "not in") and operands[0].type == operands[1].type \
                 == T.STRING_LITERAL and self.string_type() is not None:  # `"ab" in "cab"`: str's __contains__
             operands[1] = self.coerce(operands[1], self.string_type())
+        if any(o.type == ERROR for o in operands) and any(isinstance(o.type, StructType) for o in operands):
+            return TConst(e.span, ERROR, None)  # (reported where it was made: `sum(ps) == p` after sum's error)
         if any(isinstance(o.type, StructType) for o in operands):
             return self.chk.structs.struct_compare(e, operands)
         if any(isinstance(o.type, T.PtrType) for o in operands):
@@ -686,7 +693,7 @@ class ExpressionChecker:
             return TConst(e.span, ERROR, None)
         types = {v.type for v in values}
         if len(types) > 1:
-            concrete = {t for t in types if not isinstance(t, LiteralType)}
+            concrete = {t for t in types if not isinstance(t, LiteralType) and t != T.STRING_LITERAL}
             target = concrete.pop() if len(concrete) == 1 else None
             int_or_float = T.INT_LITERAL in types and (T.FLOAT_LITERAL in types or
                                                        (isinstance(target, ScalarType) and target.is_float))
@@ -696,6 +703,8 @@ class ExpressionChecker:
                 return TConst(e.span, ERROR, None)
             values = [self.coerce(v, target) for v in values]
         t = values[0].type
+        if not bool_values.tested_in_place(t):  # `prefix or "0"`, `xs or [0]`, `node or default`
+            return bool_values.chosen_value(self, e.op, values, self.string_or(t), e.span)
         for v in values:
             self.truth(v, v.span)
         if isinstance(t, LiteralType):
@@ -890,8 +899,8 @@ class ExpressionChecker:
         if name in ("repr", REPR_FIELD) and len(e.args) == 1 and isinstance(e.args[0], ast.Name) \
                 and isinstance(self.chk.scopes.lookup(e.args[0].id), LocalVar) \
                 and self.chk.scopes.lookup(e.args[0].id).type == T.EXCEPTION:
-            self.msg.error("E0325", e.span, name=e.args[0].id)  # (Python's shows its arguments: not kept)
-            return TConst(e.span, ERROR, None)
+            # (Python's shows its arguments: where pyx keeps them, semantics/raising.py)
+            return self.chk.exceptions.representation(self.chk.scopes.lookup(e.args[0].id), e.span)
         if name in CONSUMERS:  # sum(x for x in xs), any(...), max(xs), list(...)
             consumed = self.chk.comprehensions.builtin_call(name, e)
             if consumed is not None:
@@ -1061,7 +1070,10 @@ class ExpressionChecker:
             for i, v in enumerate(e.values):
                 known = operand_guards(self.chk, e.values, i, e.op == "and")
                 with narrowed(self.chk, known, (v,)):  # `if best is None or x > best:` (narrowing.py)
-                    values.append(self.condition(v))
+                    # `isinstance(x, C) and x.attr`: x is a C there (semantics/inheritance.py)
+                    cast = inheritance.narrowed_operand(self.chk, e.values[:i], v) \
+                        if e.op == "and" and i and not isinstance(v, ast.BoolOp) else None
+                    values.append(self.truth(cast, v.span) if cast is not None else self.condition(v))
             if any(v.type == ERROR for v in values):
                 return TConst(e.span, ERROR, None)
             return TBoolOp(e.span, T.BOOL, e.op, values)

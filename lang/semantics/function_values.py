@@ -258,8 +258,29 @@ def _declared_params(chk: FunctionChecker, ftype: FunctionType) -> tuple[Type, .
 
 
 def _shown(ftype: FunctionType) -> str:
+    from ..syntax.user_decorators import UNDECORATED
+
     sym = cast("ClosureSymbol", ftype.symbol)
-    return sym.target.name if sym.target is not None else ftype.name
+    name = sym.target.name if sym.target is not None else ftype.name
+    return name.replace(UNDECORATED, "", 1)  # (a decorated def's own function: syntax/user_decorators.py)
+
+
+def python_name(ftype: FunctionType) -> str | None:
+    """`f.__name__` of a known function, as CPython's: a def's name (the function a decorator was
+    given: its own), `<lambda>`; None for another kind of function value."""
+    sym = ftype.symbol
+    from .closures import ClosureSymbol
+
+    if not isinstance(sym, ClosureSymbol):
+        return None
+    if sym.target is not None:
+        return _shown(ftype)
+    if ftype.name.startswith("<lambda"):
+        return "<lambda>"
+    call = sym.methods.get("__call__")
+    span = call.name_span if call is not None else None
+    written = span.file.text[span.start:span.end] if span is not None else ""
+    return written if written.isidentifier() else None  # (a nested def's name, where its type was made)
 
 
 def signature_type(chk: FunctionChecker, ftype: FunctionType, span: Span) -> Type | None:
@@ -504,32 +525,34 @@ def variable_type(chk: FunctionChecker, name: str, vtype: Type, span: Span) -> T
 # after they were declared: the frame is checked again from the start with their names
 # (the Retry of semantics/empty_literals.py), and they are made cells where they are declared.
 CELLS_KEY = "function_values.cells"
+def _cell_struct(name: str, release: list[str]) -> list[str]:
+    """A counted reference to a heap block: a count, then the value; `release`, the last one's
+    lines before the block is freed (the value's destructor, where it has one)."""
+    return [f"struct {name}:", "    var ptr: Ptr[Int]", "",
+            "    fn __init__(out self):", "        self.ptr = Ptr[Int]()", "",
+            "    fn __copyinit__(out self, other: Self):", "        self.ptr = other.ptr",
+            "        if self.ptr:", "            self.ptr[0] += 1", "",
+            "    fn __del__(var self):", "        if self.ptr:", "            if self.ptr[0] == 1:",
+            *(" " * 16 + line for line in release), "                self.ptr.free()",
+            "            else:", "                self.ptr[0] -= 1", ""]
+
+
+def _cell_new(name: str, params: str, fill: list[str]) -> list[str]:
+    """A function making a cell C of N words, its count 1 and its value what `fill` puts there."""
+    return [f"fn {name}[C: AnyType, {params}N: Int]() -> C:", "    var made = C()",
+            "    var p = Ptr[Int].alloc(N)", "    p[0] = 1", *("    " + line for line in fill),
+            "    made.ptr = p", "    return made^", ""]
+
+
+# A cell holding a value with a destructor (a list, a dict, a str, a class's object) always holds
+# one, so that assigning the variable can destroy the one it replaces, and the last reference
+# destroys it: made holding T() (a struct's), or a null handle (a class's, which holds nothing).
 CELL_TEXT = "\n".join([
-    "struct __pyx_cell:",
-    "    var ptr: Ptr[Int]",
-    "",
-    "    fn __init__(out self):",
-    "        self.ptr = Ptr[Int]()",
-    "",
-    "    fn __copyinit__(out self, other: Self):",
-    "        self.ptr = other.ptr",
-    "        if self.ptr:",
-    "            self.ptr[0] += 1",
-    "",
-    "    fn __del__(var self):",
-    "        if self.ptr:",
-    "            if self.ptr[0] == 1:",
-    "                self.ptr.free()",
-    "            else:",
-    "                self.ptr[0] -= 1",
-    "",
-    "fn __pyx_cell_new[C: AnyType, N: Int]() -> C:",
-    "    var made = C()",
-    "    var p = Ptr[Int].alloc(N)",
-    "    p[0] = 1",
-    "    made.ptr = p",
-    "    return made^",
-    "",
+    *_cell_struct("__pyx_cell", []),
+    *_cell_new("__pyx_cell_new", "", []),
+    *_cell_struct("__pyx_owning_cell", ["var gone = (self.ptr + 1).bitcast[T]().take(0)"]),
+    *_cell_new("__pyx_owning_cell_new", "T: AnyType, ", ["(p + 1).bitcast[T]()[0] = T()"]),
+    *_cell_new("__pyx_handle_cell_new", "", ["for i in range(1, N):", "    p[i] = 0"]),
 ])
 _CELL_DECLS: list = []
 
@@ -542,18 +565,18 @@ class CellType(StructType):
     held: Type = field(default=T.NONE, compare=False, hash=False)
 
 
-def _cell_decls() -> tuple[ast.StructDef, ast.FnDef]:
+def _cell_decls() -> dict[str, ast.StructDef | ast.FnDef]:
+    """The declarations of CELL_TEXT, by name."""
     if not _CELL_DECLS:
         from ..syntax.parser import parse
 
         bag = DiagnosticBag()
         body = parse(SourceFile(GENERATED_FILE, CELL_TEXT), bag).body
         assert not bag.items, bag.items
-        struct = next(s for s in body if isinstance(s, ast.StructDef))
-        new = next(f for f in body if isinstance(f, ast.FnDef))
+        found = {d.name: d for d in body if isinstance(d, (ast.StructDef, ast.FnDef))}
         with _LOCK:
             if not _CELL_DECLS:
-                _CELL_DECLS.append((struct, new))
+                _CELL_DECLS.append(found)
     return _CELL_DECLS[0]
 
 
@@ -564,7 +587,7 @@ def cell_type(held: Type) -> CellType:
         found = cast("CellType | None", _TYPES.get(key))
     if found is not None:
         return found
-    struct, _ = _cell_decls()
+    struct = cast(ast.StructDef, _cell_decls()["__pyx_owning_cell" if owning(held) else "__pyx_cell"])
     t = CellType(shown, "function_values", [("ptr", PTR_INT)], "Cell", {"T": held}, None, held)
     object.__setattr__(t, "symbol", StructSymbol(struct, t, {m.name: m for m in struct.methods}, "done"))
     with _LOCK:
@@ -580,8 +603,54 @@ def cell_value(span: Span, cell: TExpr, held: Type) -> TExpr:
     return TPtrOp(span, T.ptr(held), "bitcast", [after])
 
 
+def _cell_maker(t: Type) -> str | None:
+    """The function that makes a cell for a variable of type t; None where none can (a SIMD
+    value; a value with a destructor that no `T()` makes, to stand in until the first assignment)."""
+    from .classes import is_class
+
+    if _words(t) is None:
+        return None
+    if not owning(t):
+        return "__pyx_cell_new"
+    if is_class(t):
+        return "__pyx_handle_cell_new"
+    sym = cast(StructSymbol, t.symbol) if isinstance(t, StructType) else None
+    init = sym.methods.get("__init__") if sym is not None else None
+    if init is None or not init.params or any(p.default is None for p in init.params[1:]):
+        return None  # (`T()` must make one: `out self`, the rest with defaults)
+    return "__pyx_owning_cell_new"
+
+
 def _cellable(t: Type) -> bool:
-    return not owning(t) and _words(t) is not None
+    return _cell_maker(t) is not None
+
+
+def _param_cellable(t: Type) -> bool:
+    """A parameter's cell holds a copy of the argument: the same object as Python's only for a
+    value that cannot change in place (a number, a str) or a class's handle (counted, shared);
+    a list or dict parameter stays the caller's (E0278)."""
+    from .classes import is_class
+    from .imports import is_string
+
+    return not owning(t) or is_class(t) or is_string(t)
+
+
+def param_cell(chk: FunctionChecker, param) -> None:
+    """A parameter that a closure leaving the frame shares (`def counter(n: int)` ... `nonlocal n`):
+    its name is a variable in a heap cell instead, first given the argument's value."""
+    from .typed import LocalVar
+
+    cells = chk.fn.empty_hints.get(CELLS_KEY)
+    if not cells or param.name not in cells or param.by_ref or not _param_cellable(param.type):
+        return
+    var: LocalVar = chk.new_var(param.name, param.type, param.span)
+    declared(chk, var)
+    if getattr(var, "cell", None) is None:
+        return
+    chk.scopes.declare(param.name, var)
+    if chk.assigned is not None:
+        chk.assigned.add(var)
+    chk.__dict__["cell_prologue"].append(chk.store([var], [TLocal(param.span, param.type, param)], param.span))
 
 
 def try_cells(chk: FunctionChecker, ftype: FunctionType) -> bool:
@@ -600,8 +669,8 @@ def try_cells(chk: FunctionChecker, ftype: FunctionType) -> bool:
         return False
     for n in names:
         var = chk.scopes.lookup(n)
-        if not isinstance(var, LocalVar) or var.is_param or var.by_ref or var.global_symbol is not None \
-                or not _cellable(var.type):
+        if not isinstance(var, LocalVar) or var.by_ref or var.global_symbol is not None \
+                or not _cellable(var.type) or (var.is_param and not _param_cellable(var.type)):
             return False
     cells = chk.fn.empty_hints.setdefault(CELLS_KEY, set())
     if all(n in cells for n in names):
@@ -615,11 +684,14 @@ def declared(chk: FunctionChecker, var) -> None:
     from .typed import TBindRef
 
     cells = chk.fn.empty_hints.get(CELLS_KEY)
-    if not cells or var.name not in cells or not _cellable(var.type) or chk.fn.is_kernel:
+    maker = _cell_maker(var.type) if cells and var.name in cells and not chk.fn.is_kernel else None
+    if maker is None:
         return
     ctype = cell_type(var.type)
-    _, new = _cell_decls()
-    instance = chk.instantiate(new, (), var.span, None, (ctype, 1 + cast(int, _words(var.type))))
+    new = cast(ast.FnDef, _cell_decls()[maker])
+    words = 1 + cast(int, _words(var.type))
+    instance = chk.instantiate(new, (), var.span, None,
+                               (ctype, var.type, words) if maker == "__pyx_owning_cell_new" else (ctype, words))
     if instance is None:
         return
     chk.fn.callees.append((instance, var.span))
@@ -627,6 +699,7 @@ def declared(chk: FunctionChecker, var) -> None:
     holder = chk.new_var(f"{var.name}$cell", ctype, var.span)
     made = chk.store([holder], [TCall(var.span, ctype, instance, [])], var.span)
     var.by_ref = True
+    var.owned = not owning(var.type)  # (the cell destroys its value: never moved out of it, `x^`)
     var.cell = holder  # (read by semantics/closures.py when a closure captures var)
     chk.__dict__.setdefault("cell_prologue", []).extend(
         [made, TBindRef(var.span, var, cell_value(var.span, TLocal(var.span, ctype, holder), var.type))])

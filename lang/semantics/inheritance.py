@@ -307,10 +307,14 @@ def narrowed_operand(chk: FunctionChecker, before: tuple, operand: ast.Expr) -> 
     stores = []
     for name, cls in tests:
         var = chk.scopes.lookup(name)
-        if isinstance(var, LocalVar) and classes.is_class(var.type) and not any(_bindings(n, name) for n in nested):
+        if isinstance(var, LocalVar) and var.type == T.EXCEPTION:  # a caught exception (semantics/raising.py)
+            store = chk.exceptions.narrowed(var, cls, operand.span)
+        elif isinstance(var, LocalVar) and classes.is_class(var.type) and not any(_bindings(n, name) for n in nested):
             store = _narrowing(chk, name, cls, operand.span)
-            if store is not None:
-                stores.append(store)
+        else:
+            store = None
+        if store is not None:
+            stores.append(store)
     value = chk.exprs.expr(operand) if stores else None
     chk.scopes.pop()
     if value is None:

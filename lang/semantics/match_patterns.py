@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .. import types as T
 from ..syntax import ast
-from ..syntax.match_stmt import SEQUENCE_TEST
+from ..syntax.ast import SEQUENCE_TEST
 from ..types import ERROR
 from .builtin_types import builtin_role
 from .typed import TConst, TExpr

@@ -424,6 +424,8 @@ class _UsesWalk:
         if int_methods.written(node):  # `x.bit_length()`, `int.from_bytes(b, "big")` (semantics/int_methods.py)
             uses.names.add(int_methods.USED)
             uses.text = True
+        # `e.args` of a caught exception: a tuple of its message (semantics/raising.py `arguments`)
+        uses.tuples = uses.tuples or (node.attr == "args" and isinstance(node.value, ast.Name))
 
     def visit_Keyword(self, node: ast.Keyword) -> None:
         if node.name == "key":

@@ -50,6 +50,8 @@ class ExceptionChecker:
         exc = s.exc
         if isinstance(exc, ast.Name) and isinstance(self.chk.scopes.lookup(exc.id), LocalVar):
             value = self.exprs.expr(exc)
+            if value.type == ERROR:  # (reported where it was made: `e = AppError("x")` is E0316)
+                return None
             if value.type == T.EXCEPTION:
                 self.check_may_raise(f"`{exc.id}`", s.span)
                 self.chk.assigned = None
@@ -60,8 +62,8 @@ class ExceptionChecker:
             return self.raise_object(s, exc, cls.id[len(DATA):])
         user = self.chk.module.exceptions  # the module's own exception classes
         stops = isinstance(cls, ast.Name) and cls.id == UNCATCHABLE_IN_STDLIB and is_stdlib_file(s.span.file.name)
-        if not stops and (not isinstance(cls, ast.Name) or (cls.id not in PARENT and cls.id not in user)
-                          or self.chk.scopes.lookup(cls.id) is not None):
+        if not isinstance(cls, ast.Name) or (not stops and ((cls.id not in PARENT and cls.id not in user)
+                                                            or self.chk.scopes.lookup(cls.id) is not None)):
             self.msg.error("E0137", exc.span, name=source_text(exc), known=known_names(user))
             return None
         message, text = "", None
@@ -80,10 +82,20 @@ class ExceptionChecker:
                 text = value
                 self.chk.fn.raises_text = True
             elif value.type != ERROR:
-                self.msg.error("E0217", args[0].span, name=f"the message of {cls.id}")
+                self.message_type(cls.id, value.type, source_text(args[0]), args[0].span, key_error)
         self.check_may_raise(f"`{cls.id}`", s.span)
         self.chk.assigned = None
         return TRaise(s.span, UNCATCHABLE if stops else cls.id, message, text=text)
+
+    def message_type(self, cls: str, found: T.Type, arg: str, span: Span, key_error: bool) -> None:
+        """E0302: `raise C(x)` of a builtin class (or one without an `__init__`) with x no str."""
+        if cls == "SystemExit":
+            fix = f"; `sys.exit({arg})` (`import sys`) ends the program with that status"
+        elif key_error or cls in covered("KeyError", self.chk.module.exceptions):
+            fix = " (a KeyError's `str()` is the repr of its key, `1` or `'1'`): raise it with a str key"
+        else:
+            fix = f"; write `{cls}(str({arg}))`, which Python prints the same"
+        self.msg.error("E0302", span, cls=cls, found=T.default_type(found), fix=fix)
 
     def raise_object(self, s: ast.Raise, call: ast.Call, cls: str):
         """`raise C(...)` of an exception class with data (syntax/exception_data.py wrote it
@@ -103,19 +115,27 @@ class ExceptionChecker:
             return None
         obj = self.chk.new_var("$raised", made.type, s.span)
         held = TLocal(s.span, made.type, obj)
-        # (the exception's reference: never given back, as an exception is never freed)
+        # (the exception's reference, given back by its `__del__` with the messages made at run
+        # time: codegen/runtime_lib.py `__pyx_exc_keep`)
         prelude, address = held_address(self.chk, TField(s.span, T.ptr(T.INT), held, 0), s.span)
+        self.chk.ownership.need_drop(made.type, s.span)
+        drop = self.chk.fn.drops.get(made.type)
         text = self.chk.structs.field_read(held, MESSAGE, s.span)
         self.chk.fn.raises_text = True
         self.check_may_raise(f"`{cls}`", s.span)
         self.chk.assigned = None
-        raised = TRaise(s.span, cls, "", text=text, payload=address)
+        if drop is None:
+            return None
+        raised = TRaise(s.span, cls, "", text=text, payload=address, drop=drop.symbol)
         return TBlock(s.span, [self.chk.store([obj], [made], s.span), *prelude, raised])
 
     def caught_object(self, var: LocalVar, attr: str, span: Span) -> TExpr | None:
         """`e.attr` of a handler's exception e: the attribute of the object its class's `__init__`
-        made (None: e holds no such object; E0322 where its handler names a base of such a class)."""
+        made (None: e holds no such object; E0322 where its handler names a base of such a class);
+        `e.args` (`arguments`)."""
         cls = self.caught.get(var)
+        if attr == "args" and not (cls is not None and self._stores(cls, attr)):
+            return self.arguments(var, span)
         if cls is not None:
             if not self._stores(cls, attr):
                 self.msg.error("E0223", span, name=cls, attr=attr)
@@ -128,6 +148,71 @@ class ExceptionChecker:
                 self.msg.error("E0322", span, name=var.name, attr=attr, cls=name)
                 return TConst(span, ERROR, None)
         return None
+
+    def _argument(self, cls: str) -> ast.Expr | None:
+        """What exception class with data cls's `super().__init__` is given, its message (syntax/
+        exception_data.py stores `str()` of it, `repr()` under a KeyError): None when nothing."""
+        init = self.chk.module.structs[DATA + cls].methods["__init__"]
+        for stmt in init.body:  # (syntax/classes.py made `self.a = v` a `var __pyx_init_a: T = v`)
+            if isinstance(stmt, ast.VarDecl) and stmt.name.endswith(MESSAGE) and isinstance(stmt.value, ast.Call):
+                return stmt.value.args[0]
+        return None
+
+    def _kept_exactly(self, var: LocalVar, span: Span) -> tuple[str, ast.Expr | None] | str:
+        """How Python's arguments of the caught exception var are kept: ("none", None), a class
+        with data given nothing; ("str", the argument) where it is given a str, which is then its
+        message; ("key", None) where var is a KeyError (its message is the repr of its one argument,
+        or empty for none); else why not (for E0303)."""
+        cls = self.caught.get(var)
+        if cls is not None:
+            argument = self._argument(cls)
+            if argument is None:
+                return ("none", None)
+            if cls in covered("KeyError", self.chk.module.exceptions):
+                return ("key", None)
+            if _text(argument, self.chk.module.structs[DATA + cls].methods["__init__"]):
+                return ("str", argument)
+            return (f"`{cls}`'s `super().__init__` is given `{source_text(argument)}`, which pyx keeps as "
+                    f"text, `str({source_text(argument)})`, not as the value itself")
+        classes = self.caught_any.get(var)
+        if classes and classes <= covered("KeyError", self.chk.module.exceptions):
+            return ("key", None)
+        user, caught = self.chk.module.exceptions, classes or set()
+        named = min((c for c in caught if (user.get(c) or PARENT.get(c)) not in caught), default="Exception")
+        errno = ", and an `OSError`'s errno is no argument pyx keeps" if classes is None or "OSError" in caught else ""
+        return (f"pyx keeps `{var.name}` as its class and its message: `{named}()` and `{named}('')` look the "
+                f"same{errno}")
+
+    def representation(self, var: LocalVar, span: Span) -> TExpr:
+        """`repr(e)` (and `f"{e!r}"`) of a caught exception: Python's `C('message')`, `C()`, or for a
+        KeyError `KeyError(<its str>)`, where pyx keeps what it shows (E0303 elsewhere)."""
+        how = self._kept_exactly(var, span)
+        if isinstance(how, str):
+            self.msg.error("E0325", span, name=var.name, why=how)
+            return TConst(span, ERROR, None)
+        e = ast.Name(span, var.name)
+        text = ast.Call(span, ast.Name(span, "str"), (e,), ())
+        if how[0] == "none":
+            return self.exprs.expr(ast.StrLit(span, f"{self.caught[var]}()"))
+        name = ast.Attribute(span, ast.Call(span, ast.Name(span, "type"), (e,), ()), "__name__")
+        shown = text if how[0] == "key" else ast.Call(span, ast.Name(span, "repr"), (text,), ())
+        opened = ast.Binary(span, "+", name, ast.StrLit(span, "("))
+        return self.exprs.expr(ast.Binary(span, "+", ast.Binary(span, "+", opened, shown), ast.StrLit(span, ")")))
+
+    def arguments(self, var: LocalVar, span: Span) -> TExpr:
+        """`e.args` of a caught exception: `(message,)` where that is the str its class with data
+        was given (E0303 elsewhere)."""
+        how = self._kept_exactly(var, span)
+        if how == ("none", None):
+            how = "it would be the empty tuple, `()`, which pyx has not yet"
+        elif isinstance(how, tuple) and how[0] == "key":
+            how = (f"a KeyError's argument may be of any type (`d[1]` raises `KeyError(1)`); "
+                   f"`str({var.name})` is its repr")
+        if isinstance(how, str):
+            self.msg.error("E0303", span, name=var.name, what="args", why=how, fix=f"str({var.name})")
+            return TConst(span, ERROR, None)
+        text = ast.Call(span, ast.Name(span, "str"), (ast.Name(span, var.name),), ())
+        return self.exprs.expr(ast.TupleExpr(span, (text,)))
 
     def narrowed(self, var: LocalVar, cls: str, span: Span):
         """`assert isinstance(e, C)` (or the top of `if isinstance(e, C):`) of a caught exception e,
@@ -203,3 +288,33 @@ class ExceptionChecker:
                 return None
             classes |= covered(n.id, user)  # `Exception`: everything but KeyboardInterrupt
         return classes
+
+
+def _text(arg: ast.Expr, init: ast.FnDef) -> bool:
+    """Whether arg is a str whatever its operands' values: a literal, an f-string, a `str(...)`, a
+    parameter annotated `str`, `+` with such an operand, `%` of a literal."""
+    if isinstance(arg, ast.StrLit):
+        return True
+    if isinstance(arg, ast.Binary):
+        return (arg.op == "+" and (_text(arg.left, init) or _text(arg.right, init))) \
+            or (arg.op == "%" and isinstance(arg.left, ast.StrLit))
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name):
+        return arg.func.id in ("str", "repr", "format", "chr")
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute):
+        return isinstance(arg.func.value, ast.StrLit) and arg.func.attr in ("format", "join")
+    if isinstance(arg, ast.Name):
+        return any(p.name == arg.id and isinstance(p.annotation, ast.Name) and p.annotation.id == "str"
+                   for p in init.params) and not _assigned(arg.id, init)
+    return False
+
+
+def _assigned(name: str, fn: ast.FnDef) -> bool:
+    stack: list = list(fn.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Assign, ast.AugAssign)):
+            targets = (n.target,) if isinstance(n, ast.AugAssign) else n.targets
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return True
+        stack.extend(ast.children(n))
+    return False

@@ -252,9 +252,11 @@ class SharingChecker:
         if is_view(value.type) and not loop_variable:
             self._view_kept(value_ast, copy)
             return
-        if isinstance(value, TStmtExpr) and value.branches and isinstance(value_ast, ast.IfExp):
-            # `v = a if c else b`: v is a or b in Python (expressions.py `owning_branches`).
-            for branch_ast, branch in zip((value_ast.body, value_ast.orelse), value.branches, strict=True):
+        if isinstance(value, TStmtExpr) and value.branches and isinstance(value_ast, (ast.IfExp, ast.BoolOp)):
+            # `v = a if c else b`, `v = a or b`: v is a or b in Python (expressions.py `owning_branches`,
+            # bool_values.py).
+            branch_asts = value_ast.values if isinstance(value_ast, ast.BoolOp) else (value_ast.body, value_ast.orelse)
+            for branch_ast, branch in zip(branch_asts, value.branches, strict=True):
                 self.copied(branch_ast, branch, copy, loop_variable)
             return
         element_type = copy.type if loop_variable else value.type
@@ -362,13 +364,19 @@ class SharingChecker:
             if not is_place(branch) and shared_attribute_copied(self.chk, branch):
                 return  # `return self.rows[0]`: Python returns the object's own list (E0263, reported)
             root, whole = self.shared_root(branch)
-            if root is None or not root.is_param or root is self.chk.self_var \
+            # (a closure's variable shared with its maker, `return order` in `listing`: as an argument's)
+            # (only the whole variable: `key=lambda k: groups[k]` gives a copy of an item nobody changes)
+            captured = whole and root is not None and not root.is_param and root.by_ref and not root.owned
+            if root is None or not (root.is_param or captured) or root is self.chk.self_var \
                     or (not root.by_ref and _rebound_before(self.chk.fn.decl.body, root.name, span)):
                 continue
-            if whole and returned_params(self.chk.fn.decl) == {root.name}:
+            if whole and not captured and returned_params(self.chk.fn.decl) == {root.name}:
                 # `return xs` of the argument itself: each caller treats the result as a copy of its
                 # argument, which Python would share (`shared_root`, `copied`), and refuses a change.
                 continue
+            if captured:
+                self.msg.error("E0306", branch.span, name=root.name, func=_maker_name(self.chk))
+                return
             text = self._source_text(branch.span)
             self.msg.error("E0235", branch.span, name=root.name,
                            notes=(Note(f"write `{text}.copy()` if a copy is meant"),))
@@ -421,15 +429,17 @@ class SharingChecker:
         """`b = a` followed, in the same block, by `a = <new value>` with no use of `a` in between
         (nor in the new value): from that rebinding on, `a` holds another object in Python too, and
         until it nobody reads `a`, so the copy in `b` is what Python's shared object was (a move).
+        So for a copy stored into a container (`lines.append(current)` then `current = []`).
         The block and the rebinding's index in it, or None."""
         root = copy.root
-        if root is None or copy.copy is None or copy.loop_variable or copy.shallow or copy.view:
+        if root is None or copy.loop_variable or copy.shallow or copy.view or copy.holder is not None:
             return None
         found = _block_of(self.chk.fn.decl.body, copy.span)
         if found is None:
             return None
         block, i = found
-        if not _binds(block[i], copy.copy.name) or _inside_try(self.chk.fn.decl.body, copy.span):
+        if (copy.copy is not None and not _binds(block[i], copy.copy.name)) \
+                or _inside_try(self.chk.fn.decl.body, copy.span):
             return None  # (in a `try`, a handler could read `a` while the two are still one object)
         uses = [r.start for r in _read_spans(self.chk.fn.references, root)]
         for stmt in block[i + 1:]:
@@ -515,11 +525,26 @@ class SharingChecker:
         from .shared_holders import changed_in_nested
 
         for copy in copies:
+            if copy.copy is None and copy.root is not None and getattr(copy.root, "cell", None) is not None \
+                    and not copy.view and copy.holder is None:
+                # `return add, xs`, `box.items = xs`: a copy of a variable that closures leaving this
+                # frame keep (a heap cell) and change, where Python stores the object they change.
+                changed = changed_in_nested(self.chk.fn.decl.body, copy.root.name)
+                if changed is not None:
+                    self.msg.error("E0231", changed, name=copy.root.name, source=copy.source,
+                                   notes=(Note(f"copied here, where Python would share it: write "
+                                               f"`{copy.source}.copy()` here if a copy is meant", copy.span),))
+                    return
             if copy.copy is None or copy.root is None or copy.view or copy.holder is not None \
-                    or copy.loop_variable or not any(r.start > copy.span.end for r in
-                                                     _read_spans(self.chk.fn.references, copy.copy)):
+                    or copy.loop_variable:
                 continue
+            # The original changed: seen where the copy is read afterwards. The copy changed (a
+            # closure keeping it, `total = start` then `total.append(x)` in it): seen as in-frame
+            # changes of a copy are (E0229), the original being the caller's or read later.
+            copy_read = any(r.start > copy.span.end for r in _read_spans(self.chk.fn.references, copy.copy))
             for var, code in ((copy.root, "E0231"), (copy.copy, "E0229")):
+                if (not copy_read) if code == "E0231" else self._original_moved(copy, copies):
+                    continue
                 changed = changed_in_nested(self.chk.fn.decl.body, var.name)
                 if changed is None:
                     continue
@@ -607,6 +632,15 @@ def attribute_root(target: ast.Expr) -> ast.Expr:
     while isinstance(target, ast.Attribute):
         target = target.value
     return target
+
+
+def _maker_name(chk: FunctionChecker) -> str:
+    """The function that made the closure being checked (`make` of `<function make.<locals>.f ...>`)."""
+    owner = chk.fn.owner
+    shown = owner.name if owner is not None else chk.fn.name
+    if shown.startswith("<lambda") and " in " in shown:  # `<lambda at 3:9 in make>`
+        return shown.split(" in ", 1)[1].split(" ")[0].rstrip(">").split("[")[0]
+    return shown.split(".<locals>.")[0].removeprefix("<function ").split("[")[0] if ".<locals>." in shown else shown
 
 
 def _read_spans(references, var: LocalVar) -> list[Span]:

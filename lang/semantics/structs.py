@@ -8,7 +8,7 @@ from .. import types as T
 from ..diagnostics import Note
 from ..source import Span
 from ..syntax import ast
-from ..types import ERROR, StructType, Type, default_type
+from ..types import ERROR, FunctionType, StructType, Type, default_type
 from . import classes, everyday, function_values, int_methods, pycollections, runtime_format, text_tables
 from .builtin_types import is_builtin
 from .dict_views import is_iterator
@@ -387,6 +387,10 @@ class StructChecker:
         return self.chk.calls.finish_call(decl, [positional, named], e.span, e.func.span, callee.type, callee)
 
     def field_read(self, base: TExpr, attr: str, span: Span) -> TExpr:
+        if attr == "__name__" and isinstance(base.type, FunctionType):  # `fn.__name__` in a decorator
+            name = function_values.python_name(base.type)
+            if name is not None:
+                return TConst(span, T.STRING_LITERAL, name)
         if classes.is_class(base.type):  # `obj.x`: the object's attribute (semantics/classes.py)
             found = classes.read_attribute(self.chk, base, attr, span)
             if found is not None:

@@ -429,6 +429,7 @@ class TRaise(TStmt):
     value: TExpr | None = None  # `raise e` of a caught exception
     text: TExpr | None = None  # a message made at run time: a String
     payload: TExpr | None = None  # the object of an exception class with data: a Ptr[Int] to it
+    drop: str = ""  # with a payload: its handle's `__del__` (symbol), given the exception's reference back
 
 
 @dataclass(eq=False)

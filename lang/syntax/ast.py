@@ -6,6 +6,10 @@ from dataclasses import dataclass, field, fields, replace
 
 from ..source import Span
 
+# `match@sequence(x)`: whether x is a sequence a sequence pattern may match, written by syntax/match_stmt.py
+# and read by semantics/match_patterns.py (here: a module without `match` imports neither)
+SEQUENCE_TEST = "match@sequence"
+
 
 @dataclass(frozen=True)
 class Node:

@@ -14,15 +14,11 @@ from .. import cancel
 from ..diagnostics import DiagnosticBag
 from ..semantics.fold import MAX_FOLD_BITS
 from ..source import SourceFile, Span
-from . import ast, loop_else, match_stmt, nested_spec, with_stmt
-from .autotune import expand_autotune
+from . import ast, loop_else, nested_spec, with_stmt
 from .bytes_literals import bytes_literal, is_bytes_token
 from .classes import ClassDef, expand_classes
-from .dataclass_methods import expand_dataclasses
-from .enums import expand_enums
 from .generator_objects import expand_generator_objects
 from .genexpr_objects import expand_genexpr_objects
-from .memoize import expand_memoized
 from .named_tuples import expand_named_tuples
 from .properties import expand_properties
 from .string_annotations import annotation as string_annotation
@@ -88,18 +84,37 @@ class BuildAst(Transformer_NonRecursive):
     def file_input(self, meta, children):
         items = self._flatten(children)
         if self.positional_patterns:  # `case Point(0, y)`: the attributes __match_args__ names (match_stmt.py)
+            from . import match_stmt
+
             items = match_stmt.resolve_positional(items, self.diags)
-        items = expand_enums(items, self.diags)  # `class C(Enum)` (syntax/enums.py)
+        # The passes that key on an import of a module (`enum`, `dataclasses`, `functools`) or on a
+        # decorator change nothing in a module without one: they are imported and run only with one
+        # (start-up time, docs/compiler.md).
+        imported = {i.module for i in items if isinstance(i, ast.Import)}
+        if "enum" in imported:
+            from .enums import expand_enums
+
+            items = expand_enums(items, self.diags)  # `class C(Enum)` (syntax/enums.py)
         items = expand_named_tuples(items, self.diags)  # namedtuple, NamedTuple (syntax/named_tuples.py)
         # generators some use needs as objects become classes first (syntax/generator_objects.py)
         # and `@dataclass` classes get their methods written out (syntax/dataclass_methods.py)
         items = expand_genexpr_objects(items)  # `g = (x for x in ...)` stepped by `next` (syntax/genexpr_objects.py)
-        items = expand_dataclasses(expand_generator_objects(items, self.diags), self.diags)
+        items = expand_generator_objects(items, self.diags)
+        if "dataclasses" in imported or any(isinstance(i, ClassDef) and i.decorators for i in items):
+            from .dataclass_methods import expand_dataclasses
+
+            items = expand_dataclasses(items, self.diags)
         items = add_type_name_methods(items, self.diags)  # `type(obj).__name__` (syntax/type_names.py)
         items = expand_properties(items, self.diags)  # `@property`, `@x.setter` (syntax/properties.py)
-        items = expand_memoized(items, self.diags)  # `@functools.cache` (syntax/memoize.py)
+        if "functools" in imported:
+            from .memoize import expand_memoized
+
+            items = expand_memoized(items, self.diags)  # `@functools.cache` (syntax/memoize.py)
         items = expand_user_decorators(items)  # `@logged`, a `def` of the module (syntax/user_decorators.py)
-        items = expand_autotune(items, self.diags)  # `@autotune(TILE=[...])` (syntax/autotune.py)
+        if any(isinstance(i, ast.FnDef) and any(d.name == "autotune" for d in i.decorators) for i in items):
+            from .autotune import expand_autotune  # (its DECORATOR)
+
+            items = expand_autotune(items, self.diags)  # `@autotune(TILE=[...])` (syntax/autotune.py)
         return expand_classes(items, self.diags, self.debug_leaks)
 
     def suite(self, meta, children):
@@ -261,46 +276,58 @@ class BuildAst(Transformer_NonRecursive):
         return with_stmt.expand_with(self._span(meta), manager, target, body)  # (syntax/with_stmt.py)
 
     # ---- `match` (syntax/match_stmt.py lowers it; the pat_* rules give its patterns) ----
+    # Each imports match_stmt itself: a module without `match` never loads it (start-up time).
     def match_stmt(self, meta, c):
+        from . import match_stmt
         _, subject, *cases = c
         return match_stmt.expand_match(self._span(meta), subject, cases, self.diags)
 
     def case_block(self, meta, c):
+        from . import match_stmt
         _, pattern, guard, body = c
         return match_stmt.Case(self._span(meta), pattern, guard, body)
 
     def _pattern_items(self, meta, c):
+        from . import match_stmt
         return match_stmt.Sequence(self._span(meta), tuple(x for x in c if x is not None))
 
     pat_open_seq = pat_tuple = pat_list = _pattern_items
 
     def pat_star(self, meta, c):
+        from . import match_stmt
         return match_stmt.Star(self._span(meta), str(c[0]))
 
     def pat_as(self, meta, c):
+        from . import match_stmt
         return match_stmt.As(self._span(meta), c[0], str(c[1]))
 
     def pat_or(self, meta, c):
+        from . import match_stmt
         return match_stmt.Or(self._span(meta), tuple(c))
 
     def pat_group(self, meta, c):
         return c[0]
 
     def pat_literal(self, meta, c):
+        from . import match_stmt
         if isinstance(c[0], Token):  # adjacent strings
             return match_stmt.Literal(self._span(meta), self.string(meta, c))
         return match_stmt.Literal(self._span(meta), c[0])
 
     def pat_neg(self, meta, c):
+        from . import match_stmt
         return match_stmt.Literal(self._span(meta), ast.Unary(self._span(meta), "-", c[0]))
 
     def pat_none(self, meta, c):
+        from . import match_stmt
         return match_stmt.Literal(self._span(meta), self.none(meta, c))
 
     def pat_true(self, meta, c):
+        from . import match_stmt
         return match_stmt.Literal(self._span(meta), self.true(meta, c))
 
     def pat_false(self, meta, c):
+        from . import match_stmt
         return match_stmt.Literal(self._span(meta), self.false(meta, c))
 
     def pat_num(self, meta, c):
@@ -310,6 +337,7 @@ class BuildAst(Transformer_NonRecursive):
         return self.imag_lit(meta, c) if kind == "IMAG_NUMBER" else self.int_lit(meta, c)
 
     def pat_name(self, meta, c):
+        from . import match_stmt
         if len(c) == 1:
             return match_stmt.Capture(self._span(meta), str(c[0]))
         value: ast.Expr = ast.Name(self._tok(c[0]), str(c[0]))
@@ -318,6 +346,7 @@ class BuildAst(Transformer_NonRecursive):
         return match_stmt.Value(self._span(meta), value)
 
     def pat_mapping(self, meta, c):
+        from . import match_stmt
         items = [x for x in c if x is not None]
         rest = next((x for x in items if isinstance(x, match_stmt.Star)), None)
         if rest is not None:
@@ -328,6 +357,7 @@ class BuildAst(Transformer_NonRecursive):
                                   rest.name if rest is not None else None)
 
     def pat_map_item(self, meta, c):
+        from . import match_stmt
         key, value = c
         if isinstance(key, match_stmt.Capture):  # Python's SyntaxError
             self.diags.error("E0001", key.span, detail="a mapping pattern's key is a literal or a dotted name")
@@ -335,9 +365,11 @@ class BuildAst(Transformer_NonRecursive):
         return (key.value if plain else ast.ErrorExpr(key.span), value)
 
     def pat_map_rest(self, meta, c):
+        from . import match_stmt
         return match_stmt.Star(self._span(meta), str(c[0]))
 
     def pat_class(self, meta, c):
+        from . import match_stmt
         name, *args = c
         self.positional_patterns = True
         cls = ast.Name(name.span, name.name) if isinstance(name, match_stmt.Capture) else name.value

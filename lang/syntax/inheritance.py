@@ -354,18 +354,26 @@ def narrow_ifs(items: tuple, defs: list) -> tuple:
     """Each `if isinstance(x, C):` of a `def`, with C a subclass, opened by `assert isinstance(x, C)`:
     the checker narrows x to a C after such an assert (semantics/inheritance.py), and the test
     has just held."""
+    from ..semantics.exceptions import PARENT
+
     names = {c.name for c in defs}
+    # (and exception classes, whose caught exception `e` is narrowed too: semantics/raising.py)
     subclasses = {c.name for c in defs if len(c.bases) == 1 and isinstance(c.bases[0], ast.Name)
-                  and c.bases[0].id in names}
+                  and (c.bases[0].id in names or c.bases[0].id in PARENT)}
     if not subclasses:
         return items
 
-    def fix(node):
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Call) and isinstance(node.test.func, ast.Name) \
-                and node.test.func.id == "isinstance" and len(node.test.args) == 2 \
-                and isinstance(node.test.args[0], ast.Name) and isinstance(node.test.args[1], ast.Name) \
-                and node.test.args[1].id in subclasses:
-            return replace(node, body=(ast.Assert(node.test.span, node.test, None),) + tuple(node.body))
+    def narrowing(test) -> bool:
+        return isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
+            and len(test.args) == 2 and isinstance(test.args[0], ast.Name) and isinstance(test.args[1], ast.Name) \
+            and test.args[1].id in subclasses
+
+    def fix(node):  # (`if isinstance(x, C) and ...:` too: each such operand has held in the body)
+        if isinstance(node, ast.If):
+            tests = node.test.values if isinstance(node.test, ast.BoolOp) and node.test.op == "and" else (node.test,)
+            opening = tuple(ast.Assert(t.span, t, None) for t in tests if narrowing(t))
+            if opening:
+                return replace(node, body=opening + tuple(node.body))
         return node
 
     out = []

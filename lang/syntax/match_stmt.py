@@ -109,9 +109,6 @@ class Case:
     body: tuple[ast.Stmt, ...]
 
 
-# `match@sequence(x)`: whether x is a sequence a sequence pattern may match (semantics/match_patterns.py)
-SEQUENCE_TEST = "match@sequence"
-
 # `C(p, q)`: the attribute a positional sub-pattern reads, `match@positional:C:0`, named by C's
 # `__match_args__` once the module's classes are known (resolve_positional)
 POSITIONAL = "match@positional"
@@ -270,7 +267,7 @@ class _Lowering:
             return [ast.ErrorExpr(p.span)], _refused(p)
         length = _call(s, "len", subject)
         fixed = len(p.items) - len(stars)
-        tests: list[ast.Expr] = [_call(s, SEQUENCE_TEST, subject),
+        tests: list[ast.Expr] = [_call(s, ast.SEQUENCE_TEST, subject),
                                  _compare(s, length, ">=" if stars else "==", ast.IntLit(s, fixed))]
         binds: list[tuple[str, ast.Expr]] = []
         star = stars[0] if stars else len(p.items)

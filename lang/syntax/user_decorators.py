@@ -11,8 +11,8 @@ binds `square` to `logged(<the function>)`. pyx writes that out: the function un
 `square = logged(__pyx_undecorated_square)`, so every call of `square` (a recursive one too) goes
 through what the decorator returned, as in Python. Stacked decorators apply from the innermost
 out. What the decorator does is checked as any code is: a wrapper closure that calls the function
-works; one that keeps a dict of the enclosing decorator (a hand-written cache) is refused where
-pyx cannot keep it (E0287, E0278; `@functools.cache` is pyx's own).
+works, and so does one that keeps a dict of the enclosing decorator (a hand-written cache, in a
+heap cell: semantics/function_values.py) once something says what the dict holds (E0287).
 
 Left to E0134 (unknown decorator): a decorator called with arguments (`@retry(3)`), one that is
 not such a `def`, and decorators on methods, nested functions and `fn`s.

@@ -91,3 +91,56 @@ def test_closures_and_map_filter_iterators_keep_memory_flat(tmp_path: Path):
     # Each round copies a list of 100k Ints (800 KB) into map's iterator and builds another:
     # a leak of either would grow the process by more than 800 MB over 1000 rounds.
     assert grown < 100, f"peak resident memory grew by {grown} MiB over 1000 rounds"
+
+
+CELLS = textwrap.dedent('''
+    from typing import Callable
+
+    def memoize(fn):
+        cache: dict[int, int] = {}
+
+        def wrapper(n: int) -> int:
+            if n not in cache:
+                cache[n] = fn(n)
+            return cache[n]
+
+        return wrapper
+
+    def square(n: int) -> int:
+        return n * n
+
+    def make_pair():
+        items: list[str] = []
+
+        def push(s: str) -> int:
+            items.append(s)
+            return len(items)
+
+        def size() -> int:
+            return len(items)
+
+        return push, size
+
+    fn churn(rounds: Int, size: Int) -> Int:
+        var total = 0
+        for r in range(rounds):
+            var cached = memoize(square)            # a dict in a heap cell, kept by the closure
+            for i in range(size):
+                total += cached(i)
+            var kept: Callable[[int], int] = cached  # a function value: another reference
+            total += kept(3)
+            var pair = make_pair()                  # two closures sharing one list's cell
+            for i in range(size // 10):
+                _ = pair[0]("item")
+            total += pair[1]()
+        return total
+''')
+
+
+def test_closures_keeping_containers_free_them_with_the_last_closure(tmp_path: Path):
+    script = MEASURE.replace('"churn"', '"cells"').replace("(2, 100_000)", "(2, 10_000)").replace(
+        "(1000, 100_000)", "(300, 10_000)")
+    (grown,) = memory_growth_mib(tmp_path, "cells", CELLS, script)
+    # Each round fills a dict of 10k Ints (a few hundred KB) and a list of 1k strings: a cell
+    # never freed would grow the process by well over 100 MB over 300 rounds.
+    assert grown < 40, f"peak resident memory grew by {grown} MiB over 300 rounds"
