@@ -525,10 +525,11 @@ class SharingChecker:
         from .shared_holders import changed_in_nested
 
         for copy in copies:
-            if copy.copy is None and copy.root is not None and getattr(copy.root, "cell", None) is not None \
-                    and not copy.view and copy.holder is None:
-                # `return add, xs`, `box.items = xs`: a copy of a variable that closures leaving this
-                # frame keep (a heap cell) and change, where Python stores the object they change.
+            if copy.copy is None and copy.root is not None and not copy.view and copy.holder is None:
+                # `return add, xs`, `box.items = xs`, `t = (1, xs)`: a copy of a variable that nested
+                # functions change (through a heap cell, or by address while they stay in this frame),
+                # where Python stores the object they change: a call of one after the store would
+                # show in CPython's `t[1]` and not in pyx's.
                 changed = changed_in_nested(self.chk.fn.decl.body, copy.root.name)
                 if changed is not None:
                     self.msg.error("E0231", changed, name=copy.root.name, source=copy.source,
