@@ -284,6 +284,11 @@ class StructChecker:
         if decl is None:
             return self._attribute_value_call(receiver, sym, func, e)
         if decl.self_convention is None:  # a static method called on a value
+            overriding = classes.is_class(receiver.type) and self._static_overridden(receiver.type, decl)
+            if overriding:  # Python picks the object's class's: pyx's call would be the declared class's
+                self.msg.error("E0342", func.span, method=func.attr, cls=classes.class_name(receiver.type),
+                               sub=overriding)
+                return TConst(e.span, ERROR, None)
             return self.chk.calls.user_call(decl, e, receiver.type, ct_items=ct_items)
         if decl.self_convention == "mut":
             found = self._in_place_call(_MethodCall(decl, receiver, base, func, e, ct_items, mark))
@@ -292,6 +297,18 @@ class StructChecker:
         if classes.is_class(receiver.type):  # None has no methods: AttributeError, as in Python
             receiver = classes.checked_receiver(self.chk, receiver, func.attr, func.span)
         return self.chk.calls.user_call(decl, e, receiver.type, receiver, ct_items)
+
+    def _static_overridden(self, t: Type, decl: ast.FnDef) -> str | None:
+        """The first subclass of class t (its handle has `__pyx_up_<t>`) with a static method of its
+        own named as decl; None where none overrides it."""
+        from ..syntax.inheritance import UP
+
+        up = UP + classes.class_name(t)
+        for name, sym in self.chk.module.structs.items():
+            own = sym.methods.get(decl.name)
+            if up in sym.methods and own is not None and own is not decl and own.self_convention is None:
+                return name
+        return None
 
     def _attribute_value_call(self, receiver: TExpr, sym, func: ast.Attribute, e: ast.Call) -> TExpr:
         """`x.f(...)` where x's type has no method f: a function kept in its field f, an attribute
