@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields, replace
 
 from ..diagnostics import DiagnosticBag
 from ..source import SourceFile, Span
-from . import ast, exception_data, leak_report
+from . import ast, classmethods, exception_data, leak_report
 from .class_attributes import hoist
 from .inheritance import (
     CAST,
@@ -130,6 +130,7 @@ def expand_classes(items: tuple, diags: DiagnosticBag, debug_leaks: bool = False
     structs = {s.name for s in items if isinstance(s, ast.StructDef)}
     if not defs:
         return items
+    items = classmethods.expand(items, ClassDef)  # each class's own static copy (syntax/classmethods.py)
     items = hoist(items, ClassDef, diags)  # class attributes: module-level variables (syntax/class_attributes.py)
     items = narrow_ifs(items, [c for c in items if isinstance(c, ClassDef)])  # (syntax/inheritance.py)
     items = exception_data.split(items, ClassDef, diags)  # exception classes with an `__init__`

@@ -341,7 +341,11 @@ def dispatched(h: Hierarchy, cls: str, methods: list, parse) -> list:
     dispatcher under its name."""
     out = []
     for m in methods:
-        overriders = h.overriders(cls, m.name) if m.name not in ("__init__", INIT_BODY) and m.params else {}
+        # (a static method has no object to dispatch on: called on a class it is that class's, and
+        # through an object E0342 says Python's choice differs: semantics/structs.py)
+        static = any(d.name == "staticmethod" for d in m.decorators)
+        overriders = h.overriders(cls, m.name) if m.name not in ("__init__", INIT_BODY) and m.params \
+            and not static else {}
         if not overriders:
             out.append(m)
             continue
