@@ -60,6 +60,11 @@ class MathChecker:
         if name in CONSTANTS:
             self.msg.error("E0109", e.func.span, name=f"math.{name}")
             return TConst(e.span, ERROR, None)
+        if name == "log" and len(e.args) == 2 and not e.keywords:
+            # `math.log(x, base)`: CPython's is log(x) / log(base), each a float, in that order (a base
+            # of 1 divides by 0.0: "float division by zero", as CPython says)
+            logs = [ast.Call(a.span, e.func, (a,), ()) for a in e.args]
+            return self.exprs.expr(ast.Binary(e.span, "/", logs[0], logs[1]))
         arity = 1 if name in UNARY else 2
         args = [self.exprs.expr(a) for a in e.args]
         if len(args) != arity:
