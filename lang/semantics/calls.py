@@ -185,6 +185,11 @@ class CallChecker:
             if rewritten is not None:
                 return rewritten
         e = everyday.itertools_arguments(self.chk, decl, everyday.chain_pairs(decl, e))  # `compress(range(n), flags)`
+        if _is_map_or_filter(decl) and len(e.args) == 2 and not e.keywords:
+            listed = self._map_iterable(decl, e)  # `map(str, range(4))`: the items as a list
+            if listed is None:
+                return TConst(e.span, ERROR, None)
+            e = listed
         mode = _binary_mode(decl, e)
         if mode is not None:  # `open(path, "rb")`
             self.msg.error("E0341", mode.span, mode=repr(mode.value), text=f"'{mode.value.replace('b', '') or 'r'}'")
@@ -256,6 +261,29 @@ class CallChecker:
                     return TConst(e.span, ERROR, None)
                 bound[i] = self.default_value(p)
         return self.finish_call(decl, bound, e.span, e.func.span, owner, receiver, ct_items)
+
+    def _map_iterable(self, decl: ast.FnDef, e: ast.Call) -> ast.Call | None:
+        """`map(f, it)` / `filter(f, it)` of the stdlib (stdlib/functional.px), which read a List:
+        another iterable whose items are there already (a range, a str, a tuple, a set, a dict or
+        its view) is listed first (`list(it)`), the same items in the same order; a generator or an
+        iterator is E0343, since listing it would run it to its end before f's first call, where
+        Python's map interleaves the two (None then)."""
+        from .dict_views import is_iterator
+        from .generators import GeneratorType
+        from .strformat import Checked
+
+        arg = e.args[1]
+        value = self.exprs.expr(arg)
+        if value.type == ERROR:
+            return None
+        if is_builtin(value.type, "List"):
+            return ast.Call(e.span, e.func, (e.args[0], Checked(arg.span, value)), ())
+        if isinstance(value.type, GeneratorType) or is_iterator(value.type):
+            also = "; for filter, `(x for x in it if p(x))`" if decl.name == "filter" else ""
+            self.msg.error("E0343", arg.span, func=decl.name, also=also)
+            return None
+        listed = ast.Call(arg.span, ast.Name(arg.span, "list"), (Checked(arg.span, value),), ())
+        return ast.Call(e.span, e.func, (e.args[0], listed), ())
 
     def argument(self, a: ast.Expr, param: ast.Param | None, decl: ast.FnDef, env: dict) -> TExpr:
         """An argument's value; `f([])`, `f({})`, `f(set())` for a parameter annotated with a
@@ -804,6 +832,12 @@ class CallChecker:
     def _no_keywords(self, name: str, e: ast.Call) -> None:
         for kw in e.keywords:
             self.msg.error("E0207", kw.span, func=name, name=kw.name)
+
+
+def _is_map_or_filter(decl: ast.FnDef) -> bool:
+    """Python's `map` and `filter`, the stdlib's (stdlib/functional.px)."""
+    return decl.name in ("map", "filter") and decl.span.file.name.endswith("functional.px") \
+        and is_stdlib_file(decl.span.file.name)
 
 
 def _binary_mode(decl: ast.FnDef, e: ast.Call) -> ast.StrLit | None:
