@@ -355,6 +355,12 @@ class TupleChecker:
             done, value_ast = unzip(self.chk, targets, value_ast, span)
             if done is not None:
                 return done
+        if isinstance(value_ast, ast.Comprehension) and value_ast.kind == "generator":
+            # `y, m, d = (int(p) for p in parts)`: Python takes every item before it assigns any (and
+            # then counts them), as a list comprehension makes them
+            from dataclasses import replace
+
+            value_ast = replace(value_ast, kind="list")
         if isinstance(value_ast, ast.TupleExpr):
             value = self.literal(value_ast)  # its items evaluated once, before any target is stored
         else:
