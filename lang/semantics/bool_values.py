@@ -26,6 +26,54 @@ if TYPE_CHECKING:
     from .expressions import ExpressionChecker
 
 
+def optional_or(exprs: ExpressionChecker, values: list[TExpr], span: Span) -> TExpr | None:
+    """`opt or default` of a "T or None" (`d.get(k) or 0`, `find(x) or ""`): Python's result is the
+    value where there is one and it is true, else the default, which must be a T (or None where the
+    result stays optional: not handled here). None where this is not that shape.
+
+        $opt = opt
+        if $opt.__bool__() and truth($opt.value()): $chosen = $opt.value()
+        else: $chosen = default      # evaluated only here, as Python evaluates it
+        -> $chosen"""
+    from ..types import StructType
+    from .builtin_types import is_builtin
+
+    if len(values) != 2:
+        return None
+    opt, default = values
+    if not (isinstance(opt.type, StructType) and is_builtin(opt.type, "Optional")):
+        return None
+    inner = opt.type.ct_env.get("T")
+    literal = isinstance(default.type, T.LiteralType) or default.type == T.STRING_LITERAL
+    if not isinstance(inner, Type) or not (default.type == inner or literal):
+        return None  # (`a or b` of two optionals, `a or None`: E0014 as before)
+    default = exprs.coerce(default, inner)
+    if default.type != inner:
+        return None
+    chk = exprs.chk
+    held = chk.new_var(f"$optional{chk.next_id}", opt.type, span)
+    chosen = chk.new_var(f"$chosen{chk.next_id}", inner, span)
+    structs = chk.structs
+    present = structs.method_call(TLocal(span, opt.type, held), "__bool__", [], span)
+    value = structs.method_call(TLocal(span, opt.type, held), "value", [], span)
+    again = structs.method_call(TLocal(span, opt.type, held), "value", [], span)
+    if present is None or value is None or again is None:
+        return None
+    truth = exprs.truth(value, span)
+    if truth.type == T.ERROR:
+        return truth
+    from .typed import TBoolOp
+
+    body: list[TStmt] = [
+        chk.store([held], [chk.ownership.consume(opt, "assigned")], span),
+        TIf(span, TBoolOp(span, T.BOOL, "and", [present, truth]), [chk.store([chosen], [again], span)],
+            [chk.store([chosen], [chk.ownership.consume(default, "assigned")], span)]),
+    ]
+    chk.ownership.need_drop(opt.type, span)
+    chk.ownership.need_drop(inner, span)
+    return TStmtExpr(span, inner, body, TMove(span, inner, chosen), tuple(values))
+
+
 def tested_in_place(t: Type) -> bool:
     """Types whose TBoolOp the lowering tests directly (a number, a Bool, a pointer, a number literal)."""
     return isinstance(t, (ScalarType, T.LiteralType, T.PtrType)) or t in (T.BOOL, T.NONE)

@@ -691,6 +691,10 @@ class ExpressionChecker:
                 values.append(cast if cast is not None else self.expr(v))
         if any(v.type == ERROR for v in values):
             return TConst(e.span, ERROR, None)
+        if e.op == "or":  # `d.get(k) or 0`: the value where there is a true one, else the default
+            chosen = bool_values.optional_or(self, values, e.span)
+            if chosen is not None:
+                return chosen
         types = {v.type for v in values}
         if len(types) > 1:
             concrete = {t for t in types if not isinstance(t, LiteralType) and t != T.STRING_LITERAL}
