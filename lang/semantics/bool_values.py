@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING
 
 from .. import types as T
 from ..source import Span
-from ..types import ScalarType, Type
-from .typed import TExpr, TIf, TLocal, TMove, TStmt, TStmtExpr
+from ..types import ScalarType, StructType, Type
+from .builtin_types import is_builtin
+from .typed import TBoolOp, TExpr, TIf, TLocal, TMove, TStmt, TStmtExpr
 
 if TYPE_CHECKING:
     from .expressions import ExpressionChecker
@@ -35,9 +36,6 @@ def optional_or(exprs: ExpressionChecker, values: list[TExpr], span: Span) -> TE
         if $opt.__bool__() and truth($opt.value()): $chosen = $opt.value()
         else: $chosen = default      # evaluated only here, as Python evaluates it
         -> $chosen"""
-    from ..types import StructType
-    from .builtin_types import is_builtin
-
     if len(values) != 2:
         return None
     opt, default = values
@@ -62,8 +60,6 @@ def optional_or(exprs: ExpressionChecker, values: list[TExpr], span: Span) -> TE
     truth = exprs.truth(value, span)
     if truth.type == T.ERROR:
         return truth
-    from .typed import TBoolOp
-
     body: list[TStmt] = [
         chk.store([held], [chk.ownership.consume(opt, "assigned")], span),
         TIf(span, TBoolOp(span, T.BOOL, "and", [present, truth]), [chk.store([chosen], [again], span)],

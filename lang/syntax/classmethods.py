@@ -20,8 +20,7 @@ def expand(items: tuple, class_def) -> tuple:
     """items with each class (a `class_def`, syntax/classes.py ClassDef) holding a static copy of
     each class method it has."""
     defs = {c.name: c for c in items if isinstance(c, class_def)}
-    if not any(d.name == DECORATOR for c in defs.values() for m in c.body if isinstance(m, ast.FnDef)
-               for d in m.decorators):
+    if not any(isinstance(m, ast.FnDef) and _is_class_method(m) for c in defs.values() for m in c.body):
         return items
 
     def base_of(c) -> str | None:
@@ -67,7 +66,7 @@ def _is_class_method(method: ast.FnDef) -> bool:
 
 def as_static(method: ast.FnDef, cls: str) -> ast.FnDef:
     """method, if it is a `@classmethod` of class cls, as cls's static method; else itself."""
-    if not any(d.name == DECORATOR for d in method.decorators) or not method.params:
+    if not _is_class_method(method) or not method.params:
         return method
     own = method.params[0].name
 
