@@ -910,7 +910,8 @@ def _print_unpacked(span: Span, func: ast.Name, arguments: list) -> ast.Call:
     number (none: only `end`), after evaluating every argument in order, as the list does."""
     keywords = [a for a in arguments if isinstance(a, ast.Keyword)]
     sep = next((k.value for k in keywords if k.name == "sep"), None)
-    if sep is None or isinstance(sep, ast.NoneLit):
+    if not isinstance(sep, ast.StrLit):  # (another `sep=` stays on print, whose check says what it takes)
+        keywords = [k for k in keywords if k.name != "sep" or not isinstance(k.value, ast.NoneLit)]
         sep = ast.StrLit(span, " ")
     pieces: list[ast.Expr] = []
     for a in arguments:
@@ -926,7 +927,7 @@ def _print_unpacked(span: Span, func: ast.Name, arguments: list) -> ast.Call:
     for piece in pieces[1:]:
         joined = ast.Binary(span, "+", joined, piece)
     line = ast.Call(span, ast.Attribute(sep.span, sep, "join"), (joined,), ())
-    return ast.Call(span, func, (line,), tuple(k for k in keywords if k.name != "sep"))
+    return ast.Call(span, func, (line,), tuple(k for k in keywords if k.name != "sep" or k.value is not sep))
 
 
 @dataclass(frozen=True)
