@@ -10,12 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..node_methods import fields_repr
 from ..source import Span
 from ..types import Type
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Var:
+    __repr__ = fields_repr
     name: str
     type: Type
     id: int
@@ -27,12 +29,13 @@ class Var:
         return f"@{self.global_symbol}" if self.global_symbol else f"${self.name}.{self.id}"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Value:
+    __repr__ = fields_repr
     type: Type
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Temp(Value):
     id: int
 
@@ -40,7 +43,7 @@ class Temp(Value):
         return f"%{self.id}"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Ref(Value):
     """The address of a variable, passed to a `mut` parameter."""
 
@@ -50,7 +53,7 @@ class Ref(Value):
         return f"&{self.var}"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Undef(Value):
     """A value whose contents do not matter yet (the start of a vector built lane by lane)."""
 
@@ -58,7 +61,7 @@ class Undef(Value):
         return f"undef:{self.type}"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Const(Value):
     value: Any
 
@@ -68,12 +71,13 @@ class Const(Value):
         return f"{self.value!r}:{self.type}"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Instr:
+    __repr__ = fields_repr
     span: Span | None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class BinOp(Instr):
     """Raw machine arithmetic: operands and result share one type; sdiv/srem need guards."""
 
@@ -83,7 +87,7 @@ class BinOp(Instr):
     b: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Cmp(Instr):
     result: Temp  # Bool
     pred: str  # eq ne slt sle sgt sge ult ule ugt uge | oeq une olt ole ogt oge uno
@@ -91,14 +95,14 @@ class Cmp(Instr):
     b: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Cast(Instr):
     result: Temp
     kind: str  # sext zext trunc sitofp uitofp fptosi fptoui fpext fptrunc
     a: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Select(Instr):
     result: Temp
     cond: Value
@@ -106,7 +110,7 @@ class Select(Instr):
     b: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Extract(Instr):
     """Field `index` of a struct value."""
 
@@ -115,7 +119,7 @@ class Extract(Instr):
     index: int
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Insert(Instr):
     """A copy of a struct value with field `index` replaced: structs are values."""
 
@@ -125,20 +129,20 @@ class Insert(Instr):
     value: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Splat(Instr):
     result: Temp
     value: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class ExtractLane(Instr):
     result: Temp
     vector: Value
     index: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class InsertLane(Instr):
     result: Temp
     vector: Value
@@ -146,14 +150,14 @@ class InsertLane(Instr):
     value: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Shuffle(Instr):
     result: Temp
     vector: Value
     lanes: list[int]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Reduce(Instr):
     """Combine all lanes: add mul min max (by element type) and or."""
 
@@ -162,14 +166,14 @@ class Reduce(Instr):
     vector: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class PtrOffset(Instr):
     result: Temp
     ptr: Value
     index: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class PtrLoad(Instr):
     """ptr[index]; a SIMD result loads that many consecutive elements."""
 
@@ -178,26 +182,26 @@ class PtrLoad(Instr):
     index: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class PtrStore(Instr):
     ptr: Value
     index: Value
     value: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Alloc(Instr):
     result: Temp  # Ptr[T]
     count: Value
     align: int = 0  # the byte boundary it starts on (`alloc(n, alignment=64)`); 0: malloc's own
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Free(Instr):
     ptr: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Call(Instr):
     """If the callee raises and `handler` is set, control goes there instead of leaving the function."""
 
@@ -207,7 +211,7 @@ class Call(Instr):
     handler: Block | None = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Launch(Instr):
     """Run kernel `callee` over grid x block threads; like a call, it raises if a thread raised."""
 
@@ -220,7 +224,7 @@ class Launch(Instr):
     handler: Block | None = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class ParallelFor(Instr):
     """Run `callee(lo, hi, piece, *args)` for `chunks` nearly equal pieces [lo, hi) of [0, count) on
     the thread pool. Like a call it raises when an iteration raised: the earliest piece's exception."""
@@ -232,7 +236,7 @@ class ParallelFor(Instr):
     handler: Block | None = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Intrinsic(Instr):
     """An operation of the table in ops.py (floor, pow, print_*, gpu.barrier, ...): what it takes,
     gives and does, and how each target lowers it, are that table's entry for `name`.
@@ -245,19 +249,19 @@ class Intrinsic(Instr):
     attrs: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Load(Instr):
     result: Temp
     var: Var
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Store(Instr):
     var: Var
     value: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class AddressOf(Instr):
     """The address of a variable as a `Ptr` value: what a closure keeps of a variable it shares
     with the function that made it (semantics/closures.py)."""
@@ -266,7 +270,7 @@ class AddressOf(Instr):
     var: Var
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class BindRef(Instr):
     """From here on, the by-reference variable `var` (no storage of its own) is the memory at
     `ptr`: a closure's variable shared with the function that made it. At the start of `entry`."""
@@ -275,7 +279,7 @@ class BindRef(Instr):
     ptr: Value
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class FnAddr(Instr):
     """The address (a Ptr[UInt8]) of the entry through which a function value calls `callee`
     (a thunk: semantics/function_values.py); codegen adapts it to the one indirect convention."""
@@ -285,7 +289,7 @@ class FnAddr(Instr):
     direct: bool = False  # the function itself, as a C function pointer (semantics/c_functions.py)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class CallFn(Instr):
     """An indirect call through a function value `fn` (its code and environment); it may raise,
     like any call whose callee is not known."""
@@ -297,29 +301,30 @@ class CallFn(Instr):
 
 
 # ---- terminators ----
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Terminator:
+    __repr__ = fields_repr
     span: Span | None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Jump(Terminator):
     target: Block
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Branch(Terminator):
     cond: Value
     then: Block
     orelse: Block
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Ret(Terminator):
     value: Value | None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Raise(Terminator):
     """Leave the function with a Python exception of this class and message."""
 
@@ -328,19 +333,19 @@ class Raise(Terminator):
     handler: Block | None = None  # inside a try: go to its except dispatch
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Reraise(Terminator):
     """Pass the pending exception on: to `handler`, or out of the function."""
 
     handler: Block | None = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Unreachable(Terminator):
     pass
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Block:
     label: str
     instrs: list[Instr] = field(default_factory=list)
@@ -363,8 +368,9 @@ class Block:
         return out
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Function:
+    __repr__ = fields_repr
     symbol: str  # the linker name
     name: str  # the source name, for tracebacks
     file: str
@@ -385,8 +391,9 @@ class Function:
     recursion_limit: Var | None = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Module:
+    __repr__ = fields_repr
     name: str
     file: str
     functions: list[Function] = field(default_factory=list)

@@ -4,12 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..node_methods import fields_repr
 from ..source import Span
 from ..syntax import ast
 from ..types import Type, mentions_type_param
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class LocalVar:
     name: str
     type: Type
@@ -32,9 +33,10 @@ class LocalVar:
         return f"{self.name}#{self.id}: {self.type}"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Reference:
     """A name in the source and what the checker resolved it to (for editors: hover, go to definition)."""
+    __repr__ = fields_repr
 
     span: Span
     kind: str  # "local" | "param" | "function" | "comptime"
@@ -44,9 +46,10 @@ class Reference:
     detail: str = ""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class FunctionInstance:
     """One monomorphic copy of a `fn`/`def`: its parameter types are fixed."""
+    __repr__ = fields_repr
 
     decl: ast.FnDef
     module: str
@@ -90,29 +93,30 @@ class FunctionInstance:
 
 
 # ---- expressions ----
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TExpr:
+    __repr__ = fields_repr
     span: Span
     type: Type
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TConst(TExpr):
     value: Any
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TLocal(TExpr):
     var: LocalVar
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TUnary(TExpr):
     op: str  # "-", "~", "not"
     operand: TExpr
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TBinary(TExpr):
     """Both operands have `operand_type`; `type` is the result (differs only for int `/`)."""
 
@@ -122,7 +126,7 @@ class TBinary(TExpr):
     ints: bool = False  # `/` of two ints (Python's message for a zero divisor differs)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TCompare(TExpr):
     """`operands[i] ops[i] operands[i+1]`, each link compared at `link_types[i]`."""
 
@@ -131,26 +135,26 @@ class TCompare(TExpr):
     link_types: list[Type]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TBoolOp(TExpr):
     op: str  # "and" | "or": Python's, returning an operand
     values: list[TExpr]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TIfExp(TExpr):
     test: TExpr
     body: TExpr
     orelse: TExpr
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TCall(TExpr):
     callee: FunctionInstance
     args: list[TExpr]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TDictLit(TExpr):
     """`{k: v, ...}`: a new Dict (its type), built by its `__init__` and `__setitem__`."""
 
@@ -160,14 +164,14 @@ class TDictLit(TExpr):
     values: list[TExpr]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TListLit(TExpr):
     """`[a, b, c]`: a new List (its type) holding the elements."""
 
     elts: list[TExpr]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TCopy(TExpr):
     """A copy of a struct whose fields with destructors are copied by the given expressions
     (which read the same place again); the other fields are copied bit for bit."""
@@ -176,49 +180,50 @@ class TCopy(TExpr):
     fields: dict  # field index -> TExpr making that field's copy
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TMove(TExpr):
     """`x^` (or `return x`): the variable's value, which the variable gives up."""
 
     var: LocalVar
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TField(TExpr):
     base: TExpr
     index: int
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class FieldTarget:
     """`v.a.b = x`: store into field path [a, b] of variable v."""
+    __repr__ = fields_repr
 
     var: LocalVar
     path: list[int]
     type: Type
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TSplat(TExpr):
     """A scalar copied into every lane."""
 
     value: TExpr
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TVector(TExpr):
     """A SIMD value from one scalar per lane."""
 
     elements: list[TExpr]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TLane(TExpr):
     vector: TExpr
     index: TExpr
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TSIMDOp(TExpr):
     """reduce_add/mul/min/max, fma, select, shuffle (with `lanes`)."""
 
@@ -227,16 +232,17 @@ class TSIMDOp(TExpr):
     lanes: list[int] = field(default_factory=list)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class LaneTarget:
     """`v[i] = x` on a SIMD variable."""
+    __repr__ = fields_repr
 
     var: LocalVar
     index: TExpr
     type: Type
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TPtrOp(TExpr):
     """alloc(count[, alignment: a TConst]) | free(p) | offset(p, n) | load(p, i) | store(p, i, v) | bitcast(p)
     | prefetch(p, i)."""
@@ -245,7 +251,7 @@ class TPtrOp(TExpr):
     args: list[TExpr]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TMath(TExpr):
     """A `math` function; `checked` raises Python's domain and range errors (scalars only)."""
 
@@ -254,7 +260,7 @@ class TMath(TExpr):
     checked: bool
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TGpu(TExpr):
     """A GPU intrinsic: thread_idx.x, barrier(), shared_array, atomics, lane_id."""
 
@@ -264,14 +270,14 @@ class TGpu(TExpr):
     count: int = 0  # shared_array: number of elements
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TRef(TExpr):
     """The caller's variable itself, passed to a `mut` parameter."""
 
     var: LocalVar
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TFieldRef(TExpr):
     """A field of a variable passed to a `mut` parameter (a method's `mut self`, say): the call
     gets a copy of it to change, and the copy is stored back into the field afterwards,
@@ -280,7 +286,7 @@ class TFieldRef(TExpr):
     target: FieldTarget
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TLend(TExpr):
     """An element of a container changed in place (`xs[i].append(v)`, `g[i][j] = v`,
     `bs[i].vx = v`): `ptr` is the container's `__refitem__` (the element's address, checked), the
@@ -293,7 +299,7 @@ class TLend(TExpr):
     body: list = field(default_factory=list)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TConvert(TExpr):
     """A numeric conversion; `checked` raises on NaN, infinity and out-of-range (Python's int())."""
 
@@ -301,7 +307,7 @@ class TConvert(TExpr):
     checked: bool = False
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TStmtExpr(TExpr):
     """Statements, then a value: a comprehension, or a builtin consuming a generator expression,
     as the loop the checker made of it (semantics/comprehensions.py). `result` reads the variable
@@ -314,7 +320,7 @@ class TStmtExpr(TExpr):
     branches: tuple = ()
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TClosure(TExpr):
     """A function as a value (its type a FunctionType): what it captured, one value per field
     (semantics/closures.py); nothing for a function that captures nothing."""
@@ -322,26 +328,27 @@ class TClosure(TExpr):
     values: list[TExpr]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TAddress(TExpr):
     """The address of a variable (a Ptr), kept by a closure that shares the variable."""
 
     var: LocalVar
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TBuiltin(TExpr):
     name: str  # "abs" | "min" | "max" | "truth"
     args: list[TExpr]
 
 
 # ---- statements ----
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TStmt:
+    __repr__ = fields_repr
     span: Span
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TBindRef(TStmt):
     """A closure's variable shared with the function that made it: `var` (by reference) refers to
     the address `ptr` holds from here on (semantics/closures.py)."""
@@ -350,31 +357,31 @@ class TBindRef(TStmt):
     ptr: TExpr
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TAssign(TStmt):
     targets: list[LocalVar | FieldTarget | LaneTarget]
     values: list[TExpr]  # all evaluated before any target is stored: `a, b = b, a`
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TExprStmt(TStmt):
     expr: TExpr
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TIf(TStmt):
     test: TExpr
     body: list[TStmt]
     orelse: list[TStmt]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TWhile(TStmt):
     test: TExpr
     body: list[TStmt]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TForRange(TStmt):
     var: LocalVar
     start: TExpr
@@ -386,43 +393,43 @@ class TForRange(TStmt):
     reductions: list[tuple[LocalVar, str]] = field(default_factory=list)  # (variable, op)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TBreak(TStmt):
     pass
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TContinue(TStmt):
     pass
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TReturn(TStmt):
     value: TExpr | None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TAssert(TStmt):
     test: TExpr
     message: str | None
     text: TExpr | None = None  # a message made at run time (a String), evaluated only on failure
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TPrint(TStmt):
     args: list[TExpr]
     sep: str
     end: str
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TBlock(TStmt):
     """Statements the checker made from one source statement (`p[i] += v` reads i once)."""
 
     body: list[TStmt]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TRaise(TStmt):
     exc: str | None  # None: re-raise what is being handled
     message: str
@@ -432,15 +439,16 @@ class TRaise(TStmt):
     drop: str = ""  # with a payload: its handle's `__del__` (symbol), given the exception's reference back
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class THandler:
+    __repr__ = fields_repr
     classes: set[str] | None  # None catches everything
     var: LocalVar | None
     body: list[TStmt]
     span: Span | None = None  # `except ZeroDivisionError` (where E0913 points on a GPU target)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TTry(TStmt):
     body: list[TStmt]
     handlers: list[THandler]
@@ -448,7 +456,7 @@ class TTry(TStmt):
     finalbody: list[TStmt]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class TLaunch(TStmt):
     call: TCall  # the kernel and its checked arguments
     grid: list[TExpr]  # x, y, z

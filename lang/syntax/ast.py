@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 
+from ..node_methods import fields_eq, fields_hash, fields_repr
 from ..source import Span
 
 # `match@sequence(x)`: whether x is a sequence a sequence pattern may match, written by syntax/match_stmt.py
@@ -11,70 +12,74 @@ from ..source import Span
 SEQUENCE_TEST = "match@sequence"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Node:
+    # value equality and hash, as `dataclass(frozen=True)` would give each class (node_methods.py)
+    __repr__ = fields_repr
+    __eq__ = fields_eq
+    __hash__ = fields_hash
     span: Span
 
 
 # ---- expressions ----
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Expr(Node):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Name(Expr):
     id: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class IntLit(Expr):
     value: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class FloatLit(Expr):
     value: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class StrLit(Expr):
     value: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class BoolLit(Expr):
     value: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class NoneLit(Expr):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class EllipsisLit(Expr):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ErrorExpr(Expr):
     """Stands in for a construct that was already reported, so checking goes on quietly."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class TupleExpr(Expr):
     elts: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Starred(Expr):
     """`*rest` among a tuple's items: a starred assignment target (`first, *rest = xs`)."""
 
     value: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class SetExpr(Expr):
     """`{a, b}` (elts), or `{x for x in xs}` (comprehension, a list comprehension of its items): a
     Python set, the stdlib's `Set` (semantics/sets.py)."""
@@ -83,7 +88,7 @@ class SetExpr(Expr):
     comprehension: Expr | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class DictExpr(Expr):
     """`{k: v, ...}`: a Dict of the keys' and the values' types."""
 
@@ -91,14 +96,14 @@ class DictExpr(Expr):
     values: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ListExpr(Expr):
     """`[a, b, c]`: a List of the elements' type."""
 
     elts: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class CompFor(Node):
     """A comprehension's `for target in iter` clause."""
 
@@ -106,14 +111,14 @@ class CompFor(Node):
     iter: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class CompIf(Node):
     """A comprehension's `if test` clause."""
 
     test: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Comprehension(Expr):
     """`[elt for ...]` (kind "list"), `{elt: value for ...}` ("dict"), `{elt for ...}` ("set") or
     `(elt for ...)` ("generator"); `clauses` are CompFor and CompIf, in source order (the first a
@@ -125,27 +130,27 @@ class Comprehension(Expr):
     clauses: tuple[Node, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Unary(Expr):
     op: str  # "-", "+", "~", "not"
     operand: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Transfer(Expr):
     """`x^`: the value of x, which x gives up (a move)."""
 
     value: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Binary(Expr):
     op: str  # "+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^", "@"
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Compare(Expr):
     """`a < b <= c`: each operand evaluated once, stops at the first false link."""
 
@@ -154,20 +159,20 @@ class Compare(Expr):
     comparators: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class BoolOp(Expr):
     op: str  # "and" | "or"
     values: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class IfExp(Expr):
     test: Expr
     body: Expr
     orelse: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Lambda(Expr):
     """`lambda a, b: body`: a function value (semantics/closures.py), its parameters unannotated."""
 
@@ -175,20 +180,20 @@ class Lambda(Expr):
     body: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Keyword(Node):
     name: str
     value: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Call(Expr):
     func: Expr
     args: tuple[Expr, ...]
     keywords: tuple[Keyword, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Subscript(Expr):
     """`a[i]`, `f[T]`, `SIMD[DType.float32, 8]`: items are expressions or keywords."""
 
@@ -196,7 +201,7 @@ class Subscript(Expr):
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Slice(Expr):
     """`start:stop:step` as an item of `x[...]` (Python's slice): a bound left out is None."""
 
@@ -205,19 +210,19 @@ class Slice(Expr):
     step: Expr | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Attribute(Expr):
     value: Expr
     attr: str
 
 
 # ---- statements ----
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Stmt(Node):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class VarDecl(Stmt):
     """`var x: T = v` (explicit) or `x: T = v` (Python's annotated assignment)."""
 
@@ -228,7 +233,7 @@ class VarDecl(Stmt):
     explicit: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Comptime(Stmt):
     name: str
     name_span: Span
@@ -236,7 +241,7 @@ class Comptime(Stmt):
     value: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Assign(Stmt):
     """`a = b = v`: targets are assigned left to right after one evaluation of v."""
 
@@ -244,26 +249,26 @@ class Assign(Stmt):
     value: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class AugAssign(Stmt):
     target: Expr
     op: str
     value: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ExprStmt(Stmt):
     expr: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Delete(Stmt):
     """`del a[i], d[k], xs[a:b]`: each target's `__delitem__`, left to right."""
 
     targets: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Nonlocal(Stmt):
     """`nonlocal x, y` in a nested function: assignments to them change the enclosing function's
     variables (semantics/closures.py)."""
@@ -271,27 +276,27 @@ class Nonlocal(Stmt):
     names: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Pass(Stmt):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Break(Stmt):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Continue(Stmt):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Return(Stmt):
     value: Expr | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Yield(Stmt):
     """`yield value` (`value` None for a bare `yield`) or `yield from value` (`delegate`):
     a statement only, which makes its `def` a generator (semantics/generators.py)."""
@@ -300,20 +305,20 @@ class Yield(Stmt):
     delegate: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Assert(Stmt):
     test: Expr
     msg: Expr | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class If(Stmt):
     test: Expr
     body: tuple[Stmt, ...]
     orelse: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ComptimeIf(Stmt):
     """`comptime if`: the condition is folded and only the branch taken is checked and compiled."""
 
@@ -322,7 +327,7 @@ class ComptimeIf(Stmt):
     orelse: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ComptimeFor(Stmt):
     """`comptime for i in range(...)`: the body is unrolled once per value, i a constant in each."""
 
@@ -331,33 +336,33 @@ class ComptimeFor(Stmt):
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class While(Stmt):
     test: Expr
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class For(Stmt):
     target: Expr
     iter: Expr
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Raise(Stmt):
     exc: Expr | None  # None: re-raise the exception being handled
     cause: Expr | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Handler(Node):
     types: Expr | None  # None: a bare `except:`
     name: str | None
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Try(Stmt):
     body: tuple[Stmt, ...]
     handlers: tuple[Handler, ...]
@@ -365,7 +370,7 @@ class Try(Stmt):
     finalbody: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Launch(Stmt):
     kernel: Expr
     config: tuple[Node, ...]
@@ -374,7 +379,7 @@ class Launch(Stmt):
 
 
 # ---- declarations ----
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Param(Node):
     name: str
     annotation: Expr | None
@@ -389,20 +394,20 @@ def variadic_count(name: str) -> str:
     return f"*{name}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class CtParam(Node):
     name: str
     annotation: Expr | None
     default: Expr | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Decorator(Node):
     name: str
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class FnDef(Stmt):
     kind: str  # "fn" | "def"
     name: str
@@ -433,14 +438,14 @@ class FnDef(Stmt):
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class FieldDecl(Node):
     name: str
     name_span: Span
     annotation: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class StructDef(Stmt):
     name: str
     name_span: Span
@@ -451,7 +456,7 @@ class StructDef(Stmt):
     decorators: tuple[Decorator, ...] = field(default=())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class TraitDef(Stmt):
     """`trait Shape:` with required methods (bodies `...`)."""
 
@@ -461,7 +466,7 @@ class TraitDef(Stmt):
     methods: tuple[FnDef, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Import(Stmt):
     """`import m [as a]` (names empty) or `from m import x [as y], ...` (names: (x, y) pairs)."""
 
@@ -471,7 +476,7 @@ class Import(Stmt):
     from_import: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class MainGuard(Stmt):
     """`if __name__ == "__main__": ...` at module level: its body runs in the program's main module
     only (a common-subset file runs under CPython too)."""
@@ -480,14 +485,14 @@ class MainGuard(Stmt):
     orelse: tuple[Stmt, ...] = ()  # `else:` of the guard: runs when the module is imported instead
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Global(Stmt):
     """`global x, y`: in a function, `x` and `y` are the module-level variables (semantics/globals.py)."""
 
     names: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Module(Node):
     name: str
     body: tuple[Stmt, ...]

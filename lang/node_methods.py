@@ -1,0 +1,40 @@
+"""The methods `dataclass` would write for each class of the compiler's node families, written once.
+
+The syntax tree, the typed tree and the IR declare their ~160 classes `@dataclass(..., repr=False)`
+(and the syntax tree `eq=False`), and their root classes take these functions instead: `dataclass`
+writes and compiles each method anew for every class it decorates, which was a third of the
+compiler's import time (the start of every cold run). They behave as the generated ones: the
+same repr text (`Name(span=..., id='x')`), equality and hash over the fields declared `compare`.
+"""
+from __future__ import annotations
+
+import reprlib
+from dataclasses import fields
+from typing import Any
+
+# Per class, the names of its fields `==` and `hash` compare (dataclass's `compare=True` ones).
+_COMPARED: dict[type, tuple[str, ...]] = {}
+
+
+@reprlib.recursive_repr()  # an IR block's jump names blocks that jump back to it: '...', as dataclass prints
+def fields_repr(self: Any) -> str:
+    shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
+    return f"{type(self).__qualname__}({shown})"
+
+
+def _compared(node: Any) -> tuple:
+    cls = type(node)
+    names = _COMPARED.get(cls)
+    if names is None:
+        names = _COMPARED[cls] = tuple(f.name for f in fields(cls) if f.compare)
+    return tuple(getattr(node, name) for name in names)
+
+
+def fields_eq(self: Any, other: object) -> Any:
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    return _compared(self) == _compared(other)
+
+
+def fields_hash(self: Any) -> int:
+    return hash(_compared(self))
