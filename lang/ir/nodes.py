@@ -10,14 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..node_methods import fields_repr
+from ..node_methods import NodeBase
 from ..source import Span
 from ..types import Type
 
 
 @dataclass(eq=False, repr=False)
-class Var:
-    __repr__ = fields_repr
+class Var(NodeBase):
     name: str
     type: Type
     id: int
@@ -30,8 +29,7 @@ class Var:
 
 
 @dataclass(eq=False, repr=False)
-class Value:
-    __repr__ = fields_repr
+class Value(NodeBase):
     type: Type
 
 
@@ -72,8 +70,7 @@ class Const(Value):
 
 
 @dataclass(eq=False, repr=False)
-class Instr:
-    __repr__ = fields_repr
+class Instr(NodeBase):
     span: Span | None
 
 
@@ -302,8 +299,7 @@ class CallFn(Instr):
 
 # ---- terminators ----
 @dataclass(eq=False, repr=False)
-class Terminator:
-    __repr__ = fields_repr
+class Terminator(NodeBase):
     span: Span | None
 
 
@@ -346,7 +342,7 @@ class Unreachable(Terminator):
 
 
 @dataclass(eq=False, repr=False)
-class Block:
+class Block(NodeBase):
     label: str
     instrs: list[Instr] = field(default_factory=list)
     term: Terminator | None = None
@@ -369,8 +365,7 @@ class Block:
 
 
 @dataclass(eq=False, repr=False)
-class Function:
-    __repr__ = fields_repr
+class Function(NodeBase):
     symbol: str  # the linker name
     name: str  # the source name, for tracebacks
     file: str
@@ -392,8 +387,7 @@ class Function:
 
 
 @dataclass(eq=False, repr=False)
-class Module:
-    __repr__ = fields_repr
+class Module(NodeBase):
     name: str
     file: str
     functions: list[Function] = field(default_factory=list)

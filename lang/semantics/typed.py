@@ -4,14 +4,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..node_methods import fields_repr
+from ..node_methods import NodeBase
 from ..source import Span
 from ..syntax import ast
 from ..types import Type, mentions_type_param
 
 
 @dataclass(eq=False, repr=False)
-class LocalVar:
+class LocalVar(NodeBase):
     name: str
     type: Type
     span: Span
@@ -34,9 +34,8 @@ class LocalVar:
 
 
 @dataclass(eq=False, repr=False)
-class Reference:
+class Reference(NodeBase):
     """A name in the source and what the checker resolved it to (for editors: hover, go to definition)."""
-    __repr__ = fields_repr
 
     span: Span
     kind: str  # "local" | "param" | "function" | "comptime"
@@ -47,9 +46,8 @@ class Reference:
 
 
 @dataclass(eq=False, repr=False)
-class FunctionInstance:
+class FunctionInstance(NodeBase):
     """One monomorphic copy of a `fn`/`def`: its parameter types are fixed."""
-    __repr__ = fields_repr
 
     decl: ast.FnDef
     module: str
@@ -94,8 +92,7 @@ class FunctionInstance:
 
 # ---- expressions ----
 @dataclass(eq=False, repr=False)
-class TExpr:
-    __repr__ = fields_repr
+class TExpr(NodeBase):
     span: Span
     type: Type
 
@@ -194,9 +191,8 @@ class TField(TExpr):
 
 
 @dataclass(eq=False, repr=False)
-class FieldTarget:
+class FieldTarget(NodeBase):
     """`v.a.b = x`: store into field path [a, b] of variable v."""
-    __repr__ = fields_repr
 
     var: LocalVar
     path: list[int]
@@ -233,9 +229,8 @@ class TSIMDOp(TExpr):
 
 
 @dataclass(eq=False, repr=False)
-class LaneTarget:
+class LaneTarget(NodeBase):
     """`v[i] = x` on a SIMD variable."""
-    __repr__ = fields_repr
 
     var: LocalVar
     index: TExpr
@@ -343,8 +338,7 @@ class TBuiltin(TExpr):
 
 # ---- statements ----
 @dataclass(eq=False, repr=False)
-class TStmt:
-    __repr__ = fields_repr
+class TStmt(NodeBase):
     span: Span
 
 
@@ -437,11 +431,11 @@ class TRaise(TStmt):
     text: TExpr | None = None  # a message made at run time: a String
     payload: TExpr | None = None  # the object of an exception class with data: a Ptr[Int] to it
     drop: str = ""  # with a payload: its handle's `__del__` (symbol), given the exception's reference back
+    kind: TExpr | None = None  # with a text: its class's name made at run time (`raise err`: exception_values.py)
 
 
 @dataclass(eq=False, repr=False)
-class THandler:
-    __repr__ = fields_repr
+class THandler(NodeBase):
     classes: set[str] | None  # None catches everything
     var: LocalVar | None
     body: list[TStmt]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 
-from ..node_methods import fields_eq, fields_hash, fields_repr
+from ..node_methods import NodeBase, fields_eq, fields_hash
 from ..source import Span
 
 # `match@sequence(x)`: whether x is a sequence a sequence pattern may match, written by syntax/match_stmt.py
@@ -13,9 +13,8 @@ SEQUENCE_TEST = "match@sequence"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class Node:
+class Node(NodeBase):
     # value equality and hash, as `dataclass(frozen=True)` would give each class (node_methods.py)
-    __repr__ = fields_repr
     __eq__ = fields_eq
     __hash__ = fields_hash
     span: Span
