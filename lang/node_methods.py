@@ -1,7 +1,7 @@
 """The methods `dataclass` would write for each class of the compiler's node families, written once.
 
-The syntax tree, the typed tree and the IR declare their ~160 classes `@dataclass(..., repr=False)`
-(and the syntax tree `eq=False`), and their root classes derive from `NodeBase` (and the syntax
+The syntax tree (`@syntax_node`), the typed tree and the IR (`@dataclass(eq=False, repr=False)`)
+declare their ~160 classes so, and their root classes derive from `NodeBase` (and the syntax
 tree's takes `fields_eq`/`fields_hash`) instead: `dataclass` writes and compiles each method anew
 for every class it decorates, which was a third of the compiler's import time (the start of every
 cold run). They behave as the generated ones: the same repr text (`Name(span=..., id='x')`),
@@ -10,8 +10,10 @@ equality and hash over the fields declared `compare`.
 from __future__ import annotations
 
 import reprlib
-from dataclasses import fields
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar, dataclass_transform
+
+N = TypeVar("N")
 
 # Per class, the names of its fields `==` and `hash` compare (dataclass's `compare=True` ones).
 _COMPARED: dict[type, tuple[str, ...]] = {}
@@ -53,3 +55,13 @@ class NodeBase:
         super().__init_subclass__(**kwargs)
         if cls.__doc__ is None:
             cls.__doc__ = cls.__name__
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def syntax_node(cls: type[N]) -> type[N]:
+    """A syntax tree class: `@dataclass(frozen=True)` as mypy sees it (it reports an assignment to a
+    field of a node made: subtrees are shared between trees, `dataclasses.replace` makes a changed
+    copy), a plain dataclass at run time, with `==`, hash and repr from `Node`. A frozen dataclass
+    compiles a `__setattr__` and a `__delattr__` for each class (the 64 node classes: ~10 ms of
+    every cold start) and its `__init__` sets each field through `object.__setattr__`."""
+    return dataclass(eq=False, repr=False)(cls)

@@ -15,11 +15,12 @@ A generator expression anywhere else (stored, passed to a function) is not suppo
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .. import types as T
 from ..diagnostics import Note
+from ..node_methods import syntax_node
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, ScalarType, StructType, Type, default_type
@@ -56,7 +57,7 @@ def _is_mapping(t: Type | None) -> bool:
     return t is not None and any(is_builtin(t, name) for name in ("Dict", "defaultdict", "OrderedDict", "Counter"))
 
 
-@dataclass(frozen=True)
+@syntax_node
 class CompStep(ast.Stmt):
     """A statement of a comprehension's loop that the checker makes itself: `make()` gives its
     typed statements (the consumer's work on one item, an early exit, fresh loop variables)."""

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .. import types as T
+from ..node_methods import syntax_node
 from ..source import Span
 from ..syntax import ast, nested_spec
 from ..types import ERROR, LiteralType, ScalarType, StructType
@@ -47,7 +48,7 @@ FLAGS = {"-": 1, "+": 2, " ": 4, "0": 8, "#": 16}
 _TUPLE = getattr(T, "TupleType", ())  # the stdlib's tuples, where they are values
 
 
-@dataclass(frozen=True)
+@syntax_node
 class Checked(ast.Expr):
     """An argument already checked, placed in the expression a format string became (so it is
     checked, and evaluated, once)."""

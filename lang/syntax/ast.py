@@ -1,10 +1,10 @@
-"""The syntax tree: frozen dataclasses, every node with the span it came from."""
+"""The syntax tree: frozen dataclasses (`@syntax_node`), every node with the span it came from."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import field, fields, replace
 
-from ..node_methods import NodeBase, fields_eq, fields_hash
+from ..node_methods import NodeBase, fields_eq, fields_hash, syntax_node
 from ..source import Span
 
 # `match@sequence(x)`: whether x is a sequence a sequence pattern may match, written by syntax/match_stmt.py
@@ -12,7 +12,7 @@ from ..source import Span
 SEQUENCE_TEST = "match@sequence"
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Node(NodeBase):
     # value equality and hash, as `dataclass(frozen=True)` would give each class (node_methods.py)
     __eq__ = fields_eq
@@ -21,64 +21,64 @@ class Node(NodeBase):
 
 
 # ---- expressions ----
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Expr(Node):
     pass
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Name(Expr):
     id: str
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class IntLit(Expr):
     value: int
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class FloatLit(Expr):
     value: float
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class StrLit(Expr):
     value: str
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class BoolLit(Expr):
     value: bool
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class NoneLit(Expr):
     pass
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class EllipsisLit(Expr):
     pass
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class ErrorExpr(Expr):
     """Stands in for a construct that was already reported, so checking goes on quietly."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class TupleExpr(Expr):
     elts: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Starred(Expr):
     """`*rest` among a tuple's items: a starred assignment target (`first, *rest = xs`)."""
 
     value: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class SetExpr(Expr):
     """`{a, b}` (elts), or `{x for x in xs}` (comprehension, a list comprehension of its items): a
     Python set, the stdlib's `Set` (semantics/sets.py)."""
@@ -87,7 +87,7 @@ class SetExpr(Expr):
     comprehension: Expr | None = None
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class DictExpr(Expr):
     """`{k: v, ...}`: a Dict of the keys' and the values' types."""
 
@@ -95,14 +95,14 @@ class DictExpr(Expr):
     values: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class ListExpr(Expr):
     """`[a, b, c]`: a List of the elements' type."""
 
     elts: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class CompFor(Node):
     """A comprehension's `for target in iter` clause."""
 
@@ -110,14 +110,14 @@ class CompFor(Node):
     iter: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class CompIf(Node):
     """A comprehension's `if test` clause."""
 
     test: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Comprehension(Expr):
     """`[elt for ...]` (kind "list"), `{elt: value for ...}` ("dict"), `{elt for ...}` ("set") or
     `(elt for ...)` ("generator"); `clauses` are CompFor and CompIf, in source order (the first a
@@ -129,27 +129,27 @@ class Comprehension(Expr):
     clauses: tuple[Node, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Unary(Expr):
     op: str  # "-", "+", "~", "not"
     operand: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Transfer(Expr):
     """`x^`: the value of x, which x gives up (a move)."""
 
     value: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Binary(Expr):
     op: str  # "+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^", "@"
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Compare(Expr):
     """`a < b <= c`: each operand evaluated once, stops at the first false link."""
 
@@ -158,20 +158,20 @@ class Compare(Expr):
     comparators: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class BoolOp(Expr):
     op: str  # "and" | "or"
     values: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class IfExp(Expr):
     test: Expr
     body: Expr
     orelse: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Lambda(Expr):
     """`lambda a, b: body`: a function value (semantics/closures.py), its parameters unannotated."""
 
@@ -179,20 +179,20 @@ class Lambda(Expr):
     body: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Keyword(Node):
     name: str
     value: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Call(Expr):
     func: Expr
     args: tuple[Expr, ...]
     keywords: tuple[Keyword, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Subscript(Expr):
     """`a[i]`, `f[T]`, `SIMD[DType.float32, 8]`: items are expressions or keywords."""
 
@@ -200,7 +200,7 @@ class Subscript(Expr):
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Slice(Expr):
     """`start:stop:step` as an item of `x[...]` (Python's slice): a bound left out is None."""
 
@@ -209,19 +209,19 @@ class Slice(Expr):
     step: Expr | None
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Attribute(Expr):
     value: Expr
     attr: str
 
 
 # ---- statements ----
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Stmt(Node):
     pass
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class VarDecl(Stmt):
     """`var x: T = v` (explicit) or `x: T = v` (Python's annotated assignment)."""
 
@@ -232,7 +232,7 @@ class VarDecl(Stmt):
     explicit: bool
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Comptime(Stmt):
     name: str
     name_span: Span
@@ -240,7 +240,7 @@ class Comptime(Stmt):
     value: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Assign(Stmt):
     """`a = b = v`: targets are assigned left to right after one evaluation of v."""
 
@@ -248,26 +248,26 @@ class Assign(Stmt):
     value: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class AugAssign(Stmt):
     target: Expr
     op: str
     value: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class ExprStmt(Stmt):
     expr: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Delete(Stmt):
     """`del a[i], d[k], xs[a:b]`: each target's `__delitem__`, left to right."""
 
     targets: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Nonlocal(Stmt):
     """`nonlocal x, y` in a nested function: assignments to them change the enclosing function's
     variables (semantics/closures.py)."""
@@ -275,27 +275,27 @@ class Nonlocal(Stmt):
     names: tuple[str, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Pass(Stmt):
     pass
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Break(Stmt):
     pass
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Continue(Stmt):
     pass
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Return(Stmt):
     value: Expr | None
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Yield(Stmt):
     """`yield value` (`value` None for a bare `yield`) or `yield from value` (`delegate`):
     a statement only, which makes its `def` a generator (semantics/generators.py)."""
@@ -304,20 +304,20 @@ class Yield(Stmt):
     delegate: bool = False
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Assert(Stmt):
     test: Expr
     msg: Expr | None
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class If(Stmt):
     test: Expr
     body: tuple[Stmt, ...]
     orelse: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class ComptimeIf(Stmt):
     """`comptime if`: the condition is folded and only the branch taken is checked and compiled."""
 
@@ -326,7 +326,7 @@ class ComptimeIf(Stmt):
     orelse: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class ComptimeFor(Stmt):
     """`comptime for i in range(...)`: the body is unrolled once per value, i a constant in each."""
 
@@ -335,33 +335,33 @@ class ComptimeFor(Stmt):
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class While(Stmt):
     test: Expr
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class For(Stmt):
     target: Expr
     iter: Expr
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Raise(Stmt):
     exc: Expr | None  # None: re-raise the exception being handled
     cause: Expr | None
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Handler(Node):
     types: Expr | None  # None: a bare `except:`
     name: str | None
     body: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Try(Stmt):
     body: tuple[Stmt, ...]
     handlers: tuple[Handler, ...]
@@ -369,7 +369,7 @@ class Try(Stmt):
     finalbody: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Launch(Stmt):
     kernel: Expr
     config: tuple[Node, ...]
@@ -378,7 +378,7 @@ class Launch(Stmt):
 
 
 # ---- declarations ----
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Param(Node):
     name: str
     annotation: Expr | None
@@ -393,20 +393,20 @@ def variadic_count(name: str) -> str:
     return f"*{name}"
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class CtParam(Node):
     name: str
     annotation: Expr | None
     default: Expr | None
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Decorator(Node):
     name: str
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class FnDef(Stmt):
     kind: str  # "fn" | "def"
     name: str
@@ -437,14 +437,14 @@ class FnDef(Stmt):
         return None
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class FieldDecl(Node):
     name: str
     name_span: Span
     annotation: Expr
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class StructDef(Stmt):
     name: str
     name_span: Span
@@ -455,7 +455,7 @@ class StructDef(Stmt):
     decorators: tuple[Decorator, ...] = field(default=())
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class TraitDef(Stmt):
     """`trait Shape:` with required methods (bodies `...`)."""
 
@@ -465,7 +465,7 @@ class TraitDef(Stmt):
     methods: tuple[FnDef, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Import(Stmt):
     """`import m [as a]` (names empty) or `from m import x [as y], ...` (names: (x, y) pairs)."""
 
@@ -475,7 +475,7 @@ class Import(Stmt):
     from_import: bool
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class MainGuard(Stmt):
     """`if __name__ == "__main__": ...` at module level: its body runs in the program's main module
     only (a common-subset file runs under CPython too)."""
@@ -484,14 +484,14 @@ class MainGuard(Stmt):
     orelse: tuple[Stmt, ...] = ()  # `else:` of the guard: runs when the module is imported instead
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Global(Stmt):
     """`global x, y`: in a function, `x` and `y` are the module-level variables (semantics/globals.py)."""
 
     names: tuple[str, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@syntax_node
 class Module(Node):
     name: str
     body: tuple[Stmt, ...]

@@ -12,6 +12,7 @@ from lark import Token, Transformer_NonRecursive, Tree, v_args
 
 from .. import cancel
 from ..diagnostics import DiagnosticBag
+from ..node_methods import syntax_node
 from ..semantics.fold import MAX_FOLD_BITS
 from ..source import SourceFile, Span
 from . import ast, loop_else, nested_spec, with_stmt
@@ -894,7 +895,7 @@ ZIP_ROWS = "zip of rows"
 VAR_TUPLE = "tuple of rows"
 
 
-@dataclass(frozen=True)
+@syntax_node
 class _StarredArgument(ast.Expr):
     """`*xs` among a call's arguments: only `print(*xs)` takes it (`_print_unpacked`)."""
 
@@ -930,7 +931,7 @@ def _print_unpacked(span: Span, func: ast.Name, arguments: list) -> ast.Call:
     return ast.Call(span, func, (line,), tuple(k for k in keywords if k.name != "sep" or k.value is not sep))
 
 
-@dataclass(frozen=True)
+@syntax_node
 class _StarredZip(ast.Expr):
     """The `*rows` of `zip(*rows)`: the call becomes `zip_rows(rows)`."""
 

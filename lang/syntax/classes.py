@@ -18,9 +18,10 @@ it reads as the pyx a user would write.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 
 from ..diagnostics import DiagnosticBag
+from ..node_methods import syntax_node
 from ..source import SourceFile, Span
 from . import ast, classmethods, exception_data, leak_report
 from .class_attributes import hoist
@@ -57,7 +58,7 @@ def data_name(cls: str) -> str:
     return f"__pyx_data_{cls}"
 
 
-@dataclass(frozen=True)
+@syntax_node
 class ClassDef(ast.Stmt):
     """A parsed `class` before it is expanded (`expand_classes`): the body as written, and the
     annotations of `self.x: T = v` assignments (which pyx's AST otherwise drops) by node id."""

@@ -22,9 +22,10 @@ and caught by name as the built-in ones are.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..diagnostics import DiagnosticBag
+from ..node_methods import syntax_node
 from ..source import Span
 from . import ast
 
@@ -40,7 +41,7 @@ CAST = "__pyx_cast"  # `__pyx_cast(h, C)`: the object h refers to as a C handle 
 _EXCEPTION_BASES_EXCLUDED = {"_SystemExitCode", "Error"}
 
 
-@dataclass(frozen=True)
+@syntax_node
 class ExceptionClassDef(ast.Stmt):
     """`class E(Base): pass` where Base is an exception class: a name in the exception hierarchy."""
 
