@@ -55,16 +55,19 @@ ROLES: dict[str, str] = {
 }
 
 
-def declared_role(decl: ast.StructDef) -> str | None:
-    """The role a stdlib struct's `@builtin_type("ROLE")` names; None where it has no marker.
-    A marker that names no role is a stdlib bug, raised as such (every compile would be wrong)."""
-    marker = next((d for d in decl.decorators if d.name == MARKER), None)
+def declared_role(decl: ast.StructDef | ast.FnDef, marker_name: str = MARKER,
+                  roles: dict[str, str] = ROLES) -> str | None:
+    """The role a stdlib struct's `@builtin_type("ROLE")` names (or a function's
+    `@builtin_function("ROLE")`, given that marker and its roles: builtin_functions.py); None where
+    it has no marker. A marker that names no role is a stdlib bug, raised as such (every compile
+    would be wrong)."""
+    marker = next((d for d in decl.decorators if d.name == marker_name), None)
     if marker is None:
         return None
     role = marker.args[0].value if len(marker.args) == 1 and isinstance(marker.args[0], ast.StrLit) else None
-    if role not in ROLES:
-        raise AssertionError(f"{decl.span.file.name}:{decl.span.line}: @{MARKER}({role!r}) names no role "
-                             f"(one of {', '.join(ROLES)})")
+    if role not in roles:
+        raise AssertionError(f"{decl.span.file.name}:{decl.span.line}: @{marker_name}({role!r}) names no role "
+                             f"(one of {', '.join(roles)})")
     return role
 
 

@@ -185,7 +185,7 @@ class CallChecker:
             if rewritten is not None:
                 return rewritten
         e = everyday.itertools_arguments(self.chk, decl, everyday.chain_pairs(decl, e))  # `compress(range(n), flags)`
-        if _is_map_or_filter(decl) and len(e.args) == 2 and not e.keywords:
+        if _plays(decl, "map", "filter") and len(e.args) == 2 and not e.keywords:
             listed = self._map_iterable(decl, e)  # `map(str, range(4))`: the items as a list
             if listed is None:
                 return TConst(e.span, ERROR, None)
@@ -834,15 +834,19 @@ class CallChecker:
             self.msg.error("E0207", kw.span, func=name, name=kw.name)
 
 
-def _is_map_or_filter(decl: ast.FnDef) -> bool:
-    """Python's `map` and `filter`, the stdlib's (stdlib/functional.px)."""
-    return decl.name in ("map", "filter") and decl.span.file.name.endswith("functional.px") \
-        and is_stdlib_file(decl.span.file.name)
+def _plays(decl: ast.FnDef, *roles: str) -> bool:
+    """Whether decl is the stdlib function marked `@builtin_function` with one of these roles
+    (semantics/builtin_functions.py; imported only for a function with decorators)."""
+    if not decl.decorators:
+        return False
+    from .builtin_functions import is_builtin_function
+
+    return is_builtin_function(decl, *roles)
 
 
 def _binary_mode(decl: ast.FnDef, e: ast.Call) -> ast.StrLit | None:
-    """The literal mode of `open(path, "rb")` (stdlib/io.px's `open`) when it asks for binary."""
-    if decl.name != "open" or not decl.span.file.name.endswith("io.px") or not is_stdlib_file(decl.span.file.name):
+    """The literal mode of `open(path, "rb")` (the stdlib's `@builtin_function("open")`) when it asks for binary."""
+    if not _plays(decl, "open"):
         return None
     mode = e.args[1] if len(e.args) > 1 else next((k.value for k in e.keywords if k.name == "mode"), None)
     return mode if isinstance(mode, ast.StrLit) and "b" in mode.value else None

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from ..syntax import ast
 
-# Each is a plain function returning its `_` generator of the same module (a generator of another
-# module cannot be expanded where it is called); `islice` checks its arguments first, as CPython
-# raises at the call.
-GENERATOR_TAKING = frozenset({"islice", "_islice", "takewhile", "_takewhile", "dropwhile", "_dropwhile",
-                              *(f"_starmap{n}{part}" for n in range(1, 5) for part in ("", "_items"))})
+MARKER = "takes_generators"  # the stdlib's marker on each such function (stdlib/itertools.px)
 
 
 def takes_generators(decl: ast.FnDef) -> bool:
     """Whether the standard library function `decl` walks its iterable arguments with `for`, so a
-    generator may be passed to it."""
-    return decl.name in GENERATOR_TAKING and decl.span.file.name.endswith("itertools.px")
+    generator may be passed to it: it says so with `@takes_generators`. Each is a plain function
+    returning its `_` generator of the same module, marked too (a generator of another module
+    cannot be expanded where it is called); `islice` checks its arguments first, as CPython raises
+    at the call. (The caller asks only of stdlib functions: elsewhere the marker is E0134.)"""
+    return any(d.name == MARKER for d in decl.decorators)

@@ -524,6 +524,11 @@ def _bind_import(item: ast.Import, symbols: ModuleSymbols, seen: dict, diags: Di
 FUNCTION_DECORATORS = {"staticmethod", "always_inline", "noinline", "kernel", "fastmath", "noalias", "no_bounds_check"}
 STRUCT_DECORATORS = {"fieldwise_init"}
 FUTURE_DECORATORS = {"parameter": "`@parameter`"}
+# The markers a standard library function may carry, each telling the compiler one thing about
+# it, so the compiler need not find it by its name and file: `@builtin_function`
+# (semantics/builtin_functions.py), `@iterable_arguments` (semantics/iterable_arguments.py),
+# `@takes_generators` (semantics/lazy_itertools.py). In a program's file each is E0134.
+STDLIB_FUNCTION_MARKERS = frozenset({"builtin_function", "iterable_arguments", "takes_generators"})
 
 
 def _stdlib_struct_decorators(decl: ast.StructDef) -> set:
@@ -546,9 +551,9 @@ def check_decorators(decorators, known: set, diags: DiagnosticBag) -> None:
 def _check_fn_params(decl: ast.FnDef, diags: DiagnosticBag, method: bool = False) -> None:
     from .imports import is_stdlib_file
 
-    # `@iterable_arguments` (semantics/iterable_arguments.py) is the standard library's own marker;
-    # `@property` is a method's (syntax/properties.py)
-    own = ({"iterable_arguments"} if is_stdlib_file(decl.span.file.name) else set()) \
+    # the standard library's own markers (STDLIB_FUNCTION_MARKERS); `@property` is a method's
+    # (syntax/properties.py)
+    own = (STDLIB_FUNCTION_MARKERS if is_stdlib_file(decl.span.file.name) else frozenset()) \
         | ({"property"} if method else set())
     check_decorators(decl.decorators, FUNCTION_DECORATORS | own, diags)
     """A `fn` is fully typed; only `def` may leave parameter types to its call sites."""

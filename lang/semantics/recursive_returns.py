@@ -15,13 +15,24 @@ call is E0221: the user writes the type.
 """
 from __future__ import annotations
 
+import threading
+
 from .. import types as T
 from .typed import FunctionInstance
 
 # Instances (by id) with a pending call in the check under way: while any is, a `return` of an
 # unknown (ERROR) value does not fix a result type, and a call of a `def` whose type is still
-# unknown is quiet too (its body saw the pending value: it is checked again).
-_awaiting: set[int] = set()
+# unknown is quiet too (its body saw the pending value: it is checked again). One set per thread,
+# not per process: a compile's stages run on a thread of their own (deep.run_deep), and two
+# compiles at once (`pyx lsp` analysing two documents) must not see each other's pending calls.
+_state = threading.local()
+
+
+def _awaiting() -> set[int]:
+    awaiting = getattr(_state, "awaiting", None)
+    if awaiting is None:
+        awaiting = _state.awaiting = set()
+    return awaiting
 
 
 def inferred(instance: FunctionInstance) -> bool:
@@ -34,14 +45,14 @@ def pending(instance: FunctionInstance, span) -> bool:
     it is a `def` being checked that will learn its type from another `return`."""
     if instance.in_progress and inferred(instance):
         instance.recursive_calls.append(span)
-        _awaiting.add(id(instance))
+        _awaiting().add(id(instance))
         return True
-    return bool(_awaiting) and inferred(instance)
+    return bool(_awaiting()) and inferred(instance)
 
 
 def unknown(t: T.Type | None) -> bool:
     """A value whose type came from a pending call: it fixes no `def`'s result type."""
-    return bool(_awaiting) and t is not None and _mentions_error(t)
+    return bool(_awaiting()) and t is not None and _mentions_error(t)
 
 
 def _mentions_error(t) -> bool:
@@ -49,7 +60,7 @@ def _mentions_error(t) -> bool:
 
 
 def finished(instance: FunctionInstance) -> None:
-    _awaiting.discard(id(instance))
+    _awaiting().discard(id(instance))
 
 
 def seed(instance: FunctionInstance) -> T.Type | None:
