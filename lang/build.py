@@ -26,7 +26,7 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
         for p, t in zip(decl.params, inst.param_types):
             entry = {"name": p.name, "type": describe_type(t)}
             if p.default is not None:
-                entry["default"] = _constant(p.default)
+                entry["default"] = literal_value(p.default)
             params.append(entry)
         shown = ", ".join(f"{p['name']}: {p['type']['name']}" + (f" = {p['default']!r}" if "default" in p else "")
                           for p in params)
@@ -39,7 +39,7 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
             "name": decl.name, "symbol": EXPORT_PREFIX + decl.name, "params": params, "pyentry": fast,
             "returns": describe_type(inst.return_type),
             "signature": f"{decl.kind} {decl.name}({shown}){' raises' if decl.raises else ''}{ret}",
-            "doc": _docstring(decl), "line": decl.span.line, "launches": inst.symbol in launching,
+            "doc": docstring(decl), "line": decl.span.line, "launches": inst.symbol in launching,
         })
     from .codegen.abi import LAUNCH_PREFIX, kernel_entry
 
@@ -51,7 +51,7 @@ def build_module(source: SourceFile, options: CompileOptions = CompileOptions())
                                    for p, t in zip(inst.decl.params, inst.param_types)],
                         "signature": f"@kernel {inst.decl.name}(" + ", ".join(
                             f"{p.name}: {t}" for p, t in zip(inst.decl.params, inst.param_types)) + ")",
-                        "doc": _docstring(inst.decl)})
+                        "doc": docstring(inst.decl)})
     # Functions Python calls through a dispatcher (generic ones, container arguments), and those
     # it cannot call with the reason (runtime/dispatch.py, dispatch_build.py).
     from .dispatch_build import python_callables
@@ -91,7 +91,9 @@ def compile_for_python(source: SourceFile, options: CompileOptions, stage=None):
     return stage(source, options, None)
 
 
-def _constant(node):
+def literal_value(node):
+    """A parameter's default written as a literal (`3`, `-1.5`, `"a"`, `True`): its value; None
+    for any other expression."""
     from .syntax import ast
 
     if isinstance(node, (ast.IntLit, ast.FloatLit, ast.BoolLit, ast.StrLit)):
@@ -101,7 +103,8 @@ def _constant(node):
     return None
 
 
-def _docstring(decl) -> str:
+def docstring(decl) -> str:
+    """The docstring of a function's declaration; "" where it has none."""
     from .syntax import ast
 
     if decl.body and isinstance(decl.body[0], ast.ExprStmt) and isinstance(decl.body[0].expr, ast.StrLit):

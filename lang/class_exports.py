@@ -144,13 +144,13 @@ def with_accessors(module, diags):
     if not text:
         return module
     from .source import SourceFile
-    from .syntax.classes import _nullable
+    from .syntax.classes import nullable
     from .syntax.parser import parse
 
     # `Node | None` and "Node" in the annotations copied from `__init__`: the class, as
     # `expand_classes` writes them across the module.
     names = {handle.name for handle, _ in _classes(module)}
-    generated = tuple(_nullable(item, names) for item in parse(SourceFile(GENERATED_FILE, text), diags).body)
+    generated = tuple(nullable(item, names) for item in parse(SourceFile(GENERATED_FILE, text), diags).body)
     return replace(module, body=tuple(module.body) + generated)
 
 

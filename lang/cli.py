@@ -158,17 +158,17 @@ def main(argv: list[str] | None = None) -> int:
         print(render_all(exc.diagnostics, sys.stderr, args.color), file=sys.stderr)
         return EXIT_USER
     except InternalCompilerError as exc:
-        return _internal_error(exc.headline(), exc.cause)
+        return internal_error(exc.headline(), exc.cause)
     except KeyboardInterrupt:
         status = EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001
-        return _internal_error(f"internal compiler error in the driver: {type(exc).__name__}: {exc}", exc)
+        return internal_error(f"internal compiler error in the driver: {type(exc).__name__}: {exc}", exc)
     if status == EXIT_INTERRUPTED and argv is None:  # the `pyx` command itself, not a caller in Python
-        _die_by_sigint()
+        die_by_sigint()
     return status
 
 
-def _die_by_sigint() -> None:
+def die_by_sigint() -> None:
     """End the process as CPython ends after an uncaught KeyboardInterrupt: by SIGINT with its
     default action, so the parent sees a death by signal (a shell: status 130) and a shell
     script running `pyx run` stops too."""
@@ -183,7 +183,8 @@ def _die_by_sigint() -> None:
     os.kill(os.getpid(), signal.SIGINT)
 
 
-def _internal_error(headline: str, cause: BaseException) -> int:
+def internal_error(headline: str, cause: BaseException) -> int:
+    """Report a bug in pyx itself (the exception `cause`), its traceback under PYX_DEBUG=1: the exit status."""
     print(f"error: {headline}", file=sys.stderr)
     print("note: this is a bug in pyx, not in your program; please report it to the pyx developers with the "
           "source file that triggers it", file=sys.stderr)

@@ -370,7 +370,7 @@ def python_callables(program, module_ast, exported: list) -> tuple[list, list]:
     """(dispatchers, unexported) for the module's metadata: the top-level functions Python calls
     through a dispatcher (generic or unannotated ones, and those taking or returning containers,
     whose one signature is `fixed`), and those it cannot call, each with the reason."""
-    from .build import _constant, _docstring
+    from .build import docstring, literal_value
     from .syntax import ast
 
     done = {i.decl.name for i in exported}
@@ -383,10 +383,10 @@ def python_callables(program, module_ast, exported: list) -> tuple[list, list]:
         params = []
         for p in decl.params:
             entry = {"name": p.name}
-            if p.default is not None and _constant(p.default) is not None:
-                entry["default"] = _constant(p.default)
+            if p.default is not None and literal_value(p.default) is not None:
+                entry["default"] = literal_value(p.default)
             params.append(entry)
-        common = {"name": decl.name, "params": params, "doc": _docstring(decl), "line": decl.span.line}
+        common = {"name": decl.name, "params": params, "doc": docstring(decl), "line": decl.span.line}
         if any(d.name == "kernel" for d in decl.decorators):
             continue
         if decl.is_generic:

@@ -147,9 +147,9 @@ def try_run(argv: list[str]) -> int | None:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - as cli.main reports a failure of the driver's own
-        from .cli import _internal_error
+        from .cli import internal_error
 
-        return _internal_error(f"internal compiler error in the driver: {type(exc).__name__}: {exc}", exc)
+        return internal_error(f"internal compiler error in the driver: {type(exc).__name__}: {exc}", exc)
 
 
 def main() -> int:
@@ -161,9 +161,9 @@ def main() -> int:
 
         return full()  # argv None: the command's own arguments, as the `pyx` script calls it
     if status == EXIT_INTERRUPTED:
-        from .cli import _die_by_sigint
+        from .cli import die_by_sigint
 
-        _die_by_sigint()
+        die_by_sigint()
     _leave(status)
     return status
 

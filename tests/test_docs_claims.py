@@ -93,8 +93,9 @@ CLAIMS: list[tuple[str, str, str, str]] = [
     ("diagnostics.md", "which may swallow the exception, is not supported",
      "class M:\n    def __enter__(self) -> int:\n        return 1\n\n    def __exit__(self, a, b, c):\n"
      "        pass\n\n\ndef main():\n    with M() as x:\n        print(x)\n", "E0204"),
-    ("diagnostics.md", "made anywhere else (a variable, a list of them, an argument) has no pyx type yet",
-     "class AppError(Exception):\n    pass\n\n\ndef main():\n    e = AppError('boom')\n", "E0316"),
+    ("diagnostics.md", "one whose `__init__` stores attributes does not yet",
+     "class AppError(Exception):\n    def __init__(self, item: str):\n        super().__init__(item)\n"
+     "        self.item = item\n\n\ndef main():\n    e = AppError('boom')\n", "E0316"),
     ("diagnostics.md", "an object's attribute lives inside the object, and passing it that way is not supported yet",
      "def push(xs: list[int], x: int):\n    xs.append(x)\n\n\nclass M:\n    def __init__(self):\n"
      "        self.log: list[int] = []\n\n\ndef main():\n    m = M()\n    push(m.log, 1)\n", "E0317"),
@@ -149,6 +150,15 @@ CLAIMS: list[tuple[str, str, str, str]] = [
     ("python-subset.md", "`cache_info()`/`cache_clear()`: not yet",
      "from functools import cache\n\n\n@cache\ndef f(n: int) -> int:\n    return n\n\n\ndef main():\n"
      "    f.cache_clear()\n", "E0118"),
+    ("python-subset.md", "`v is w`, `v.args`: not yet",
+     "class AppError(Exception):\n    pass\n\n\ndef main():\n    a = AppError('x')\n    b = a\n    print(a is b)\n",
+     "E0007"),
+    ("semantics.md", "Copying one copies it",
+     "class AppError(Exception):\n    pass\n\n\ndef main():\n    a = AppError('x')\n    b = a\n    print(a is b)\n",
+     "E0007"),
+    ("python-subset.md", "a nested `def`'s default: not yet",
+     "def main():\n    def add(x: int, xs: list[int] = []) -> list[int]:\n        xs.append(x)\n        return xs\n"
+     "    print(add(1))\n", "E0007"),
     ("python-subset.md", "`Point._make`, `p._fields` of an object: not yet",
      "from collections import namedtuple\n\nPoint = namedtuple(\"Point\", \"x y\")\n\n\ndef main():\n"
      "    p = Point(1, 2)\n    print(p._fields)\n", "E0122"),

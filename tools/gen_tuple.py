@@ -127,6 +127,7 @@ fn _hash_end(acc: UInt64, length: Int) -> Int:
 
 TAIL = r'''
 
+@builtin_function("divmod")  # what the compiler does with its calls (lang/semantics/builtin_functions.py)
 fn divmod[T: AnyType](a: T, b: T) raises -> Tuple2[T, T]:
     """Python's `divmod(a, b)`: `(a // b, a % b)`, floored as Python floors (the remainder takes
     the divisor's sign), with Python's ZeroDivisionError messages."""
@@ -136,6 +137,7 @@ fn divmod[T: AnyType](a: T, b: T) raises -> Tuple2[T, T]:
     return Tuple2[T, T](a // b, a % b)
 
 
+@builtin_function("enumerate")  # what the compiler does with its calls (lang/semantics/builtin_functions.py)
 def enumerate(xs, start: Int = 0):
     """Python's `enumerate(xs, start)`: `(count, item)` for each item of xs, counting from start.
     It walks xs as `for` does (xs must not change meanwhile)."""
@@ -180,6 +182,7 @@ struct TupleItems[T: AnyType, Item: AnyType]:
         return self.items.__getitem__(self.index - 1)
 
 
+@builtin_function("zip")  # what the compiler does with its calls (lang/semantics/builtin_functions.py)
 def zip(a, b):
     """Python's `zip(a, b)`: the items at the same place, paired, as long as the shorter goes
     (`zip(a, b, c)` is `zip3`). It walks its arguments as `for` does."""

@@ -27,7 +27,7 @@ CHARP = ll.IntType(8).as_pointer()
 # The frames, after the struct: each an array of FRAMES (runtime_exc.px `frame_functions`, ...).
 FRAME_ARRAYS = (("functions", CHARP), ("files", CHARP), ("lines", I32))
 # Every name the compiler reads, each checked against the declaration when the layout is read.
-READ = ("texts", "stack", "guards", "kind", "message", "payload", "depth", "functions", "files", "lines")
+READ = ("texts", "stack", "guards", "kind", "message", "payload", "shown", "depth", "functions", "files", "lines")
 # The pyx types a field may have, as pyx lowers them (codegen/llvm_gen.py `llvm_type`).
 _TYPES = {"Ptr[UInt8]": CHARP, "Int": I64, "Int32": I32}
 

@@ -126,7 +126,7 @@ def llvm_type(t: Type, device: bool = False, spaces=None) -> ll.Type:
     if t == T.STRING_LITERAL:
         return CHARP
     if t == T.EXCEPTION:
-        return ll.LiteralStructType([CHARP, CHARP, CHARP])  # class name, message, object (runtime_exc.px)
+        return ll.LiteralStructType([CHARP, CHARP, CHARP, I32])  # class name, message, object, shown (runtime_exc.px)
     if t == T.NONE:
         return ll.VoidType()
     raise TypeError(f"no LLVM type for {t}")
@@ -437,6 +437,8 @@ def local_name(name: str) -> str:
     return f"{name[:64]}.{hashlib.sha256(name.encode('utf-8')).hexdigest()[:16]}"
 
 
+# A caught exception's fields (T.EXCEPTION's LLVM struct), read from and written back to the state.
+EXC_FIELDS = ("kind", "message", "payload", "shown")
 _MAX_LOCAL_NAME = 256
 
 
@@ -789,7 +791,7 @@ class FunctionCodegen:
             raise ExceptionTypeInDeviceCode("`except ... as` binding the exception", i.span)
         pair = ll.Constant(self.mg.llvm_type(T.EXCEPTION), ll.Undefined)
         state = self.mg.rt.state(self.b)
-        for k, name in enumerate(("kind", "message", "payload")):
+        for k, name in enumerate(EXC_FIELDS):
             pair = self.b.insert_value(pair, self.b.load(self.mg.rt.exc_at(self.b, state, name)), k)
         return pair
 
@@ -797,7 +799,7 @@ class FunctionCodegen:
         if self.mg.device:
             raise ExceptionTypeInDeviceCode("`raise` of a caught exception value", i.span)
         state = self.mg.rt.state(self.b)
-        for k, name in enumerate(("kind", "message", "payload")):
+        for k, name in enumerate(EXC_FIELDS):
             self.b.store(self.b.extract_value(args[0], k), self.mg.rt.exc_at(self.b, state, name))
 
     def op_exc_payload(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
@@ -833,6 +835,14 @@ class FunctionCodegen:
 
     def op_exc_message(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         return self.b.extract_value(args[0], 1)
+
+    def op_exc_shown(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        return self.b.zext(self.b.extract_value(args[0], EXC_FIELDS.index("shown")), ll.IntType(64))
+
+    def op_exc_set_shown(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
+        if self.mg.device:
+            raise ExceptionTypeInDeviceCode("`raise` of an exception value", i.span)
+        self.b.store(self.b.trunc(args[0], I32), self.mg.rt.exc_field(self.b, "shown"))
 
     def op_texts_mark(self, i: ir.Intrinsic, spec: ops.OpSpec, args):
         return self.b.load(self.mg.rt.exc_field(self.b, "texts"))

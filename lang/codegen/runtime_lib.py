@@ -236,6 +236,8 @@ class RuntimeLib:
         st = b.call(state, [])
         b.store(etype, self.exc_at(b, st, "kind"))
         b.store(emsg, self.exc_at(b, st, "message"))
+        if self.host:  # (its arguments: none for an empty message, else one str; raise_text's have one)
+            b.store(b.zext(b.icmp_unsigned("!=", b.load(emsg), I8(0)), I32), self.exc_at(b, st, "shown"))
         b.store(I32(0), self.exc_at(b, st, "depth"))
         with b.if_then(b.icmp_signed(">=", line, I32(0))):
             b.call(push, [func, file, line])
@@ -254,6 +256,8 @@ class RuntimeLib:
         b.store(b.load(self.exc_at(b, st, "texts")), b.bitcast(block, CHARP.as_pointer()))
         b.store(block, self.exc_at(b, st, "texts"))
         b.call(raise_, [etype, text, func, file, line])
+        if self.host:
+            b.store(I32(1), self.exc_at(b, st, "shown"))
         b.ret_void()
         self.raise_text = raise_text
 

@@ -27,12 +27,19 @@ MESSAGE = "integer result too large for pyx's 64-bit int (CPython's ints have no
 _MIN = -(2**63)
 
 
+MARKER = "python_ints"  # a stdlib function computing a Python int for a program (stdlib/number.px)
+
+
 def python_ints(lw: FunctionLowering) -> bool:
-    """Whether the function being lowered is a program's `def` (Python's ints, checked)."""
+    """Whether the function being lowered computes Python's ints (checked): a program's `def`, or a
+    standard library function marked `@python_ints`, whose int results are a program's values
+    (`Number`'s arithmetic: a wrapped `2**62 * 4` would print 0)."""
     from ..semantics.imports import is_stdlib_file
 
     decl = lw.instance.decl
-    return decl.kind == "def" and not is_stdlib_file(decl.span.file.name)
+    if is_stdlib_file(decl.span.file.name):
+        return any(d.name == MARKER for d in decl.decorators)
+    return decl.kind == "def"
 
 
 def checked(lw: FunctionLowering, op: str, a: ir.Value, b: ir.Value, span: Span | None) -> ir.Value:

@@ -16,7 +16,7 @@ from ..semantics.gpu import static_shared_bytes
 from ..semantics.ownership import owning
 from ..source import Span
 from ..types import LiteralType, ScalarType, SIMDType, Type, default_type, elem_type
-from . import closures, function_values, ops
+from . import closures, function_values, mixed_compare, ops
 from . import nodes as ir
 from .builtins import ipow_function, ipow_symbol
 from .globals import defined_flag, mark_defined, program_entry
@@ -489,9 +489,12 @@ class FunctionLowering:
             assert data_at is not None and size_at is not None
             data = self.emit(ir.Extract(s.span, self.temp(s.text.type.fields[data_at][1]), text, data_at))
             size = self.emit(ir.Extract(s.span, self.temp(T.INT), text, size_at))
-            self.intrinsic("raise_text", [ir.Const(T.STRING_LITERAL, s.exc), data, size], None, s.span)
+            kind = self.expr(s.kind) if s.kind is not None else ir.Const(T.STRING_LITERAL, s.exc)
+            self.intrinsic("raise_text", [kind, data, size], None, s.span)
             if s.payload is not None:  # (after the raise, which set the class and the message)
                 self.intrinsic("exc_set_payload", [self.expr(s.payload)], None, s.span, drop=s.drop)
+            if s.shown is not None:
+                self.intrinsic("exc_set_shown", [self.expr(s.shown)], None, s.span)
             self.terminate(ir.Reraise(s.span, self.handler()))
         else:
             self.terminate(ir.Raise(s.span, s.exc, s.message, self.handler()))
@@ -821,6 +824,15 @@ class FunctionLowering:
 
     def expr_TCompare(self, e: t.TCompare) -> ir.Value:
         if len(e.ops) == 1:
+            if e.link_types[0] == T.FLOAT64:  # an int with a float: exact, as CPython (ir/mixed_compare.py)
+                a, b = self.expr(e.operands[0]), self.expr(e.operands[1])
+                exact = mixed_compare.link(self, e.ops[0], (e.operands[0].type, a), (e.operands[1].type, b),
+                                           T.FLOAT64, e.span)
+                if exact is not None:
+                    return exact
+                a, b = (self.const(v.value, T.FLOAT64) if isinstance(v, ir.Const)
+                        else self.cast_to(v, T.FLOAT64, e.span) for v in (a, b))
+                return self.compare(e.ops[0], a, b, e.span)
             a = self.operand(e.operands[0], e.link_types[0])
             b = self.operand(e.operands[1], e.link_types[0])
             return self.compare(e.ops[0], a, b, e.span)
@@ -831,7 +843,9 @@ class FunctionLowering:
         for i, op in enumerate(e.ops):
             right = self.expr(e.operands[i + 1])
             lt = e.link_types[i]
-            c = self.compare(op, self.cast_to(left, lt, e.span), self.cast_to(right, lt, e.span), e.span)
+            c = mixed_compare.link(self, op, (e.operands[i].type, left), (e.operands[i + 1].type, right), lt, e.span)
+            if c is None:
+                c = self.compare(op, self.cast_to(left, lt, e.span), self.cast_to(right, lt, e.span), e.span)
             self.emit(ir.Store(e.span, result, c))
             if i == len(e.ops) - 1:
                 self.goto(done)
@@ -1180,6 +1194,8 @@ class FunctionLowering:
             return self.intrinsic(e.name, args, T.STRING_LITERAL, e.span)
         if e.name == "exc_is":
             return self.intrinsic(e.name, args, T.BOOL, e.span)
+        if e.name == "exc_shown":
+            return self.intrinsic(e.name, args, T.INT, e.span)
         if e.name == "exc_payload":
             return self.intrinsic(e.name, args, e.type, e.span)
         if e.name.startswith("extern:"):

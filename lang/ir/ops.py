@@ -206,6 +206,9 @@ _add("exc_value", result=EXC)
 _add("exc_restore", operands=(EXC,), side_effects=True)
 _add("exc_message", operands=(EXC,), result=STR)
 _add("exc_kind", operands=(EXC,), result=STR)  # `type(e).__name__`
+# how its arguments show in `repr` (stdlib/runtime_exc.px `shown`); set after a raise_text (`raise v`)
+_add("exc_shown", operands=(EXC,), result=INT)
+_add("exc_set_shown", operands=(INT,), side_effects=True)
 _add("exc_is", operands=(EXC,), variadic=STR, result=BOOL)  # `isinstance(e, C)`: its class is one of these
 # the object of an exception class with data (lang/syntax/exception_data.py): a Ptr[Int] to it
 _add("exc_payload", operands=(EXC,), result=PTR)

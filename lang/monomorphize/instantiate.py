@@ -148,7 +148,10 @@ class Instantiator:
         if decl.self_convention == "out":
             return owner  # a constructor returns the value it built
         if decl.returns is not None:
-            return self.resolve_type(decl.returns, env, home)
+            from ..semantics.pycollections import returned_defaultdict
+
+            # (`-> dict[K, V]` returning its `d: dict[K, V] = defaultdict(f)`: that defaultdict)
+            return self.resolve_type(returned_defaultdict(decl) or decl.returns, env, home)
         # A `def` with no `return value` (nor `yield`) returns None: known before its body is
         # checked, so a recursive one (`def walk(node): ... walk(node.left)`) needs no annotation.
         return T.NONE if decl.kind == "fn" or _returns_nothing(decl) else None

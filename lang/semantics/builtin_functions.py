@@ -13,10 +13,21 @@ declaration, as the stdlib's structs do with `@builtin_type` (builtin_types.py):
 declared by one function. The marker is honoured in the standard library only: in a program's
 file it is an unknown decorator (E0134, semantics/module.py). Renaming or moving the stdlib's
 function keeps its meaning as long as the marker goes with it.
+
+A stdlib module that stands for a Python module whose functions' calls the checker rewrites by
+their Python names (`permutations(xs, 2)`, `accumulate(xs, initial=0)`: semantics/everyday.py,
+itertools_calls.py) says which module it is with one declaration, read by `python_module`:
+
+    comptime _PYTHON_MODULE = "itertools"
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..syntax import ast
+
+if TYPE_CHECKING:
+    from .scope import ModuleSymbols
 
 MARKER = "builtin_function"
 
@@ -26,6 +37,22 @@ ROLES: dict[str, str] = {
            "dict) is listed first; a generator or an iterator is E0343 (semantics/calls.py `_map_iterable`)",
     "filter": "Python's filter(f, it): its iterable as map's",
     "open": "Python's open(path, mode) for text: a literal binary mode (`\"rb\"`) is E0341",
+    "format": "Python's format(value, spec), what `f\"{x:spec}\"` calls: a constant spec is checked against the "
+              "value's type (E0172, semantics/calls.py); `f\"{sum(xs):.2f}\"` sums floats (semantics/float_sums.py)",
+    "format_at_run_time": "format(value, spec) of a spec built at run time (`f\"{x:{w}}\"`, syntax/nested_spec.py): "
+                          "a value no spec fits is E0172 (semantics/calls.py)",
+    "repr": "Python's repr(x): `repr(None)` is \"None\" (semantics/expressions.py); in its body `String(x)` of an "
+            "object is Python's repr(x) (semantics/classes.py `in_repr`)",
+    "append_repr": "a String's `_append_repr(x)`, how a List or a Dict shows its items: its body as repr's",
+    "enumerate": "Python's enumerate(it, start): a str literal is walked as a String (semantics/tuples.py), a "
+                 "`for` over it holds its argument, a generator's items are counted in its loop "
+                 "(semantics/generators.py `enumerated`)",
+    "zip": "Python's zip(a, b): three iterables call the same module's `zip3` (semantics/tuples.py), a `for` over "
+           "it holds its arguments, `for a, b in zip(gen, xs)` walks the generator's loop "
+           "(semantics/generators.py `zipped`), a program's own `zip` keeps `zip(*rows)` its own (zip_rows.py)",
+    "pow": "Python's pow(base, exp, mod); two arguments are `base ** exp` (semantics/expressions.py)",
+    "divmod": "Python's divmod(a, b): an int constant beside a float is a float, as Python divides "
+              "(semantics/tuples.py)",
 }
 
 
@@ -41,7 +68,37 @@ def role(decl: ast.FnDef) -> str | None:
     return declared_role(decl, MARKER, ROLES) if is_stdlib_file(decl.span.file.name) else None
 
 
-def is_builtin_function(decl: ast.FnDef, *roles: str) -> bool:
-    """Whether `decl` is the stdlib function that plays one of `roles` (each one of ROLES)."""
+def is_builtin_function(decl: ast.FnDef | None, *roles: str) -> bool:
+    """Whether `decl` is the stdlib function that plays one of `roles` (each one of ROLES); False
+    for None (no such function)."""
     assert all(r in ROLES for r in roles), roles  # a misspelt role would silently be false everywhere
-    return role(decl) in roles
+    return decl is not None and bool(decl.decorators) and role(decl) in roles
+
+
+MODULE_MARKER = "_PYTHON_MODULE"
+
+# Python module -> what the compiler does with the calls of the functions of the stdlib module
+# that declares `comptime _PYTHON_MODULE = "NAME"`.
+MODULES: dict[str, str] = {
+    "itertools": "calls of its functions by itertools' names are rewritten as Python's would run "
+                 "(semantics/everyday.py `in_itertools`, semantics/itertools_calls.py)",
+}
+
+
+def python_module(home: ModuleSymbols) -> str | None:
+    """The Python module the stdlib module `home` declares it is (`comptime _PYTHON_MODULE =
+    "itertools"`); None for any other module (a program's declaration is an ordinary constant).
+    A declaration that names no module of MODULES is a stdlib bug, raised as such."""
+    symbol = home.comptimes.get(MODULE_MARKER)
+    if symbol is None:
+        return None
+    from .imports import is_stdlib_file
+
+    decl = symbol.decl
+    if not is_stdlib_file(decl.span.file.name):
+        return None
+    name = decl.value.value if isinstance(decl.value, ast.StrLit) else None
+    if name not in MODULES:
+        raise AssertionError(f"{decl.span.file.name}:{decl.span.line}: {MODULE_MARKER} = {name!r} names no "
+                             f"module (one of {', '.join(MODULES)})")
+    return name

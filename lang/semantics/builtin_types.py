@@ -51,7 +51,10 @@ ROLES: dict[str, str] = {
     "Zip3": "`zip(a, b, c)`: an iterator, used up by one walk",
     "ReversedList": "`reversed(xs)`: an iterator, used up by one walk",
     "ZipRows": "`zip(*rows)`: an iterator, used up by one walk (semantics/zip_rows.py)",
+    "Number": "Python's `int | float`: an int or a float as the run decides (semantics/numbers.py)",
     "VarTuple": "`tuple[T, ...]`, what `zip(*rows)` makes: a tuple whose length only the run knows",
+    "ExceptionValue": "an exception object kept as a value (`list[Exception]`): its class's name and message "
+                      "(semantics/exception_values.py)",
 }
 
 

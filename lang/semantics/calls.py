@@ -14,8 +14,9 @@ from .builtin_types import is_builtin
 from .drained_loops import owned_variant
 from .empty_literals import is_empty_literal, needs_context
 from .generators import is_generator
+from .identity import is_new
 from .implicit_mut import aliased_argument
-from .imports import is_stdlib_file, is_string
+from .imports import is_string
 from .narrowing import optional_notes
 from .rules import FUTURE_NAMES, TypeParam, is_float, is_num, signature, unify_annotation
 from .sharing import place_root
@@ -63,6 +64,9 @@ class CallChecker:
         self.exprs: ExpressionChecker = chk.exprs
         self.msg: MessageBuilder = chk.msg
         self._itertools_raw: dict[int, ast.Call] = {}  # the calls everyday.itertools_call made (kept: ids stay unique)
+        # id -> argument of a `def`'s call written as a new list, dict or set (`grow(6, [1])`): a `mut`
+        # parameter may take it, held in a variable of its own (`_pass_by_reference`); kept: ids stay unique
+        self._new_arguments: dict[int, TExpr] = {}
 
     def parameterized_call(self, func: ast.Subscript, e: ast.Call) -> TExpr:
         """`f[...](...)`: compile-time arguments, then an ordinary call."""
@@ -177,14 +181,16 @@ class CallChecker:
 
     def user_call(self, decl: ast.FnDef, e: ast.Call, owner: StructType | None = None,
                   receiver: TExpr | None = None, ct_items=None, launching: bool = False) -> TExpr:
-        if everyday.is_itertools_call(decl, e, self._itertools_raw):  # `permutations(xs, 2)`: tuples
+        if everyday.is_itertools_call(self.chk, decl, e, self._itertools_raw):  # `permutations(xs, 2)`: tuples
             made = everyday.itertools_call(self.chk, decl, e, self._itertools_raw)
             return self.exprs.expr(made) if made is not None else TConst(e.span, ERROR, None)
-        if itertools_calls.applies(decl):  # `accumulate(xs, max)`, `starmap(f, xs)`, `zip_longest(a, b, fillvalue=v)`
+        # `accumulate(xs, max)`, `starmap(f, xs)`, `zip_longest(a, b, fillvalue=v)`
+        if itertools_calls.applies(self.chk, decl):
             rewritten = itertools_calls.call(self.chk, decl, e)
             if rewritten is not None:
                 return rewritten
-        e = everyday.itertools_arguments(self.chk, decl, everyday.chain_pairs(decl, e))  # `compress(range(n), flags)`
+        # `compress(range(n), flags)`
+        e = everyday.itertools_arguments(self.chk, decl, everyday.chain_pairs(self.chk, decl, e))
         if _plays(decl, "map", "filter") and len(e.args) == 2 and not e.keywords:
             listed = self._map_iterable(decl, e)  # `map(str, range(4))`: the items as a list
             if listed is None:
@@ -220,10 +226,17 @@ class CallChecker:
         untyped = {id(a): i for i, a in enumerate(e.args[:len(params)]) if decl.kind == "def" and not decl.ct_params
                    and params[i].annotation is None and is_empty_literal(a, self.chk.module)}  # `merge([])`
 
-        def argument(a: ast.Expr) -> TExpr:
+        def argument(a: ast.Expr, keyword: ast.Param | None = None) -> TExpr:
             if id(a) in untyped:
                 return self.chk.empties.passed_empty(a, decl, params[untyped[id(a)]], untyped[id(a)])
-            return self.argument(a, typed_params.get(id(a)), decl, env)
+            param = typed_params.get(id(a))
+            if keyword is not None and keyword.annotation is not None and not decl.ct_params \
+                    and (is_empty_literal(a, self.chk.module) or needs_context(a, self.chk.module)):
+                param = keyword  # `f(xs=[])` as `f([])`
+            value = self.argument(a, param, decl, env)
+            if decl.kind == "def" and is_new(a):
+                self._new_arguments[id(value)] = value
+            return value
 
         positional = self.chk.sharing.in_order(e.args, argument)
         if decl.variadic is not None:
@@ -239,7 +252,7 @@ class CallChecker:
             return TConst(e.span, ERROR, None)
         for kw in e.keywords:
             index = next((i for i, p in enumerate(params) if p.name == kw.name), None)
-            v = self.exprs.expr(kw.value)
+            v = argument(kw.value, params[index]) if index is not None else self.exprs.expr(kw.value)
             if index is None:
                 self.msg.error("E0207", kw.span, func=name, name=kw.name)
                 return TConst(e.span, ERROR, None)
@@ -259,7 +272,7 @@ class CallChecker:
                     self.msg.error("E0204", e.span, func=name, expected=required,
                                      s="" if required == 1 else "s", found=len(params) - missing)
                     return TConst(e.span, ERROR, None)
-                bound[i] = self.default_value(p)
+                bound[i] = self.default_value(p, decl, name, e.span, env)
         return self.finish_call(decl, bound, e.span, e.func.span, owner, receiver, ct_items)
 
     def _map_iterable(self, decl: ast.FnDef, e: ast.Call) -> ast.Call | None:
@@ -414,12 +427,11 @@ class CallChecker:
             return False
         if not check_bytes_call(self.chk, decl, params, bound, span, owner):  # `s.encode("utf-16")`, `b == "a"`
             return False
-        if owner is not None or len(bound) != 2 or decl.name not in ("format", "format_at_run_time") \
-                or not is_stdlib_file(decl.span.file.name):
+        if owner is not None or len(bound) != 2 or not _plays(decl, "format", "format_at_run_time"):
             return True
         from .format_spec import spec_problem
 
-        if decl.name == "format":
+        if _plays(decl, "format"):
             spec = bound[1]
             problem = spec_problem(default_type(bound[0].type), spec.value, is_string) \
                 if isinstance(spec, TConst) and isinstance(spec.value, str) else None
@@ -447,7 +459,12 @@ class CallChecker:
                 self.msg.error("E0132", b.span, (Note("in this call", span),),
                                name=p.name)
                 return None
-            arg_types.append(self.chk.type_resolver(p.annotation, env, decl) if p.annotation is not None
+            declared = self.chk.type_resolver(p.annotation, env, decl) if p.annotation is not None else None
+            if declared is not None and decl.kind == "def":
+                from .pycollections import passed_as_dict
+
+                declared = passed_as_dict(declared, b.type)  # `dict[K, V]` given a defaultdict: that one
+            arg_types.append(declared if declared is not None
                              else self.exprs.string_or(default_type(b.type)))  # `f("ab")` of a `def`: a str
         return arg_types
 
@@ -505,6 +522,11 @@ class CallChecker:
         place = field_place(b)
         if place is not None and b.type == t:
             c.args.append(TFieldRef(b.span, t, place))
+            return True
+        if self._new_arguments.get(id(b)) is b and b.type == t:
+            # `grow(6, [1])`: a new list only the callee sees, changed there as Python's would be
+            held = self.chk.new_var(f"$argument{self.chk.next_id}", t, b.span)
+            c.args.append(TStmtExpr(b.span, t, [self.chk.store([held], [b], b.span)], TRef(b.span, t, held)))
             return True
         if not (isinstance(b, TLocal) and b.var.mutable and b.type == t):
             if classes.reaches_object(b) and c.decl.kind == "def":  # `take(n, self.bank)`
@@ -605,8 +627,16 @@ class CallChecker:
                 return TConst(e.span, ERROR, None)
         return TBuiltin(e.span, result, "extern_ptr" if through else "extern:" + func.items[0].value, args)
 
-    def default_value(self, p: ast.Param) -> TExpr:
-        v = self.exprs.expr(p.default)
+    def default_value(self, p: ast.Param, decl: ast.FnDef, func: str, span, env: dict) -> TExpr:
+        d = p.default
+        if isinstance(d, ast.Name) and d.id.startswith("__pyx_default_"):
+            return self._shared_default(d, p, decl, func, span)
+        if isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "__pyx_fresh_default":
+            # `if xs is None: xs = []`: a new one at each call (syntax/mutable_defaults.py), typed by xs
+            made = self.argument(d.args[0], p, decl, env)
+            self._new_arguments[id(made)] = made
+            return made
+        v = self.exprs.expr(d)
         if not isinstance(v, TConst):
             from .tuple_defaults import is_constant_tuple
 
@@ -616,6 +646,26 @@ class CallChecker:
                 self.msg.error("E0219", p.default.span, detail="a default value must be a constant")
             return TConst(p.default.span, ERROR, None)
         return v
+
+    def _shared_default(self, d: ast.Name, p: ast.Param, decl: ast.FnDef, func: str, span) -> TExpr:
+        """A list, dict, set or object default: the one object the function's module made when it ran
+        the `def` (syntax/mutable_defaults.py), a module-level variable: read here as the module's
+        own functions read it, or, from another module (`map(f, xs)` runs f's call in the stdlib),
+        as an alias of its global (that module's script has run: imported modules' run first)."""
+        from .typed import LocalVar, TLocal
+
+        if self.chk.scopes.lookup(d.id) is not None:
+            return self.exprs.expr(d)
+        instantiator = getattr(self.chk.instantiate, "__self__", None)
+        home = instantiator.home(decl) if instantiator is not None else None
+        var = home.globals.get(d.id) if home is not None else None
+        if var is None or home is None:
+            self.msg.error("E0007", span, construct=f"leaving out `{p.name}` of `{func}` before its module has run "
+                           "the `def` (its default is one object the module makes then)")
+            return TConst(span, ERROR, None)
+        self.chk.next_id += 1
+        return TLocal(span, var.type, LocalVar(var.name, var.type, span, id=self.chk.next_id, owned=False,
+                                               global_symbol=var.global_symbol))
 
     def conversion(self, name: str, e: ast.Call) -> TExpr:
         based = everyday.int_of_base(e) if name == "int" else None
@@ -791,6 +841,10 @@ class CallChecker:
         text = self.exprs.string_type()
         if text is not None and all(a.type in (text, T.STRING_LITERAL) for a in args):
             args = [self.exprs.coerce(a, text) for a in args]  # max("pear", "apple") and max(s, "x") are str
+        from .numbers import common as number_items
+
+        if number_items(args) is not None:  # `max(n, 0)`, n an `int | float`: compared as numbers.py's Numbers
+            args = [self.exprs.coerce(a, number_items(args)) for a in args]
         t = args[0].type
         for a in args[1:]:
             u = self._same_or_literal(t, a.type)

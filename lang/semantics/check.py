@@ -398,8 +398,7 @@ class FunctionChecker:
             self.msg.error("E0131", s.name_span, name=s.name)
         vtype = declared if declared is not None else (value.type if value is not None else ERROR)
         if vtype == T.EXCEPTION:
-            self.msg.error("E0171", s.name_span, name=s.name)
-            vtype = ERROR
+            vtype = self._exception_kept(s.name, s.name_span)
         if vtype == T.NONE:
             self.msg.error("E0132", s.name_span, name=s.name)
             vtype = ERROR
@@ -418,7 +417,13 @@ class FunctionChecker:
         types from the declaration."""
         if isinstance(value, ast.Comprehension):  # `rows: list[list[int]] = [[] for _ in range(n)]`
             return self.comprehensions.in_context(value, declared)
-        if needs_context(value, self.module):  # `grid: list[list[int]] = [[]]`: its empty items take the item type
+        if isinstance(value, ast.TupleExpr) and isinstance(declared, T.TupleType) \
+                and any(isinstance(x, ast.NoneLit) for x in value.elts):  # `return None, False` of a
+            return self.tuples.literal(value, declared)  # `-> tuple[Node | None, bool]`: None takes its item type
+        from .optional_items import optional_display
+
+        if needs_context(value, self.module) or optional_display(value, declared):  # `grid: list[list[int]] = [[]]`,
+            # `xs: list[int | None] = [None]`: its empty items (its None items) take the item type
             if isinstance(value, ast.ListExpr) and is_builtin(declared, "List"):
                 return self.exprs.expr_ListExpr(value, declared.ct_env["T"])
             if isinstance(value, ast.DictExpr) and is_builtin(declared, "Dict"):
@@ -495,9 +500,10 @@ class FunctionChecker:
         if len(s.targets) == 1 and isinstance(s.targets[0], ast.TupleExpr):
             targets, values = s.targets[0].elts, s.value.elts
             checked = [self.exprs.expr(v) for v in values]
-            if any(isinstance(t, ast.Subscript) or isinstance(attribute_root(t), ast.Subscript) for t in targets):
-                return self.assign_each(list(targets), checked, s.span)
-            assign = self._assign_targets(list(targets), checked, s.span)
+            if any(isinstance(t, (ast.Subscript, ast.Attribute)) for t in targets):  # `self.a, self.b = x, y` too
+                assign = self.assign_each(list(targets), checked, s.span)
+            else:
+                assign = self._assign_targets(list(targets), checked, s.span)
             self._remember_copies(list(targets), list(values), checked)
             return assign
         if len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and is_empty_literal(s.value, self.module):
@@ -543,9 +549,16 @@ class FunctionChecker:
         stmts, held = [], []
         for k, value in enumerate(values):
             var = self.new_var(f"$value{k}", self.exprs.string_or(default_type(value.type)), value.span)
-            stmts.append(self.store([var], [self.exprs.value(value)], value.span))
+            stmts.append(self.store([var], [self.exprs.value(self.exprs.coerce(value, var.type))], value.span))
             held.append(TLocal(value.span, var.type, var))
         for target, value in zip(targets, held):
+            if isinstance(target, (ast.Subscript, ast.Attribute)):  # `self.rank[i], self.rank[j] = ...`
+                from .strformat import Checked
+
+                through_object = classes.assign_statement(self, ast.Assign(span, (target,), Checked(value.span, value)))
+                if through_object is not None:
+                    stmts.append(through_object)
+                    continue
             if isinstance(target, ast.Subscript):
                 stmts.append(self.structs.setitem(target, value, span))
             elif isinstance(attribute_root(target), ast.Subscript):
@@ -639,6 +652,10 @@ class FunctionChecker:
             if isinstance(var, LocalVar) and var.python_float:
                 python_float.refuse_int_constant(self, value, var.type, True,
                                                  f"as the value of `{var.name}`{python_float.INFERRED}")
+            if isinstance(var, LocalVar) and value.type != var.type and isinstance(value.type, StructType):
+                from .numbers import widen_variable  # `total = 0`, then `total = total + x` of an `int | float`
+
+                widen_variable(self, var, value)
             coerced.append(self.exprs.coerce(value, var.type))  # FieldTarget has .type too
         if not variables:
             return None
@@ -672,11 +689,14 @@ class FunctionChecker:
         vtype = self.exprs.string_or(default_type(value.type))  # `s = "text"` holds a String
         vtype = function_values.variable_type(self, target.id, vtype, target.span)  # `op = add` ... `op = sub`
         if vtype == T.EXCEPTION:
-            self.msg.error("E0171", target.span, name=target.id)
-            vtype = ERROR
+            vtype = self._exception_kept(target.id, target.span)
         if vtype == T.NONE:
             self.msg.error("E0132", target.span, name=target.id)
             vtype = ERROR
+        if self.fn.empty_hints and not isinstance(vtype, StructType):
+            from .numbers import variable_type  # an int or a float, later an `int | float`
+
+            vtype = variable_type(self, target.id, target.span, vtype)
         var = self.new_var(target.id, vtype, target.span)
         function_values.declared(self, var)  # in a heap cell, if a closure leaving the frame shares it
         var.python_float = python_float.is_float(vtype)  # `x = 1.5`: a later `x = 2` keeps an int in CPython
@@ -684,6 +704,17 @@ class FunctionChecker:
         self.refer_local(target.span, var)
         return var
 
+
+    def _exception_kept(self, name: str, span: Span) -> Type:
+        """The type of a variable first bound to a caught exception in a `def` (`saved = e`): an
+        exception value, which outlives the handler (semantics/exception_values.py); E0171 elsewhere."""
+        from .exception_values import kept_type
+
+        kept = kept_type(self, T.EXCEPTION) if self.fn.decl.kind == "def" else T.EXCEPTION
+        if kept != T.EXCEPTION:
+            return kept
+        self.msg.error("E0171", span, name=name)
+        return ERROR
 
     def check_now(self, decl: ast.FnDef, param_types: tuple[Type, ...]) -> None:
         """Check a function of this module now (its instance for these parameter types), while this
@@ -782,6 +813,10 @@ class FunctionChecker:
             result = self.exprs.binary(s.op, current, value, s.span)
             return self.store([current.var], [self.exprs.coerce(result, current.var.type)], s.span)
         result = self.exprs.binary(s.op, current, self.exprs.expr(s.value), s.span)
+        if result.type != current.var.type and isinstance(result.type, StructType):
+            from .numbers import widen_variable  # `total += s.area()` of an `int | float`
+
+            widen_variable(self, current.var, result)
         return self.store([current.var], [self.exprs.coerce(result, current.var.type)], s.span)
 
     def stmt_If(self, s: ast.If):
@@ -897,7 +932,11 @@ class FunctionChecker:
         itype = concrete[0] if concrete else T.INT
         bad = [a for a in args if not (a.type == T.INT_LITERAL or a.type == itype)]
         if bad or not (isinstance(itype, ScalarType) and itype.is_int):
-            self.msg.error("E0216", (bad[0] if bad else args[0]).span, type=(bad[0] if bad else args[0]).type)
+            wrong = bad[0] if bad else args[0]
+            if is_builtin(wrong.type, "Number"):  # `range(n)` of an `int | float` (semantics/numbers.py)
+                self.msg.error("E0304", wrong.span, expected=T.INT, fix="int(...)")
+            else:
+                self.msg.error("E0216", wrong.span, type=wrong.type)
             return ERROR
         return itype
 
@@ -948,6 +987,10 @@ class FunctionChecker:
             expected = self.fn.return_type
             self.empties.returned(expected)  # a `return []` before: this result's type is its type too
         optional_returns.widen(self, expected, value, s.value)  # `return None`, then `return node`
+        if expected is not None and value is not None and expected != value.type:  # `return 0`, then `return x / n`
+            from .numbers import widen as number_result
+
+            number_result(self, expected, value)
         if expected is None:
             expected = T.NONE
         if value is None and self.infer_return and optional_returns.nullable(expected):
@@ -966,7 +1009,7 @@ class FunctionChecker:
         elif inheritance.override_result(self, s, value, expected):  # `Rectangle.area` an int, `Circle.area` a float
             value = None
         else:
-            self.sharing.returned(value, s.span)
+            self.sharing.returned(value, s.span, s.value)
             self.empties.flows_into(value, expected)
             decl = self.fn.decl
             # Annotated `float`, or a `def`'s result typed by an earlier `return 1.5`: CPython returns the int.

@@ -271,10 +271,9 @@ def print_advice(t: Type) -> tuple:
 def in_repr(chk: FunctionChecker) -> bool:
     """Whether chk checks the standard library's `repr` (or the List's and Dict's way of showing
     their items): there `String(x)` of an object means Python's repr(x), not str(x)."""
-    from .imports import is_stdlib_file
+    from .builtin_functions import is_builtin_function
 
-    decl = chk.fn.decl
-    return decl.name in ("repr", "_append_repr") and is_stdlib_file(decl.span.file.name)
+    return is_builtin_function(chk.fn.decl, "repr", "append_repr")
 
 
 def repr_text(chk: FunctionChecker, value: TExpr, span: Span) -> TExpr:
@@ -501,6 +500,11 @@ def assign_statement(chk: FunctionChecker, s: ast.Assign):
     value = chk.empty_container(s.value, t)
     if value is None:
         value = chk.exprs.expr(s.value)
+    if len(rest) == 1 and value.type != t:
+        from .numbers import widen_attribute
+
+        if widen_attribute(chk, handle.type, rest[0][0], value.type, t):
+            return TBlock(s.span, [])  # (an int where a float was stored: the next check keeps either, numbers.py)
     if _stored_parameter_differs(chk, s, value, t):
         return TBlock(s.span, [])
     value = chk.exprs.coerce(value, t)
@@ -532,6 +536,10 @@ def _stored_parameter_differs(chk: FunctionChecker, s: ast.Assign, value: TExpr,
     param = next((p for p in decl.params[1:] if p.name == s.value.id and p.annotation is None), None)
     if param is None or chk.fn.owner is None:
         return False
+    from .numbers import holds, is_number
+
+    if holds(t, value.type):
+        return False  # an int or a float kept in an attribute of Python's `int | float`
     call = called[0]
     if any(d.code == "E0177" and d.span is not None and d.span.file is call.file
            and call.start <= d.span.start < call.end for d in chk.msg.bag.items):
@@ -539,7 +547,7 @@ def _stored_parameter_differs(chk: FunctionChecker, s: ast.Assign, value: TExpr,
     from ..diagnostics import Note
 
     fix = "write the argument as a float (`2.0` for `2`)" if value.type == T.INT and t == T.FLOAT64 \
-        else f"pass a `{t}`"
+        else "pass an int or a float (Python's `int | float`)" if is_number(t) else f"pass a `{t}`"
     chk.msg.error("E0312", called[0], (Note(f"stored as `self.{target.attr}` here", s.span),),
                   cls=class_name(chk.fn.owner), param=param.name, found=value.type, attr=target.attr, expected=t,
                   fix=fix)

@@ -392,6 +392,10 @@ class ComprehensionChecker:
             return TConst(e.span, ERROR, None)
         if x.type == T.BOOL:
             x = self.chk.calls.convert(x, T.INT, x.span)
+        if is_builtin(x.type, "Number"):  # Python's `int | float`: an int, or as it holds (stdlib/number.px)
+            found = self.chk.structs.method_call(x, "_round_to" if digits is not None else "_round_int",
+                                                 [digits] if digits is not None else [], e.span)
+            return found if found is not None else TConst(e.span, ERROR, None)
         t = default_type(x.type)
         if not (isinstance(t, ScalarType) and not t.is_bool):
             self.msg.error("E0203", e.span, op="round", operand=x.type)
@@ -460,7 +464,8 @@ class ComprehensionChecker:
                 from .classes import is_class
 
                 # objects add with their class's `__add__` from the start given (`sum(fs, Frac(0))`)
-                if not ((isinstance(t, ScalarType) and not t.is_bool) or (is_class(t) and start_expr is not None)):
+                if not ((isinstance(t, ScalarType) and not t.is_bool) or (is_class(t) and start_expr is not None)
+                        or is_builtin(t, "Number")):  # (Python's `int | float`: semantics/numbers.py)
                     self.msg.error("E0203", e.span, op="sum", operand=v.type)
                     return []
                 acc.type = t

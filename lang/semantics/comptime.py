@@ -167,8 +167,12 @@ class _Evaluation:
         return result
 
     def value_Binary(self, expr: ast.Binary) -> object:
+        if expr.op == "|" and (isinstance(expr.left, ast.NoneLit) or isinstance(expr.right, ast.NoneLit)):
+            return self.resolve_type(expr)  # `str | None` as a type argument: `dict[str, str | None]`
         a = self.value(expr.left)
         b = self.value(expr.right)
+        if expr.op == "|" and (isinstance(a, T.Type) or isinstance(b, T.Type)):
+            return self.resolve_type(expr)  # a union of types: `list[int | float]`
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b)):
             raise CtError(expr.span, f"`{expr.op}` needs numbers")
         try:

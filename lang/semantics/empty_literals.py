@@ -433,9 +433,10 @@ class EmptyLiterals:
 
     def _resolve(self, var: LocalVar, t: Type) -> None:
         """Record the type for var's literal and start the check again (if the type fits the literal)."""
+        from .exception_values import kept_type
         literal = self.pending[var]
         if isinstance(literal, ast.NoneLit):  # `prev = None`, later a Node: an Optional[Node]
-            t = self.optional_of(t, literal)
+            t = self.optional_of(kept_type(self.chk, t), literal)
             if t == ERROR or id(literal) in self.hints:
                 return
         elif t == ERROR or not is_builtin(t, _kind(literal)) or id(literal) in self.hints:
@@ -526,6 +527,8 @@ class EmptyLiterals:
             held = self._set_of(args[0].type, target)
         elif factory == "list" and func.attr == "extend":
             held = args[0].type
+        elif factory == "deque" and func.attr in ("append", "appendleft"):  # `defaultdict(deque)`
+            held = self._collection_of(args[0].type, target, "deque")
         if held is not None:
             var = self._pending_var(target.value)
             assert var is not None
@@ -588,14 +591,20 @@ class EmptyLiterals:
             return
         literal = self.pending[var]
         factory = factory_of(literal) if isinstance(literal, ast.Call) else None
-        if factory is None or not factory.startswith("defaultdict(") or len(target.items) != 1 \
-                or not isinstance(target.items[0], ast.Expr) or isinstance(target.items[0], ast.Slice):
+        if factory is None or not (factory.startswith("defaultdict(") or factory == "Counter") \
+                or len(target.items) != 1 or not isinstance(target.items[0], ast.Expr) \
+                or isinstance(target.items[0], ast.Slice):
             return
         inner_key = self.chk.exprs.expr(target.items[0])
-        held = made_by(self.chk, factory[len("defaultdict("):-1])
-        if inner_key.type == ERROR or held is None:
+        if inner_key.type == ERROR:
             return
-        inner = self._defaultdict_of(inner_key.type, held, literal)
+        if factory == "Counter":  # `d[k][j] += 1` of `defaultdict(Counter)`: Counters of j's type
+            inner = self._collection_of(inner_key.type, literal, "Counter")
+        else:
+            held = made_by(self.chk, factory[len("defaultdict("):-1])
+            if held is None:
+                return
+            inner = self._defaultdict_of(inner_key.type, held, literal)
         if inner != ERROR:
             self._resolve(var, self._defaultdict_of(key, inner, literal))
 
@@ -670,13 +679,14 @@ class EmptyLiterals:
     # ---- types ----
     def _instance(self, hidden: str, items: tuple[Type, ...], literal: ast.Expr) -> Type:
         """The stdlib's List/Dict/Set (bound under `hidden`) of these item types, as a literal of
-        them would be typed (a string constant's type is String)."""
+        them would be typed (a string constant's type is String, a caught exception's an exception value)."""
+        from .exception_values import kept_type
         from .module import struct_instance
 
         sym = self.chk.module.structs.get(hidden)
         if sym is None or ERROR in items:
             return ERROR
-        items = tuple(self.chk.exprs.string_or(default_type(t)) for t in items)
+        items = tuple(self.chk.exprs.string_or(default_type(kept_type(self.chk, t))) for t in items)
         return struct_instance(sym, items, literal.span, self.chk.module, self.chk.msg.bag,
                                self.chk.module.lookup_constant) or ERROR
 
@@ -699,11 +709,12 @@ class EmptyLiterals:
             return home.structs.get(name) if home is not None else None
         return self.chk.module.structs.get(name)
 
-    def _collection_of(self, elem: Type, literal: ast.Expr) -> Type:
-        """The deque or Counter of `elem` an empty `deque()` / `Counter()` call makes."""
+    def _collection_of(self, elem: Type, literal: ast.Expr, kind: str | None = None) -> Type:
+        """The deque or Counter of `elem` an empty `deque()` / `Counter()` call makes (or a
+        `defaultdict(deque)`'s values: kind)."""
         from .module import struct_instance
 
-        sym = self._collections_struct(_kind(literal), literal)
+        sym = self._collections_struct(_kind(literal), literal) if kind is None else self.chk.module.structs.get(kind)
         if sym is None or elem == ERROR:
             return ERROR
         return struct_instance(sym, (self.chk.exprs.string_or(default_type(elem)),), literal.span, self.chk.module,

@@ -144,14 +144,16 @@ def known_length(e: ast.Expr) -> int | None:
     return None
 
 
-def in_itertools(decl: ast.FnDef) -> bool:
-    from .imports import is_stdlib_file
+def in_itertools(chk: FunctionChecker, decl: ast.FnDef) -> bool:
+    """Whether decl is a function of the stdlib module that declares itself Python's itertools
+    (`comptime _PYTHON_MODULE = "itertools"`, semantics/builtin_functions.py)."""
+    from .builtin_functions import python_module
 
-    return decl.span.file.name.endswith("itertools.px") and is_stdlib_file(decl.span.file.name)
+    return python_module(chk.home_of(decl)) == "itertools"
 
 
-def is_itertools_call(decl: ast.FnDef, e: ast.Call, raw: dict[int, ast.Call]) -> bool:
-    return decl.name in TUPLE_ITERTOOLS and id(e) not in raw and in_itertools(decl)
+def is_itertools_call(chk: FunctionChecker, decl: ast.FnDef, e: ast.Call, raw: dict[int, ast.Call]) -> bool:
+    return decl.name in TUPLE_ITERTOOLS and id(e) not in raw and in_itertools(chk, decl)
 
 
 def _finite(chk: FunctionChecker, e: ast.Expr) -> bool:
@@ -197,7 +199,7 @@ def itertools_arguments(chk: FunctionChecker, decl: ast.FnDef, e: ast.Call) -> a
     `range(...)` or `reversed(...)` where it takes a list (`compress(range(n), flags)`) as
     `list(...)` of it, which Python's iterator walks the same way; `repeat("ab", 3)`'s literal
     as a String, the items' type (not the literal's)."""
-    if not in_itertools(decl):
+    if not in_itertools(chk, decl):
         return e
     if decl.name == "repeat":
         if not e.args or not isinstance(e.args[0], ast.StrLit):
@@ -272,7 +274,7 @@ def _itertools_function(chk: FunctionChecker, callee: ast.Expr) -> ast.FnDef | N
     elif isinstance(callee, ast.Attribute):
         module = chk.structs.px_module_of(callee.value)
         decl = module.functions.get(callee.attr) if module is not None else None
-    return decl if decl is not None and in_itertools(decl) else None
+    return decl if decl is not None and in_itertools(chk, decl) else None
 
 
 def from_iterable(chk: FunctionChecker, func: ast.Attribute, e: ast.Call) -> ast.Expr | None:
@@ -289,9 +291,9 @@ def from_iterable(chk: FunctionChecker, func: ast.Attribute, e: ast.Call) -> ast
                              (ast.CompFor(span, pool, e.args[0]), ast.CompFor(span, item, pool)))
 
 
-def chain_pairs(decl: ast.FnDef, e: ast.Call) -> ast.Call:
+def chain_pairs(chk: FunctionChecker, decl: ast.FnDef, e: ast.Call) -> ast.Call:
     """`chain(a, b, c, ...)` as `chain(list(chain(a, b)), c)`, ...: the stdlib's `chain` takes two."""
-    if decl.name != "chain" or len(e.args) <= 2 or e.keywords or not in_itertools(decl):
+    if decl.name != "chain" or len(e.args) <= 2 or e.keywords or not in_itertools(chk, decl):
         return e
     made = e.args[0]
     for k, arg in enumerate(e.args[1:]):

@@ -15,6 +15,7 @@ from ..diagnostics.codes import NOT_IN_PYX
 from ..source import Span
 from ..syntax import ast
 from ..syntax.build_ast import ZIP_ROWS
+from ..syntax.nested_spec import NESTED_FORMAT
 from ..syntax.properties import is_property
 from ..types import ERROR, FunctionType, LiteralType, ScalarType, StructType, Type, default_type
 from . import (
@@ -42,7 +43,11 @@ from .match_patterns import SEQUENCE_TEST, sequence_test
 from .messages import MessageBuilder
 from .narrowing import attribute_read as narrowing_attribute_read
 from .narrowing import narrowed, not_none_when, operand_guards, optional_notes
-from .optional_types import ambiguous_truth, coerce_to_optional
+from .numbers import NUMBER_TYPE, formatted
+from .numbers import binary as number_binary
+from .numbers import coerce as as_number
+from .numbers import common as number_items
+from .optional_types import ambiguous_truth, coerce_to_optional, python_truth
 from .rules import (
     BINARY_METHODS,
     BIT_OPS,
@@ -173,7 +178,12 @@ class ExpressionChecker:
         if duplicated_shared_item(self.chk, e.elts, elts) or self._mixed_items(elts):
             return TConst(e.span, ERROR, None)
         elem = inheritance.common_base(self.chk, elts) or function_values.common_type(self.chk, elts, e.span) \
-            or self.string_or(_element_type(elts))
+            or number_items(elts) or self.string_or(_element_type(elts))
+        if any(x.type == T.NONE for x in elts) or expected is not None:  # `[2, None]` (semantics/optional_items.py)
+            from .optional_items import item_type
+
+            inner = self.string_or(_element_type([x for x in elts if x.type != T.NONE] or elts))
+            elem = item_type(self.chk, elts, elem, expected, e, inner)
         if elem == ERROR:
             return TConst(e.span, ERROR, None)
         if python_float.refuse_mixed_items(self.chk, elts, elem, "as an item of a list of floats"):
@@ -270,6 +280,11 @@ class ExpressionChecker:
             return TConst(e.span, ERROR, None)
         key_type = self.string_or(_element_type(keys))
         value_type = function_values.common_type(self.chk, values, e.span) or self.string_or(_element_type(values))
+        if any(x.type == T.NONE for x in values) or expected is not None:  # `{"a": None}` (semantics/optional_items.py)
+            from .optional_items import item_type
+
+            inner = self.string_or(_element_type([x for x in values if x.type != T.NONE] or values))
+            value_type = item_type(self.chk, values, value_type, expected, e, inner)
         if value_type == ERROR:
             return TConst(e.span, ERROR, None)
         keys = [self.chk.ownership.consume(self.coerce(k, key_type), "put in a dict") for k in keys]
@@ -442,6 +457,11 @@ class ExpressionChecker:
                     return found
         if base.type == ERROR:
             return TConst(e.span, ERROR, None)
+        if is_builtin(base.type, "ExceptionValue") and not is_stdlib_file(e.span.file.name):  # `err.args`
+            # (semantics/exception_values.py)
+            from .exception_values import attribute
+
+            return attribute(self.chk, e)
         if self.chk.structs.struct_of(base.type) is not None:
             return self.chk.structs.field_read(base, e.attr, e.span)
         self.msg.error("E0223", e.span, name=base.type, attr=e.attr)
@@ -548,6 +568,10 @@ class ExpressionChecker:
             return self.chk.tuples.binary(op, left, right, span)  # `t + (x,)`, `t * 2`: a new tuple
         if op == "*" and repeats_shared_items(self.chk, left, right, span):
             return TConst(span, ERROR, None)
+        if is_builtin(left.type, "Number") or is_builtin(right.type, "Number"):  # Python's `int | float`
+            mixed = number_binary(self.chk, op, left, right, span)
+            if mixed is not None:
+                return mixed
         if isinstance(left.type, StructType) or isinstance(right.type, StructType):
             result = self.chk.structs.method_call(left, BINARY_METHODS[op], [right], span) \
                 if isinstance(left.type, StructType) else None
@@ -681,10 +705,15 @@ class ExpressionChecker:
 
 
     def expr_BoolOp(self, e: ast.BoolOp) -> TExpr:
-        values = []
+        values: list[TExpr] = []
         for i, v in enumerate(e.values):
             # `v is None or R`: R runs only where v is not None (narrowing.py); so for `and`.
             known = operand_guards(self.chk, e.values, i, e.op == "and")
+            if e.op == "or" and i == 1 == len(e.values) - 1 and is_builtin(values[0].type, "Optional"):
+                made = self.chk.empty_container(v, values[0].type.ct_env.get("T"))  # `find(x) or []`: the value's type
+                if made is not None:
+                    values.append(made)
+                    continue
             with narrowed(self.chk, known, (v,)):
                 # `isinstance(x, C) and x.attr`: x is a C there (semantics/inheritance.py)
                 cast = inheritance.narrowed_operand(self.chk, e.values[:i], v) if e.op == "and" and i else None
@@ -746,9 +775,12 @@ class ExpressionChecker:
             orelse = self.coerce(orelse, body.type)
         elif classes.is_class(orelse.type) and body.type == T.NONE:
             body = self.coerce(body, orelse.type)
+        wider = self.optional_branches(body, orelse, e.span)  # `d if d < INF else None`, `out if out else None`
+        if wider is not None:
+            body, orelse = self.coerce(body, wider), self.coerce(orelse, wider)
         if self.chk.ownership.owning(body.type) or self.chk.ownership.owning(orelse.type):
             return self.owning_branches(test, body, orelse, e.span)
-        t = self.optional_branches(body, orelse, e.span) or self.unify(body, orelse, e.span)
+        t = self.unify(body, orelse, e.span)
         if t is None:
             return TConst(e.span, ERROR, None)
         return TIfExp(e.span, t, test, self.coerce(body, t), self.coerce(orelse, t))
@@ -774,16 +806,20 @@ class ExpressionChecker:
         return TStmtExpr(span, t, [TIf(span, test, [taken[0]], [taken[1]])], TMove(span, t, var), (body, orelse))
 
     def optional_branches(self, body: TExpr, orelse: TExpr, span: Span) -> Type | None:
-        """`d if d < INF else None`: a number (or Bool) on one side and None on the other is an
-        Optional of the number, which prints as Python prints either (`5`, `None`)."""
+        """`d if d < INF else None`, `out if out else None`: a number (or Bool), a str, a list, ... on
+        one side and None on the other is an Optional of the value's type, which prints as Python
+        prints either (`5`, `None`). Not for an object (a reference may be None already) nor a tuple
+        (which has no empty value for the Optional to keep)."""
         from .module import struct_instance
         from .optional_types import OPTIONAL_TYPE
 
         if (body.type == T.NONE) == (orelse.type == T.NONE):
             return None
-        value = default_type(orelse.type if body.type == T.NONE else body.type)
+        value = self.string_or(default_type(orelse.type if body.type == T.NONE else body.type))
         sym = self.chk.module.structs.get(OPTIONAL_TYPE)
-        if not isinstance(value, ScalarType) or sym is None:
+        held = isinstance(value, ScalarType) or (isinstance(value, StructType) and not isinstance(value, T.TupleType)
+                                                 and not classes.is_class(value) and not is_builtin(value, "Optional"))
+        if not held or sym is None:
             return None
         found = struct_instance(sym, (value,), span, self.chk.module, self.msg.bag, self.chk.module.lookup_constant)
         return found if found != ERROR else None
@@ -791,6 +827,8 @@ class ExpressionChecker:
     def unify(self, a: TExpr, b: TExpr, span: Span) -> Type | None:
         if a.type == b.type:
             return default_type(a.type)
+        if number_items([a, b]) is not None:  # `n if c else 0`, n an `int | float` (semantics/numbers.py)
+            return number_items([a, b])
         if isinstance(a.type, LiteralType) and self._accepts(b.type, a):
             return b.type
         if isinstance(b.type, LiteralType) and self._accepts(a.type, b):
@@ -810,6 +848,10 @@ class ExpressionChecker:
 
     # ---- calls ----
     def expr_Call(self, e: ast.Call) -> TExpr:
+        if any(isinstance(a, ast.Starred) for a in e.args):  # `f(*pair)` (semantics/star_arguments.py)
+            from .star_arguments import spread
+
+            return spread(self.chk, e)
         e = function_arguments.rewrite(self.chk, e)  # `map(sum, grid)`: the builtin as a lambda
         func = e.func
         if isinstance(func, ast.Name):
@@ -849,6 +891,10 @@ class ExpressionChecker:
             found = self._declared_call(func, e)
         if found is None:
             found = self._builtin_call(name, e)
+        if found is None and (name in self.chk.module.exceptions or name in exceptions.PARENT):
+            from .exception_values import made as exception_value
+
+            found = exception_value(self.chk, e)  # `errors = [AppError("x")]` (semantics/exception_values.py)
         if found is not None:
             return found
         self.unknown_name(name, func.span)
@@ -883,6 +929,8 @@ class ExpressionChecker:
     def _python_call(self, name: str, e: ast.Call) -> TExpr | None:
         """Python's built-ins pyx rewrites: set(...), tuple(...), a `key=` or a generator given to
         sorted/min/max/sum/any..., reversed(range(n)), the stdlib's pow(x, y), zip(*rows)."""
+        from .builtin_functions import is_builtin_function  # (the stdlib's format, repr, pow: their markers)
+
         module = self.chk.module
         if name == "set" and name not in module.functions and name not in module.structs:
             return sets.set_call(self.chk, e)  # Python's set(...) (semantics/sets.py)
@@ -890,15 +938,26 @@ class ExpressionChecker:
             from . import tuple_calls
 
             return tuple_calls.call(self.chk, e)  # Python's tuple(x) (semantics/tuple_calls.py)
+        if e.args and isinstance(e.args[0], (ast.ListExpr, ast.TupleExpr, ast.DictExpr)):
+            from .empty_arguments import NAMES, answer
+
+            answered = answer(self.chk, name, e) if name in NAMES else None
+            if answered is not None:  # `any([])`, `sum([])`, `len(())` (semantics/empty_arguments.py)
+                return self.expr(answered)
         if name in KEYED and any(kw.name == "key" for kw in e.keywords) and self.chk.closures.builtin(name):
             return self.chk.closures.keyed(name, e)  # sorted(xs, key=f), min(xs, key=f), max(...)
-        if name in ("format", FORMAT_FIELD) and name in module.functions \
-                and is_stdlib_file(module.functions[name].span.file.name):
+        if is_builtin_function(module.functions.get(name), "format"):
             floated = float_sums.in_format(self.chk, e)  # `f"{sum(xs):.2f}"` (semantics/float_sums.py)
             if floated is not None:
                 return self.expr(floated)
-        if name in ("repr", REPR_FIELD) and len(e.args) == 1 and not e.keywords and isinstance(e.args[0], ast.NoneLit) \
+        if name in ("format", FORMAT_FIELD, NESTED_FORMAT) and NUMBER_TYPE in module.structs \
                 and name in module.functions and is_stdlib_file(module.functions[name].span.file.name):
+            # `f"{x:.2f}"`, `f"{x:{w}}"` of an `int | float`
+            number = formatted(self.chk, e)
+            if number is not None:
+                return number
+        if len(e.args) == 1 and not e.keywords and isinstance(e.args[0], ast.NoneLit) \
+                and is_builtin_function(module.functions.get(name), "repr"):
             return self.chk.calls.conversion("str", e)  # `repr(None)`, `f"{None!r}"`: "None", as str(None)
         if name in ("repr", REPR_FIELD) and len(e.args) == 1 and isinstance(e.args[0], ast.Name) \
                 and isinstance(self.chk.scopes.lookup(e.args[0].id), LocalVar) \
@@ -913,8 +972,7 @@ class ExpressionChecker:
             # `reversed(range(n))`: the range's ints from the last (an iterator, as Python's)
             found = self.chk.structs.method_call(self.expr(e.args[0]), "__reversed__", [], e.span)
             return found if found is not None else TConst(e.span, ERROR, None)
-        if name == "pow" and len(e.args) == 2 and not e.keywords and name in module.functions \
-                and is_stdlib_file(module.functions[name].span.file.name):
+        if len(e.args) == 2 and not e.keywords and is_builtin_function(module.functions.get(name), "pow"):
             return self.expr(ast.Binary(e.span, "**", e.args[0], e.args[1]))  # Python's pow(x, y) is x ** y
         if name == ZIP_ROWS:  # `zip(*rows)` (semantics/zip_rows.py)
             from . import zip_rows
@@ -1009,11 +1067,21 @@ class ExpressionChecker:
         converted = function_values.coerce(self.chk, e, target)  # a function where `Callable[...]` is wanted
         if converted is not None:
             return converted
+        if e.type == T.EXCEPTION:  # a caught exception kept as a value (semantics/exception_values.py)
+            from .exception_values import from_caught
+
+            kept = from_caught(self.chk, e, target)
+            if kept is not None:
+                return kept
         if e.type == T.NONE and classes.is_class(target):  # `None` where an object is wanted
             return classes.none_value(self.chk, target, e.span)
         up = inheritance.upcast(self.chk, e, target)  # an object where its base class is wanted
         if up is not None:
             return up
+        if is_builtin(target, "Number"):  # an int or a float where Python's `int | float` is wanted
+            number = as_number(self.chk, e, target)
+            if number is not None:
+                return number
         if e.type == T.STRING_LITERAL and is_string(target):  # Python's str: a String of its text
             methods = self.chk.structs.struct_of(target).methods
             if isinstance(e, TConst) and "_literal" in methods:  # a constant's bytes are shared, not copied
@@ -1051,6 +1119,10 @@ class ExpressionChecker:
         wrapped = coerce_to_optional(self, e, target)  # `None` or a T where `T | None` is wanted
         if wrapped is not None:
             return wrapped
+        if is_builtin(e.type, "Number") and isinstance(target, ScalarType) and target.is_numeric:
+            fix = "float(...)" if target.is_float else "int(...)"  # (`int | float` where one is wanted: numbers.py)
+            self.msg.error("E0304", e.span, expected=target, fix=fix)
+            return TConst(e.span, ERROR, None)
         self.msg.error("E0201", e.span, expected=target, found=e.type)
         return TConst(e.span, ERROR, None)
 
@@ -1090,7 +1162,10 @@ class ExpressionChecker:
         if isinstance(v.type, T.PtrType):
             return TBuiltin(span, T.BOOL, "truth", [v])
         if isinstance(v.type, StructType):
-            if ambiguous_truth(self, v, span):  # `if opt:`, an Optional[Int] (optional_types.py)
+            tested = python_truth(self, v, span)  # `if opt:` in a `def`: None or a false value (optional_types.py)
+            if tested is not None:
+                return tested
+            if ambiguous_truth(self, v, span):  # `if opt:`, an Optional[Int] in a `fn`
                 return TConst(span, ERROR, None)
             if classes.is_class(v.type):  # None, else `__bool__`, else `__len__`, else true
                 return classes.object_truth(self.chk, v, span)

@@ -207,6 +207,14 @@ class GeneratorChecker:
             return isinstance(found, LocalVar) and isinstance(found.type, GeneratorType)
         return False
 
+    def _stdlib_or_none(self, name: str) -> bool:
+        """Whether the module's function `name` (not shadowed) is the stdlib's `enumerate` or `zip`
+        (its `@builtin_function` role, semantics/builtin_functions.py), or there is none."""
+        from .builtin_functions import is_builtin_function
+
+        decl = self.chk.module.functions.get(name)
+        return decl is None or is_builtin_function(decl, name)
+
     def enumerated(self, s: ast.For) -> TStmt | None:
         """`for i, x in enumerate(gen(...), start)`: a count beside the generator's own loop (the
         standard library's `enumerate` steps through an iterator object, which a generator is not).
@@ -215,8 +223,7 @@ class GeneratorChecker:
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate"
                 and self.chk.scopes.lookup("enumerate") is None and it.args):
             return None
-        decl = self.chk.module.functions.get("enumerate")
-        if decl is not None and not is_stdlib_file(decl.span.file.name):
+        if not self._stdlib_or_none("enumerate"):
             return None
         source = it.args[0]
         if not (self.names_generator(source) or (isinstance(source, ast.Comprehension) and source.kind == "generator")):
@@ -247,8 +254,7 @@ class GeneratorChecker:
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "zip"
                 and self.chk.scopes.lookup("zip") is None and len(it.args) >= 2 and not it.keywords):
             return None
-        decl = self.chk.module.functions.get("zip")
-        if decl is not None and not is_stdlib_file(decl.span.file.name):
+        if not self._stdlib_or_none("zip"):
             return None
         source, others = it.args[0], it.args[1:]
         if not (self.names_generator(source) or (isinstance(source, ast.Comprehension) and source.kind == "generator")):

@@ -21,7 +21,8 @@ in place stays borrowed, and the change is E0228, whose note shows the rebinding
 change the caller's object before the rebinding and not after, which pyx does not follow).
 Only lists and dicts (a parameter annotated `list`/`List`/`dict`/`Dict`, or not annotated) get
 it, as above: Python shares those, while a struct is a value (Mojo's), whose `mut` stays written. A
-parameter with a default value, or with a convention written (`mut`, `var`), is left alone, and
+parameter with a default value (but a list or dict made once, syntax/mutable_defaults.py), or with
+a convention written (`mut`, `var`), is left alone, and
 so is every `fn` (pyx's own functions say `mut`). Methods are not covered yet.
 """
 from __future__ import annotations
@@ -75,13 +76,22 @@ def infer(functions: dict[str, ast.FnDef], structs: dict[str, ast.StructDef]) ->
     return out
 
 
+def _shared_default(e: ast.Expr) -> bool:
+    """A list or dict default, made once (syntax/mutable_defaults.py): a call that leaves the argument
+    out passes that module-level variable, which a change in place changes, as Python's."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "__pyx_fresh_default":
+        return True  # (one made at each call: `if xs is None: xs = []`)
+    return isinstance(e, ast.Name) and e.id.startswith("__pyx_default_")
+
+
 class _Facts:
     """What one `def`'s body does with its parameters: which it changes in place, which it
     rebinds, and which it passes on to calls of module functions."""
 
     def __init__(self, decl: ast.FnDef):
         self.kinds = {p.name: _kind(p.annotation) for p in decl.params
-                      if p.convention is None and p.default is None and not p.variadic
+                      if p.convention is None and not p.variadic
+                      and (p.default is None or _shared_default(p.default))
                       and _kind(p.annotation) != "other"}
         self.changed: set[str] = set()
         self.rebound: set[str] = set()

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 from .. import types as T
 from ..source import Span
 from ..syntax import ast
-from ..syntax.inheritance import CAST, DOWN, ISA, UP
+from ..syntax.inheritance import CAST, DOWN, ISA, UP, binding_count
 from ..types import ERROR, StructType, Type
 from . import classes
+from .builtin_types import is_builtin
 from .typed import TBinary, TCompare, TConst, TCopy, TExpr, TExprStmt, TField, TIf, TLocal, TPtrOp, TStmtExpr
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def isinstance_call(chk: FunctionChecker, e: ast.Call) -> TExpr:
     tests: list[TExpr] = []
     held = value
     prelude: list = []
-    if classes.is_class(value.type) and not isinstance(e.args[0], ast.Name):
+    if (classes.is_class(value.type) or is_builtin(value.type, "Number")) and not isinstance(e.args[0], ast.Name):
         var = chk.new_var("$isinstance", value.type, e.span)  # evaluated once, whatever the names
         prelude.append(chk.store([var], [value], e.span))
         from .typed import TLocal
@@ -129,6 +130,13 @@ def _one(chk: FunctionChecker, value: TExpr, name: ast.Expr, e: ast.Call) -> TEx
     exception = exception_test(chk, value, name)
     if exception is not None:
         return exception
+    if name.id in ("int", "float") and is_builtin(t, "Number") and chk.scopes.lookup(name.id) is None:
+        test = chk.structs.method_call(value, "_is_float", [], name.span)  # Python's `int | float` (numbers.py)
+        if test is None or name.id == "float":
+            return test
+        from .typed import TUnary
+
+        return TUnary(name.span, T.BOOL, "not", test)
     if name.id in _BUILTIN_TYPES:
         return TConst(name.span, T.BOOL, bool(_BUILTIN_TYPES[name.id](t)))
     if name.id in _BUILTIN_STRUCTS:
@@ -159,7 +167,10 @@ def exception_test(chk: FunctionChecker, value: TExpr, name: ast.Name) -> TExpr 
             or name.id in chk.module.structs:
         return None
     if value.type != T.EXCEPTION:
-        return TConst(name.span, T.BOOL, False)  # a number, a string, an object: never an exception
+        from .exception_values import isinstance_test
+
+        kept = isinstance_test(chk, value, name)  # an exception value (semantics/exception_values.py)
+        return kept if kept is not None else TConst(name.span, T.BOOL, False)  # a number, a str: never one
     names = [TConst(name.span, T.STRING_LITERAL, c) for c in sorted(covered(name.id, user))]
     return TBuiltin(name.span, T.BOOL, "exc_is", [value, *names])
 
@@ -224,7 +235,7 @@ def _kept(fn: ast.FnDef, s: ast.Assert, name: str, var) -> bool:
     region = None
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.FnDef) and _bindings(node, name):
+        if isinstance(node, ast.FnDef) and binding_count(node, name):
             return False  # a nested function binding it (`nonlocal x`): a call could change x
         for value in (getattr(node, f, None) for f in ("body", "orelse", "finalbody")):
             if isinstance(value, tuple) and any(x is s for x in value):
@@ -232,28 +243,7 @@ def _kept(fn: ast.FnDef, s: ast.Assert, name: str, var) -> bool:
         stack.extend(ast.children(node))
     if region is None:
         return False
-    return _bindings(ast.FnDef(s.span, "def", "", s.span, (), (), False, None, tuple(region)), name) == 0
-
-
-def _bindings(fn: ast.FnDef, name: str) -> int:
-    """How many places bind name in fn: parameters, assignment and loop targets, `del`, nested defs."""
-    count = sum(1 for p in fn.params if p.name == name)
-    stack: list = list(fn.body)
-    while stack:
-        node = stack.pop()
-        for attr in ("targets", "target", "name"):
-            value = getattr(node, attr, None)
-            values = value if isinstance(value, tuple) else (value,)
-            for v in values:
-                named = isinstance(v, str) and v == name and isinstance(node, (ast.FnDef, ast.VarDecl))
-                if named or (isinstance(v, ast.Name) and v.id == name):
-                    count += 1
-                elif isinstance(v, ast.TupleExpr | ast.ListExpr):
-                    stack.append(v)
-        if isinstance(node, ast.TupleExpr | ast.ListExpr):
-            count += sum(1 for x in node.elts if isinstance(x, ast.Name) and x.id == name)
-        stack.extend(ast.children(node))
-    return count
+    return binding_count(ast.FnDef(s.span, "def", "", s.span, (), (), False, None, tuple(region)), name) == 0
 
 
 def narrowed(chk: FunctionChecker, s: ast.Assert):
@@ -274,7 +264,7 @@ def narrowed(chk: FunctionChecker, s: ast.Assert):
         return chk.exceptions.narrowed(var, cls, s.span)
     if not isinstance(var, LocalVar) or not classes.is_class(var.type):
         return None
-    if _bindings(chk.fn.decl, name) > 1 and not _kept(chk.fn.decl, s, name, var):
+    if binding_count(chk.fn.decl, name) > 1 and not _kept(chk.fn.decl, s, name, var):
         return None
     return _narrowing(chk, name, cls, s.span)
 
@@ -309,7 +299,8 @@ def narrowed_operand(chk: FunctionChecker, before: tuple, operand: ast.Expr) -> 
         var = chk.scopes.lookup(name)
         if isinstance(var, LocalVar) and var.type == T.EXCEPTION:  # a caught exception (semantics/raising.py)
             store = chk.exceptions.narrowed(var, cls, operand.span)
-        elif isinstance(var, LocalVar) and classes.is_class(var.type) and not any(_bindings(n, name) for n in nested):
+        elif isinstance(var, LocalVar) and classes.is_class(var.type) \
+                and not any(binding_count(n, name) for n in nested):
             store = _narrowing(chk, name, cls, operand.span)
         else:
             store = None
@@ -430,10 +421,12 @@ def override_result(chk: FunctionChecker, s: ast.Return, value: TExpr, expected:
     returns another type than the one an earlier definition fixed (`Rectangle.area` an int,
     `Circle.area` a float): Python returns each as it is, pyx gives a call through the base one
     type (E0311, at the definition); True if reported."""
+    from .numbers import holds
+
     found_cls = dispatched_class(chk, s.value)
     if found_cls is None or ERROR in (value.type, expected) or value.type == expected \
-            or (classes.is_class(value.type) and classes.is_class(expected)):
-        return False
+            or (classes.is_class(value.type) and classes.is_class(expected)) or holds(expected, value.type):
+        return False  # (a Number holds an int or a float: semantics/numbers.py)
     first = next((r for r in _returns(chk.fn.decl.body) if dispatched_class(chk, r.value) is not None), None)
     if first is None or first is s:
         return False
@@ -442,9 +435,8 @@ def override_result(chk: FunctionChecker, s: ast.Return, value: TExpr, expected:
     method, base = chk.fn.decl.name, classes.class_name(chk.fn.owner) if chk.fn.owner is not None else "?"
     other = dispatched_class(chk, first.value)
     note = Note(f"`{other}.{method}` returns `{expected}`", first.span)
-    fix = " (`float(...)` where one returns an int)" if {value.type, expected} == {T.INT, T.FLOAT64} else ""
     chk.msg.error("E0311", s.span, (note,), cls=found_cls, method=method, found=value.type, other=other,
-                  expected=expected, base=base, fix=fix)
+                  expected=expected, base=base)
     return True
 
 

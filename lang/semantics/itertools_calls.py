@@ -32,14 +32,10 @@ STARMAP_MOST = 4  # stdlib/itertools.px has _starmap1 ... _starmap4
 REWRITTEN = frozenset({"accumulate", "starmap", "zip_longest", "groupby"})
 
 
-def _in_itertools(decl: ast.FnDef) -> bool:
+def applies(chk: FunctionChecker, decl: ast.FnDef) -> bool:
     from .everyday import in_itertools  # (imported here: everyday imports this module's callers)
 
-    return in_itertools(decl)
-
-
-def applies(decl: ast.FnDef) -> bool:
-    return decl.name in REWRITTEN and _in_itertools(decl)
+    return decl.name in REWRITTEN and in_itertools(chk, decl)
 
 
 def _typed_literal(e: ast.Expr) -> ast.Expr:

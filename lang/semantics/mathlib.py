@@ -15,6 +15,7 @@ from .. import types as T
 from ..source import Span
 from ..syntax import ast
 from ..types import ERROR, LiteralType, ScalarType, SIMDType
+from .builtin_types import is_builtin
 from .gpu import GPU_NAMES
 from .typed import TConst, TConvert, TExpr, TMath
 
@@ -83,6 +84,13 @@ class MathChecker:
                 return TConst(e.span, ERROR, None)
             result = T.simd(T.BOOL, vector.width) if name in PREDICATES else vector
             return TMath(e.span, result, name, args, False)
+        if any(is_builtin(a.type, "Number") for a in args):  # Python's `int | float` (semantics/numbers.py)
+            from .numbers import math_arguments
+
+            read = math_arguments(self.chk, name, args)
+            if not isinstance(read, list):
+                return read
+            args = read
         for a in args:
             if not (isinstance(a.type, LiteralType) or (isinstance(a.type, ScalarType) and a.type.is_numeric)):
                 self.msg.error("E0203", a.span, op=f"math.{name}", operand=a.type)

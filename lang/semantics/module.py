@@ -11,7 +11,7 @@ from ..diagnostics.codes import NOT_IN_PYX
 from ..syntax import ast
 from ..syntax.build_ast import VAR_TUPLE, ZIP_ROWS
 from ..syntax.bytes_literals import BYTES_LITERAL
-from ..syntax.inheritance import UP
+from ..syntax.inheritance import DOWN, UP
 from ..syntax.nested_spec import NESTED_FORMAT
 from ..syntax.pending_attributes import is_pending_annotation
 from ..types import ERROR, Type
@@ -171,6 +171,24 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
         # `int | None`, `Union[int, None]`, `typing.Optional[int]` name the stdlib's Optional.
         _bind_import(ast.Import(module.span, "optional", None, (("Optional", OPTIONAL_TYPE),), True), symbols,
                      seen, diags, loader, stdlib=True)
+    if (getattr(uses, "numbers", False) or "Union" in uses.names) and not loader.is_stdlib(module, "number"):
+        # Python's `int | float` (semantics/numbers.py)
+        from .numbers import NUMBER_TYPE
+
+        _bind_import(ast.Import(module.span, "number", None, (("Number", NUMBER_TYPE),), True), symbols, seen,
+                     diags, loader, stdlib=True)
+    if not loader.is_stdlib(module, "exception_value"):
+        from .exceptions import PARENT
+
+        # `errors: list[Exception] = [AppError("x")]`: an exception class named in code (semantics/exception_values.py)
+        classes = {str(getattr(d, "name", "")) for d in module.body if type(d).__name__ == "ExceptionClassDef"}
+        if uses.names & (PARENT.keys() | classes):
+            from .exception_values import CAUGHT_VALUE, EXCEPTION_VALUE, RAISED_VALUE
+
+            _bind_import(ast.Import(module.span, "exception_value", None,
+                                    (("ExceptionValue", EXCEPTION_VALUE), ("_exception_value_of", CAUGHT_VALUE),
+                                     ("_exception_value_raised", RAISED_VALUE)),
+                                    True), symbols, seen, diags, loader, stdlib=True)
     if getattr(uses, "range_values", False) and not loader.is_stdlib(module, "ranges"):
         # `r = range(n)`, `zip(range(3), xs)`: the stdlib's Range (a `for` over range(...) needs none)
         _bind_import(ast.Import(module.span, "ranges", None, (("Range", RANGE_VALUE),), True), symbols, seen,
@@ -244,6 +262,18 @@ def _unpacking_sides(node: ast.Assign | ast.For) -> list[ast.Expr]:
     return sides
 
 
+def _value_returns(body) -> int:
+    """How many `return <value>` a function's body holds (nested functions left out)."""
+    count, stack = 0, list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            count += node.value is not None
+        elif isinstance(node, ast.Stmt) and not isinstance(node, ast.FnDef):
+            stack.extend(c for c in ast.children(node) if isinstance(c, ast.Stmt))
+    return count
+
+
 def _called_name(func: ast.Expr) -> str:
     """`f` of `f(...)` or of `m.f(...)` ("" for any other callee)."""
     return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
@@ -264,6 +294,7 @@ class _Uses:
         self.optional = False  # `X | None`, `x if c else None` (optional_types.py)
         self.tuples = False  # a tuple built (not only `a, b = b, a`, nor a target unpacking one)
         self.range_values = False  # `range(...)` anywhere but as a `for` loop's (or clause's) iterable
+        self.numbers = False  # Python's `int | float` may be needed (semantics/numbers.py)
         walk = _UsesWalk(self, {d.name for d in module.body if isinstance(d, ast.FnDef) and d.kind == "def"
                                 and any(p.annotation is None and p.name != "self" for p in d.params)},
                          {d.name for d in module.body if isinstance(d, ast.FnDef) and d.kind == "fn"})
@@ -424,8 +455,18 @@ class _UsesWalk:
         if int_methods.written(node):  # `x.bit_length()`, `int.from_bytes(b, "big")` (semantics/int_methods.py)
             uses.names.add(int_methods.USED)
             uses.text = True
+        # a method overridden in a subclass (syntax/inheritance.py): its definitions may return an int and a float
+        uses.numbers = uses.numbers or node.attr.startswith(DOWN)
         # `e.args` of a caught exception: a tuple of its message (semantics/raising.py `arguments`)
         uses.tuples = uses.tuples or (node.attr == "args" and isinstance(node.value, ast.Name))
+
+    def visit_FnDef(self, node: ast.FnDef) -> None:
+        # a `def` whose result is inferred and that returns in two places: one may be an int, one a float
+        if node.kind == "def" and node.returns is None and not self.uses.numbers:
+            self.uses.numbers = _value_returns(node.body) > 1
+        # an `__init__` storing an unannotated parameter: one call may pass an int, another a float
+        if node.name == "__init__" and not self.uses.numbers:
+            self.uses.numbers = any(p.annotation is None for p in node.params[1:])
 
     def visit_Keyword(self, node: ast.Keyword) -> None:
         if node.name == "key":
@@ -439,6 +480,8 @@ class _UsesWalk:
             uses.text = uses.formatting = True
         elif node.op == "|":
             uses.optional = uses.optional or uses_optional_spelling(node)
+            uses.numbers = uses.numbers or any(isinstance(x, ast.Name) and x.id in ("int", "float")
+                                               for x in (node.left, node.right))  # `int | float`
         elif node.op == "*":
             uses.text = uses.text or isinstance(node.left, ast.StrLit) or isinstance(node.right, ast.StrLit)
 
@@ -527,8 +570,9 @@ FUTURE_DECORATORS = {"parameter": "`@parameter`"}
 # The markers a standard library function may carry, each telling the compiler one thing about
 # it, so the compiler need not find it by its name and file: `@builtin_function`
 # (semantics/builtin_functions.py), `@iterable_arguments` (semantics/iterable_arguments.py),
-# `@takes_generators` (semantics/lazy_itertools.py). In a program's file each is E0134.
-STDLIB_FUNCTION_MARKERS = frozenset({"builtin_function", "iterable_arguments", "takes_generators"})
+# `@takes_generators` (semantics/lazy_itertools.py), `@python_ints` (ir/int_overflow.py). In a program's
+# file each is E0134.
+STDLIB_FUNCTION_MARKERS = frozenset({"builtin_function", "iterable_arguments", "takes_generators", "python_ints"})
 
 
 def _stdlib_struct_decorators(decl: ast.StructDef) -> set:
@@ -555,7 +599,12 @@ def _check_fn_params(decl: ast.FnDef, diags: DiagnosticBag, method: bool = False
     # (syntax/properties.py)
     own = (STDLIB_FUNCTION_MARKERS if is_stdlib_file(decl.span.file.name) else frozenset()) \
         | ({"property"} if method else set())
-    check_decorators(decl.decorators, FUNCTION_DECORATORS | own, diags)
+    decorators = decl.decorators
+    if method and any(d.name == "classmethod" for d in decorators):
+        # left by syntax/classmethods.py on a method with no parameter for the class: E0319, not E0134
+        diags.error("E0319", decl.name_span, func=decl.name)
+        decorators = tuple(d for d in decorators if d.name != "classmethod")
+    check_decorators(decorators, FUNCTION_DECORATORS | own, diags)
     """A `fn` is fully typed; only `def` may leave parameter types to its call sites."""
     if decl.kind != "fn":
         return
@@ -997,6 +1046,10 @@ class _Annotation:
             return ERROR if sym.state != "done" else sym.type
         if name == "str" and symbols is not None and STRING_LITERAL in symbols.structs:
             return self.resolve(ast.Name(expr.span, STRING_LITERAL))  # Python's str
+        from .exception_values import EXCEPTION_VALUE, exception_class
+
+        if symbols is not None and exception_class(name, symbols) and EXCEPTION_VALUE in symbols.structs:
+            return self.resolve(ast.Name(expr.span, EXCEPTION_VALUE))  # `errors: list[Exception]`
         if name in T.TYPE_NAMES:
             return T.TYPE_NAMES[name]
         if name in FUTURE_NAMES:

@@ -3,7 +3,8 @@ just shown it is not None. In a `def`, the checker does the same for the stdlib'
 variable of a number, str, ... type that may be None): in the region a test guards, a read of
 the variable is its value (`.value()`, typed T), as if the user had written that.
 
-The regions, each guarded by `v is not None` (or by `v is None` being false):
+The regions, each guarded by `v is not None` (or by `v is None` being false; or by `v` being true,
+Python's truth of an Optional: None or a false value is false):
 - the right operands of `v is None or ...` and of `v is not None and ...`;
 - the body of `if v is not None:` / `while v is not None:` and the `else` of `if v is None:`
   (with `and` in a positive test, every `is not None` in it), and likewise for `x if test else y`;
@@ -31,8 +32,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from ..diagnostics import Note
+from ..source import Span
 from ..syntax import ast
-from ..types import Type
+from ..types import StructType, Type
 from .builtin_types import is_builtin
 from .globals import bound_names
 from .typed import LocalVar, TExpr
@@ -47,6 +49,7 @@ class AttributePlace:
 
     var: LocalVar
     attr: str
+    read: Span | None = None  # one read of it (where it is written), narrowed where the others are not
 
     @property
     def name(self) -> str:
@@ -147,20 +150,117 @@ def _may_change(chk: FunctionChecker, region: tuple[ast.Node, ...], place: Attri
     stack: list[ast.Node] = list(region)
     while stack:
         n = stack.pop()
-        if _runs_object_code(chk, n, place):
+        if _changes_here(chk, n, place):
             return True
-        if isinstance(n, (ast.Assign, ast.AugAssign, ast.Delete)):
-            targets = (n.target,) if isinstance(n, ast.AugAssign) else n.targets
-            if any(isinstance(t, ast.Attribute) and t.attr == place.attr for t in targets):
-                return True
-        if isinstance(n, ast.Call):
-            f = n.func
-            own = isinstance(f, ast.Attribute) and isinstance(f.value, ast.Attribute) and f.value.attr == place.attr \
-                and isinstance(f.value.value, ast.Name) and f.value.value.id == place.var.name
-            if not own and not (isinstance(f, ast.Name) and f.id in _PURE_BUILTINS):
-                return True
         stack.extend(ast.children(n))
     return place.var.name in bound_names(cast("tuple[ast.Stmt, ...]", region))[0]
+
+
+def _changes_here(chk: FunctionChecker, n: ast.Node, place: AttributePlace) -> bool:
+    """Whether n itself (its operands aside) may set `place`: an assignment to an attribute of that
+    name, a call of the program's code, an operator that may run an object's method."""
+    if _runs_object_code(chk, n, place):
+        return True
+    if isinstance(n, (ast.Subscript, ast.Attribute)) and _runs_accessor(chk, n):
+        return True
+    if isinstance(n, (ast.Assign, ast.AugAssign, ast.Delete)):
+        targets = (n.target,) if isinstance(n, ast.AugAssign) else n.targets
+        if any(isinstance(t, ast.Attribute) and t.attr == place.attr for t in targets):
+            return True
+    if isinstance(n, ast.Call):
+        f = n.func
+        own = isinstance(f, ast.Attribute) and isinstance(f.value, ast.Attribute) and f.value.attr == place.attr \
+            and isinstance(f.value.value, ast.Name) and f.value.value.id == place.var.name
+        if not own and not (isinstance(f, ast.Name) and f.id in _PURE_BUILTINS) and not _library_method(chk, n, place):
+            return True
+    return False
+
+
+def _runs_accessor(chk: FunctionChecker, n: ast.Subscript | ast.Attribute) -> bool:
+    """Whether reading n may run the program's code: an object's `__getitem__` (or one of an
+    unknown type), an object's property."""
+    from .classes import data_type, is_class
+
+    owner = _static_type(chk, n.value)
+    if isinstance(n, ast.Subscript):
+        return owner is None or is_class(owner)
+    data = data_type(chk, owner) if owner is not None and is_class(owner) else None
+    return data is not None and data.field_index(n.attr) is None
+
+
+def _library_method(chk: FunctionChecker, call: ast.Call, place: AttributePlace) -> bool:
+    """`self.log.append(text)`, `member.borrowed.remove(isbn)`: a method of the standard library's
+    (a list, dict, set, str) on a value holding no object, given values holding none: it runs no
+    code of the program."""
+    from .imports import is_stdlib_file
+    from .print_order import mentions_object
+
+    f = call.func
+    if not isinstance(f, ast.Attribute) or call.keywords or not all(_plain(chk, a, place) for a in call.args):
+        return False
+    t = _static_type(chk, f.value)
+    sym = chk.structs.struct_of(t) if isinstance(t, StructType) else None
+    return sym is not None and is_stdlib_file(sym.decl.span.file.name) and not mentions_object(t)
+
+
+def _static_type(chk: FunctionChecker, e: ast.Expr) -> Type | None:
+    """The type of a variable, an object's data field (`self.members`, `book.tags`) or a dict's or
+    list's item (`self.members[k].borrowed`), known without checking e; None for anything else."""
+    from .classes import data_type, is_class
+
+    if isinstance(e, ast.Name):
+        var = chk.scopes.lookup(e.id)
+        return var.type if isinstance(var, LocalVar) else None
+    if isinstance(e, ast.Attribute):
+        owner = _static_type(chk, e.value)
+        data = data_type(chk, owner) if owner is not None and is_class(owner) else None
+        index = data.field_index(e.attr) if data is not None else None
+        return None if data is None or index is None else data.fields[index][1]
+    if isinstance(e, ast.Subscript) and len(e.items) == 1:
+        held = _static_type(chk, e.value)
+        if not isinstance(held, StructType):
+            return None
+        item = held.ct_env.get("V") if is_builtin(held, "Dict") else held.ct_env.get("T") if is_builtin(held, "List") \
+            else None
+        return item if isinstance(item, Type) else None
+    return None
+
+
+def reads_before_change(chk: FunctionChecker, region: tuple[ast.Node, ...], place: AttributePlace) -> list[Span]:
+    """Where a region that may set `place` reads it before anything that may (in Python's order of
+    evaluation): `raise NotAvailable(book.title, book.holder)` reads `book.holder` before the call
+    runs. A loop, a nested function and what pyx does not follow here end the search where they start
+    if they may set it."""
+    reads: list[Span] = []
+
+    def visit(n: ast.Node) -> bool:  # True once something may have set `place`
+        if isinstance(n, (ast.Lambda, ast.FnDef)) or (isinstance(n, ast.Comprehension) and n.kind == "generator"):
+            return False  # (its reads run later, when it is called or iterated: not narrowed here)
+        if isinstance(n, ast.Attribute) and n.attr == place.attr and isinstance(n.value, ast.Name) \
+                and n.value.id == place.var.name:
+            reads.append(n.span)
+            return False
+        if isinstance(n, ast.If):
+            if visit(n.test):
+                return True
+            body, orelse = block(n.body), block(n.orelse)
+            return body or orelse
+        if isinstance(n, ast.Assign):  # the value first, then each target's parts (a target is no read)
+            return visit(n.value) or any(any(visit(c) for c in ast.children(t)) for t in n.targets) \
+                or _changes_here(chk, n, place)
+        if isinstance(n, (ast.ExprStmt, ast.Return, ast.Raise, ast.Call, ast.Attribute, ast.Subscript, ast.Binary,
+                          ast.Unary, ast.Compare, ast.BoolOp, ast.TupleExpr, ast.ListExpr, ast.Keyword)):
+            return any(visit(c) for c in ast.children(n)) or _changes_here(chk, n, place)
+        if _may_change(chk, (n,), place):  # (a loop, an `x if c else y`, a comprehension, ...: as a whole)
+            return True
+        return any(visit(c) for c in ast.children(n))
+
+    def block(stmts: tuple[ast.Stmt, ...]) -> bool:
+        return any(visit(s) for s in stmts)
+
+    if place.var.name not in bound_names(cast("tuple[ast.Stmt, ...]", region))[0]:
+        block(cast("tuple[ast.Stmt, ...]", region))
+    return reads
 
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
@@ -191,6 +291,8 @@ def attribute_read(chk: FunctionChecker, e: ast.Attribute):
         return None
     var = chk.scopes.lookup(e.value.id)
     place = AttributePlace(var, e.attr) if isinstance(var, LocalVar) else None
+    if place is not None and place not in chk.narrowed:  # this read alone (`reads_before_change`)
+        place = AttributePlace(place.var, place.attr, e.span)
     if place is None or place not in chk.narrowed:
         return None
     chk.narrowed.discard(place)
@@ -231,6 +333,9 @@ def not_none_when(chk: FunctionChecker, test: ast.Expr, outcome: bool) -> list[L
         return operand_guards(chk, test.values, len(test.values), outcome)
     if isinstance(test, ast.Unary) and test.op == "not":
         return not_none_when(chk, test.operand, not outcome)
+    if outcome and isinstance(test, ast.Name):  # `if opt:` true (Python's truth: optional_types.py python_truth)
+        var = chk.scopes.lookup(test.id)
+        return [var] if isinstance(var, LocalVar) and is_builtin(var.type, "Optional") else []
     return []
 
 
@@ -256,6 +361,8 @@ def _assigns(chk: FunctionChecker, region: tuple[ast.Node, ...], var: LocalVar |
 def narrowed(chk: FunctionChecker, variables: list[LocalVar | AttributePlace], region: tuple[ast.Node, ...]):
     """Check `region` with reads of these variables as their values (unless it assigns them)."""
     added = [v for v in variables if v not in chk.narrowed and not _assigns(chk, region, v)]
+    added += [AttributePlace(v.var, v.attr, at) for v in variables if isinstance(v, AttributePlace)
+              and v not in chk.narrowed and v not in added for at in reads_before_change(chk, region, v)]
     chk.narrowed.update(added)
     try:
         yield

@@ -177,6 +177,11 @@ def _union(expr: ast.Expr, members: list[ast.Expr], diags: DiagnosticBag, resolv
     values = [m for m in members if not isinstance(m, ast.NoneLit)]
     if len(values) == 1 and len(members) == 2:
         return optional_of(values[0], expr.span, resolve)
+    if len(values) == 2 and sorted(v.id for v in values if isinstance(v, ast.Name)) == ["float", "int"]:
+        from .numbers import NUMBER_TYPE  # Python's `int | float` (semantics/numbers.py)
+
+        number = ast.Name(expr.span, NUMBER_TYPE)
+        return resolve(number) if len(members) == 2 else optional_of(number, expr.span, resolve)
     text = expr.span.file.text[expr.span.start:expr.span.end]
     diags.error("E0013", expr.span, text=text if len(text) <= 60 else text[:57] + "...")
     return ERROR
@@ -221,22 +226,58 @@ def none_test(structs, e: ast.Compare, left, right):
     return empty if op == "is" else TUnary(e.span, T.BOOL, "not", empty)
 
 
+def _may_be_false(exprs, inner) -> bool:
+    """Whether a value of type inner can be false (a number, or a struct with `__bool__`/`__len__`)."""
+    from .. import types as T
+    from ..types import StructType
+
+    if isinstance(inner, StructType):
+        sym = exprs.chk.structs.struct_of(inner)
+        return sym is not None and ("__bool__" in sym.methods or "__len__" in sym.methods)
+    return isinstance(inner, (T.ScalarType, T.LiteralType))
+
+
+def python_truth(exprs, v, span):
+    """`if opt:` / `not opt` of the stdlib's Optional in a `def`: Python's truth, false for None and
+    for a false value (`0`, `""`, an empty Counter), the value tested only where there is one:
+
+        $optional = opt
+        -> $optional.__bool__() and truth($optional.value())
+
+    None outside a `def` (a Mojo-style `fn` tests `x is not None` written out: E0014) or for other types."""
+    from .. import types as T
+    from ..types import StructType
+    from .builtin_types import is_builtin
+    from .typed import TBoolOp, TLocal, TStmtExpr
+
+    chk = exprs.chk
+    if chk.fn.decl.kind != "def" or not (isinstance(v.type, StructType) and is_builtin(v.type, "Optional")) \
+            or not _may_be_false(exprs, v.type.ct_env.get("T")):
+        return None  # (a value that is always true: `__bool__`, whether there is one, is Python's truth)
+    held = chk.new_var(f"$optional{chk.next_id}", v.type, span)
+    present = chk.structs.method_call(TLocal(span, v.type, held), "__bool__", [], span)
+    value = chk.structs.method_call(TLocal(span, v.type, held), "value", [], span)
+    if present is None or value is None:
+        return None
+    tested = exprs.truth(value, span)
+    if tested.type == T.ERROR:
+        return tested
+    chk.ownership.need_drop(v.type, span)
+    store = chk.store([held], [chk.ownership.consume(v, "assigned")], span)
+    return TStmtExpr(span, T.BOOL, [store], TBoolOp(span, T.BOOL, "and", [present, tested]))
+
+
 def ambiguous_truth(exprs, v, span) -> bool:
     """`if x:` on an Optional whose value may itself be false (a number, a str, a list, ...):
     Python tests the value too (`0`, `""` and `[]` are false), Mojo's `Optional` only whether there
     is one, and the two would print differently. Reported (E0014); True when it was."""
-    from .. import types as T
     from ..types import StructType
     from .builtin_types import is_builtin
 
     if not (isinstance(v.type, StructType) and is_builtin(v.type, "Optional")):
         return False
     inner = v.type.ct_env.get("T")
-    if isinstance(inner, StructType):
-        sym = exprs.chk.structs.struct_of(inner)
-        falsy = sym is not None and ("__bool__" in sym.methods or "__len__" in sym.methods)
-    else:
-        falsy = isinstance(inner, (T.ScalarType, T.LiteralType))
+    falsy = _may_be_false(exprs, inner)
     if falsy:
         exprs.msg.error("E0014", span, type=v.type, inner=inner)
     return falsy

@@ -34,7 +34,11 @@ ADDS = {"deque": "extend", "Counter": "update"}
 FACTORIES: dict[str, Callable[[Type], bool]] = {
     "int": lambda t: t == T.INT, "float": lambda t: t == T.FLOAT64, "bool": lambda t: t == T.BOOL,
     "str": is_string, "list": lambda t: is_builtin(t, "List"), "set": lambda t: is_builtin(t, "Set"),
-    "dict": lambda t: is_builtin(t, "Dict")}
+    "dict": lambda t: is_builtin(t, "Dict"),
+    # (collections' containers, made empty by their no-argument constructor: `defaultdict(Counter)`)
+    "Counter": lambda t: is_builtin(t, "Counter"), "deque": lambda t: is_builtin(t, "deque")}
+# What a defaultdict prints for a factory that is no builtin name (`<class 'collections.Counter'>`).
+_FACTORY_MODULE = {"Counter": "collections", "deque": "collections"}
 SCALAR_FACTORIES = {"int": T.INT, "float": T.FLOAT64, "bool": T.BOOL}  # (str: the String type)
 # `defaultdict(lambda: defaultdict(int))`: a defaultdict of those (its own factory's name comes
 # from its value type: stdlib/_collections.px `defaultdict.__init__`).
@@ -74,24 +78,70 @@ def _zero_value(body: ast.Expr) -> str | None:
     return None
 
 
-def factory_of(call: ast.Call) -> str | None:
+def factory_of(call: ast.Call, module=None) -> str | None:
     """The factory of `defaultdict(F)` as a key of FACTORIES: F's name, or for `lambda: v` the
-    factory whose value v is (`lambda: 0` is int's); None for any other argument."""
+    factory whose value v is (`lambda: 0` is int's), or the name of one of the module's classes made
+    without arguments (`defaultdict(Node)`; without the module, any name: the call was judged with it
+    before); None for any other argument."""
     if len(call.args) != 1 or call.keywords:
         return None
     arg = call.args[0]
-    if isinstance(arg, ast.Name) and arg.id in FACTORIES:
+    if isinstance(arg, ast.Name) and (arg.id in FACTORIES or module is None or _class_factory(module, arg.id)):
         return arg.id
     if isinstance(arg, ast.Lambda) and not arg.params:
         return _zero_value(arg.body)
     return None
 
 
+def _class_factory(module, name: str) -> bool:
+    """Whether name is a class of the program whose `__init__` takes no argument (or none is needed)."""
+    from ..syntax.classes import OBJECT_FIELD
+
+    sym = module.structs.get(name)
+    decl = getattr(sym, "decl", None)
+    if not isinstance(decl, ast.StructDef) or not _defined_by_program(module, name) \
+            or [f.name for f in decl.fields] != [OBJECT_FIELD]:
+        return False
+    init = sym.methods.get("__init__")
+    return init is None or all(p.default is not None or p.variadic for p in init.params[1:])
+
+
+def _makes(factory: str, held: Type) -> bool:
+    """Whether the factory makes values of type held (a class factory: objects of that class)."""
+    from .classes import class_name, is_class
+
+    made = FACTORIES.get(factory)
+    return made(held) if made is not None else is_class(held) and class_name(held) == factory
+
+
+def _class_text(chk: FunctionChecker, held: StructType, span) -> TExpr:
+    """What a defaultdict prints for a class factory: `<class '__main__.Node'>` (the class's module's
+    name where it is imported), as semantics/type_objects.py prints `type(x)`."""
+    from .globals import main_module_flag
+    from .typed import LocalVar
+
+    module = getattr(held, "module", "") or chk.module.name
+    flag = LocalVar('__name__ == "__main__"', T.BOOL, span, owned=False, global_symbol=main_module_flag(module))
+    if chk.assigned is not None:
+        chk.assigned.add(flag)  # (set before any code runs)
+    flag_name = f"$main{chk.next_id}"
+    chk.scopes.declare(flag_name, flag)
+    where = ast.IfExp(span, ast.Name(span, flag_name), ast.StrLit(span, "<class '__main__."),
+                      ast.StrLit(span, f"<class '{module}."))
+    opened = ast.Call(span, ast.Name(span, "str"), (where,), ())  # (a str, which `+` joins)
+    text = ast.Binary(span, "+", ast.Binary(span, "+", opened, ast.StrLit(span, held.base or held.name)),
+                      ast.StrLit(span, "'>"))
+    return chk.exprs.expr(text)
+
+
 def factory_text(call: ast.Call) -> str:
     """What a defaultdict prints for its factory: `<class 'int'>`, or a lambda's `<function <lambda>>`
     (CPython's adds where the lambda is and its address, which no program can print the same)."""
     arg = call.args[0]
-    return "<function <lambda>>" if isinstance(arg, ast.Lambda) else f"<class '{factory_of(call)}'>"
+    if isinstance(arg, ast.Lambda):
+        return "<function <lambda>>"
+    name = factory_of(call)
+    return f"<class '{_FACTORY_MODULE[name]}.{name}'>" if name in _FACTORY_MODULE else f"<class '{name}'>"
 
 
 def empty_call(value: ast.Expr, module=None) -> str | None:
@@ -113,7 +163,7 @@ def empty_call(value: ast.Expr, module=None) -> str | None:
         return None
     if (called in ADDS or called == "OrderedDict") and not value.args:
         return called  # (an OrderedDict is typed as `{}` is: semantics/empty_literals.py)
-    if called == "defaultdict" and factory_of(value) is not None:
+    if called == "defaultdict" and factory_of(value, module) is not None:
         return "defaultdict"
     return None
 
@@ -147,7 +197,7 @@ def declared_as_made(chk: FunctionChecker, s: ast.VarDecl, declared: Type | None
     """`d: dict[K, V] = defaultdict(f)` (what mypy wants written: a defaultdict is a dict): Python's
     `d` is the defaultdict whatever the annotation says, so it is typed `defaultdict[K, V]`, and a
     missing key calls `f()` as in Python. Other declarations are returned as they are."""
-    if declared is None or s.value is None or empty_call(s.value) != "defaultdict" \
+    if declared is None or s.value is None or empty_call(s.value, chk.module) != "defaultdict" \
             or not is_builtin(declared, "Dict") or not isinstance(s.annotation, ast.Subscript):
         return declared
     made = chk.resolve_type(ast.Subscript(s.annotation.span, s.value.func, s.annotation.items))  # type: ignore[attr-defined]
@@ -159,7 +209,7 @@ def empty_value(chk: FunctionChecker, value: ast.Call, declared: Type | None) ->
     where that type is not the container the call makes."""
     kind = empty_call(value, chk.module)
     if kind == "defaultdict" and isinstance(declared, StructType) and is_builtin(declared, "Dict"):
-        factory_name = factory_of(value)
+        factory_name = factory_of(value, chk.module)
         chk.msg.error("E0200", value.span, call=value.span.file.text[value.span.start:value.span.end],
                       declared=declared, factory=factory_name)
         return TConst(value.span, ERROR, None)
@@ -169,20 +219,69 @@ def empty_value(chk: FunctionChecker, value: ast.Call, declared: Type | None) ->
     made = chk.calls.finish_call(sym.methods["__init__"], [], value.span, value.span, declared)
     if kind != "defaultdict" or made.type == ERROR:
         return made
-    factory = factory_of(value)
+    factory = factory_of(value, chk.module)
     assert factory is not None  # (empty_call checked it)
     held: Any = declared.ct_env["V"]
-    if not FACTORIES[factory](held):
+    if not _makes(factory, held):
         chk.msg.error("E0283", value.span, factory=factory, type=held)
         return TConst(value.span, ERROR, None)
     var = chk.new_var("$defaultdict", declared, value.span)
     chk.ownership.need_drop(declared, value.span)
-    named = chk.structs.method_call(TLocal(value.span, declared, var), "_made_by",
-                                    [chk.exprs.expr(ast.StrLit(value.span, factory_text(value)))], value.span)
+    text = chk.exprs.expr(ast.StrLit(value.span, factory_text(value))) if factory in FACTORIES \
+        else _class_text(chk, held, value.span)
+    named = chk.structs.method_call(TLocal(value.span, declared, var), "_made_by", [text], value.span)
     if named is None or named.type == ERROR:
         return TConst(value.span, ERROR, None)
     return TStmtExpr(value.span, declared, [chk.store([var], [made], value.span), TExprStmt(value.span, named)],
                      TMove(value.span, declared, var))
+
+
+def returned_defaultdict(decl: ast.FnDef) -> ast.Expr | None:
+    """`def f() -> dict[K, V]:` whose every `return` is `return d`, d declared `d: dict[K, V] =
+    defaultdict(F)` in it: Python's result is that defaultdict, so its type is `defaultdict[K, V]`
+    (returned, as `declared_as_made` types d). None for any other function."""
+    returns = decl.returns
+    if decl.kind != "def" or not (isinstance(returns, ast.Subscript) and isinstance(returns.value, ast.Name)
+                                  and returns.value.id in ("dict", "Dict")):
+        return None
+    text = returns.span.file.text
+
+    def shown(n: ast.Node) -> str:
+        return text[n.span.start:n.span.end]
+
+    names: set[str] = set()
+    made: set[str] = set()
+    stack: list[ast.Node] = list(decl.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FnDef, ast.Lambda)):
+            continue  # (their returns are their own)
+        if isinstance(n, ast.Return):
+            if not isinstance(n.value, ast.Name):
+                return None
+            names.add(n.value.id)
+        if isinstance(n, ast.VarDecl) and n.annotation is not None and n.value is not None \
+                and shown(n.annotation) == shown(returns) and empty_call(n.value) == "defaultdict":
+            made.add(n.name)
+        stack.extend(ast.children(n))
+    if len(names) != 1 or not names <= made:
+        return None
+    return ast.Subscript(returns.span, ast.Name(returns.value.span, "defaultdict"), returns.items)
+
+
+def passed_as_dict(declared: Type, found: Type) -> Type:
+    """The type a `def`'s parameter annotated `dict[K, V]` takes for an argument of type found: a
+    `defaultdict[K, V]`, `OrderedDict[K, V]` or (V an int) `Counter[K]` as it is, the object Python
+    passes (a missing key read through the parameter is the defaultdict's, and it prints as itself),
+    the function made once for it as for an unannotated parameter; declared for anything else."""
+    if not (isinstance(declared, StructType) and is_builtin(declared, "Dict") and isinstance(found, StructType)):
+        return declared
+    key, value = declared.ct_env.get("K"), declared.ct_env.get("V")
+    if any(is_builtin(found, kind) for kind in ("defaultdict", "OrderedDict")):
+        same = found.ct_env.get("K") == key and found.ct_env.get("V") == value
+    else:
+        same = is_builtin(found, "Counter") and found.ct_env.get("K") == key and value == T.INT
+    return found if same else declared
 
 
 def unsupported_defaultdict(chk: FunctionChecker, e: ast.Call) -> TExpr:

@@ -1,7 +1,7 @@
 """Checking of `raise` and `try`/`except`/`else`/`finally`, and of the `raises` effect."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import types as T
 from ..source import Span
@@ -9,6 +9,7 @@ from ..syntax import ast
 from ..syntax.classes import data_name
 from ..syntax.exception_data import DATA, MESSAGE
 from ..types import ERROR
+from .exception_values import as_raised, is_value, module_arguments, raised, unraising
 from .exceptions import PARENT, UNCATCHABLE, UNCATCHABLE_IN_STDLIB, covered, known_names
 from .imports import is_stdlib_file, is_string
 from .inheritance import handle_at, held_address
@@ -19,6 +20,16 @@ if TYPE_CHECKING:
     from .check import FunctionChecker
     from .expressions import ExpressionChecker
     from .messages import MessageBuilder
+
+
+# The classes whose Python arguments the stdlib's message does not show (an OSError's errno, a
+# UnicodeError's five, sys.exit's code): raised there, the exception's `shown` says so (UNSHOWN,
+# stdlib/runtime_exc.px), and keeping one caught as a value stops the program (exception_value.px).
+UNSHOWN = 3
+_UNSHOWN = covered("OSError") | covered("UnicodeError") | {"_SystemExitCode"}
+# The stdlib file raising, as pyx's exception, the one Python code raised (its message Python's
+# str() of it; its arguments unknown to pyx): each of its raises is UNSHOWN too.
+_FROM_PYTHON = "/python.px"
 
 
 class ExceptionChecker:
@@ -56,11 +67,21 @@ class ExceptionChecker:
                 self.check_may_raise(f"`{exc.id}`", s.span)
                 self.chk.assigned = None
                 return TRaise(s.span, None, "", value)
+            if is_value(value.type):  # `raise err` of an exception value (semantics/exception_values.py)
+                return raised(self.chk, s, value)
+        user = self.chk.module.exceptions
+        if isinstance(exc, (ast.Subscript, ast.Attribute)) or (isinstance(exc, ast.Call) and (
+                not isinstance(exc.func, ast.Name) or exc.func.id in self.chk.module.functions
+                or isinstance(self.chk.scopes.lookup(exc.func.id), LocalVar))):
+            value = self.exprs.expr(exc)  # `raise errors[0]`, `raise make_error()`
+            if value.type == ERROR:
+                return None
+            if is_value(value.type):
+                return raised(self.chk, s, value)
         cls, args = (exc.func, exc.args) if isinstance(exc, ast.Call) else (exc, ())
         if isinstance(exc, ast.Call) and isinstance(cls, ast.Name) and cls.id.startswith(DATA) \
                 and cls.id in self.chk.module.structs:  # a class whose `__init__` stores data
             return self.raise_object(s, exc, cls.id[len(DATA):])
-        user = self.chk.module.exceptions  # the module's own exception classes
         stops = isinstance(cls, ast.Name) and cls.id == UNCATCHABLE_IN_STDLIB and is_stdlib_file(s.span.file.name)
         if not isinstance(cls, ast.Name) or (not stops and ((cls.id not in PARENT and cls.id not in user)
                                                             or self.chk.scopes.lookup(cls.id) is not None)):
@@ -83,9 +104,19 @@ class ExceptionChecker:
                 self.chk.fn.raises_text = True
             elif value.type != ERROR:
                 self.message_type(cls.id, value.type, source_text(args[0]), args[0].span, key_error)
+        shown: TExpr | None = None
+        unshown = is_stdlib_file(s.span.file.name) and (
+            cls.id in _UNSHOWN or s.span.file.name.endswith(_FROM_PYTHON))  # (see _UNSHOWN)
+        string = self.exprs.string_type()
+        if text is None and string is not None and (unshown or (args and not message)):
+            # (`raise E("")` is raised as a text: a raise of an empty message shows no argument, `E()`)
+            text = self.exprs.coerce(self.exprs.expr(ast.StrLit(s.span, message)), string)
+            self.chk.fn.raises_text = True
+        if unshown:
+            shown = TConst(s.span, T.INT, UNSHOWN)
         self.check_may_raise(f"`{cls.id}`", s.span)
         self.chk.assigned = None
-        return TRaise(s.span, UNCATCHABLE if stops else cls.id, message, text=text)
+        return TRaise(s.span, UNCATCHABLE if stops else cls.id, message, text=text, shown=shown)
 
     def message_type(self, cls: str, found: T.Type, arg: str, span: Span, key_error: bool) -> None:
         """E0302: `raise C(x)` of a builtin class (or one without an `__init__`) with x no str."""
@@ -158,10 +189,12 @@ class ExceptionChecker:
                 return stmt.value.args[0]
         return None
 
-    def _kept_exactly(self, var: LocalVar, span: Span) -> tuple[str, ast.Expr | None] | str:
+    def kept_exactly(self, var: LocalVar, span: Span) -> tuple[str, Any] | str:
         """How Python's arguments of the caught exception var are kept: ("none", None), a class
         with data given nothing; ("str", the argument) where it is given a str, which is then its
-        message; ("key", None) where var is a KeyError (its message is the repr of its one argument,
+        message; for the module's own classes without data, ("str" | "none" | "mixed", the classes
+        raised with none, `|A|B|`) where its raises say (semantics/exception_values.py
+        `module_arguments`); ("key", None) where var is a KeyError (its message is the repr of its one argument,
         or empty for none); else why not (for E0303)."""
         cls = self.caught.get(var)
         if cls is not None:
@@ -177,6 +210,9 @@ class ExceptionChecker:
         classes = self.caught_any.get(var)
         if classes and classes <= covered("KeyError", self.chk.module.exceptions):
             return ("key", None)
+        found = module_arguments(self.chk, classes or set())  # the module's own classes, each raised alike
+        if found is not None:
+            return found
         user, caught = self.chk.module.exceptions, classes or set()
         named = min((c for c in caught if (user.get(c) or PARENT.get(c)) not in caught), default="Exception")
         errno = ", and an `OSError`'s errno is no argument pyx keeps" if classes is None or "OSError" in caught else ""
@@ -186,15 +222,23 @@ class ExceptionChecker:
     def representation(self, var: LocalVar, span: Span) -> TExpr:
         """`repr(e)` (and `f"{e!r}"`) of a caught exception: Python's `C('message')`, `C()`, or for a
         KeyError `KeyError(<its str>)`, where pyx keeps what it shows (E0303 elsewhere)."""
-        how = self._kept_exactly(var, span)
-        if isinstance(how, str):
-            self.msg.error("E0325", span, name=var.name, why=how)
+        how = self.kept_exactly(var, span)
+        if isinstance(how, str) and not as_raised(self.chk, var):
+            self.msg.error("E0325", span, name=var.name, why=how + unraising(self.chk, var))
             return TConst(span, ERROR, None)
         e = ast.Name(span, var.name)
         text = ast.Call(span, ast.Name(span, "str"), (e,), ())
-        if how[0] == "none":
-            return self.exprs.expr(ast.StrLit(span, f"{self.caught[var]}()"))
+        if isinstance(how, str) or how[0] == "mixed":  # `A()` or `B('text')` as its class (or its raise) says
+            from .exception_values import from_caught, value_type
+
+            target = value_type(self.chk)
+            kept = from_caught(self.chk, TLocal(span, T.EXCEPTION, var), target) if target is not None else None
+            if kept is None or kept.type == ERROR:
+                return TConst(span, ERROR, None)
+            return self.chk.structs.method_call(kept, "__repr__", [], span) or TConst(span, ERROR, None)
         name = ast.Attribute(span, ast.Call(span, ast.Name(span, "type"), (e,), ()), "__name__")
+        if how[0] == "none":
+            return self.exprs.expr(ast.Binary(span, "+", name, ast.StrLit(span, "()")))
         shown = text if how[0] == "key" else ast.Call(span, ast.Name(span, "repr"), (text,), ())
         opened = ast.Binary(span, "+", name, ast.StrLit(span, "("))
         return self.exprs.expr(ast.Binary(span, "+", ast.Binary(span, "+", opened, shown), ast.StrLit(span, ")")))
@@ -202,9 +246,12 @@ class ExceptionChecker:
     def arguments(self, var: LocalVar, span: Span) -> TExpr:
         """`e.args` of a caught exception: `(message,)` where that is the str its class with data
         was given (E0303 elsewhere)."""
-        how = self._kept_exactly(var, span)
-        if how == ("none", None):
+        how = self.kept_exactly(var, span)
+        if isinstance(how, tuple) and how[0] == "none":
             how = "it would be the empty tuple, `()`, which pyx has not yet"
+        elif isinstance(how, tuple) and how[0] == "mixed":
+            bare = how[1].strip("|").replace("|", ", ")
+            how = f"it would be the empty tuple, `()`, for {bare}, which pyx has not yet"
         elif isinstance(how, tuple) and how[0] == "key":
             how = (f"a KeyError's argument may be of any type (`d[1]` raises `KeyError(1)`); "
                    f"`str({var.name})` is its repr")

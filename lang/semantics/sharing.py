@@ -45,10 +45,10 @@ from ..types import ERROR, PtrType, StructType, Type
 from .builtin_types import is_builtin
 from .classes import is_class
 from .dict_views import is_iterator, is_view, passed_on, viewed_sources
-from .imports import is_string
+from .imports import is_stdlib_file, is_string
 from .per_declaration import PerDeclaration
 from .slicing import is_slicing
-from .typed import LocalVar, TCall, TConst, TExpr, TField, TIfExp, TLend, TLocal, TStmtExpr
+from .typed import LocalVar, TCall, TConst, TExpr, TField, TIfExp, TLend, TLocal, TRef, TStmtExpr
 
 if TYPE_CHECKING:
     from .check import FunctionChecker
@@ -275,6 +275,12 @@ class SharingChecker:
                                                         self._source_text(source.span), False,
                                                         shallow=True))
             return
+        picked = None if loop_variable else picked_element(self.chk, value_ast)
+        if picked is not None:  # `best = max(rows)`: Python's best is one of rows' own lists
+            root, _ = _place_root_name(self.chk, picked)
+            self.sharing_state()["copies"].append(_Copy(value_ast.span, tuple(self.chk.loops), copy, root,
+                                                        self._source_text(value_ast.span), False))
+            return
         if not loop_variable and isinstance(value_ast, ast.Call) and passed_through(value) is not None:
             # `q = quicksort(data)` of a function that may return its argument: Python's q may be data.
             root, whole = self.shared_root(value)
@@ -349,13 +355,23 @@ class SharingChecker:
             out.append(value)
         return out
 
-    def returned(self, value: TExpr, span: Span) -> None:
+    def returned(self, value: TExpr, span: Span, value_ast: ast.Expr | None = None) -> None:
         """`return rows[0]` of an argument's list: Python returns the caller's own object, which
         the caller may then change; pyx returns a copy. So that is E0235 (`.copy()` says a copy
-        is meant, in both languages)."""
+        is meant, in both languages). So is `return max(rows)`: one of the argument's items."""
         from .classes import shared_attribute_copied
         from .ownership import is_place
 
+        if self.chk.fn.decl.name in ("max_by_key", "min_by_key") and is_stdlib_file(self.chk.fn.decl.span.file.name):
+            return  # an item of the list `max(xs, key=f)` is given: judged where it is called (`picked_element`)
+        picked = picked_element(self.chk, value_ast) if value_ast is not None and python_shared(value.type) else None
+        root, _ = _place_root_name(self.chk, picked) if picked is not None else (None, False)
+        if root is not None and root.is_param and root is not self.chk.self_var \
+                and not (not root.by_ref and _rebound_before(self.chk.fn.decl.body, root.name, span)):
+            text = self._source_text(value.span)
+            self.msg.error("E0235", value.span, name=root.name,
+                           notes=(Note(f"write `{text}.copy()` if a copy is meant"),))
+            return
         branches = (value.body, value.orelse) if isinstance(value, TIfExp) else \
             value.branches if isinstance(value, TStmtExpr) and value.branches else (value,)
         for branch in branches:
@@ -588,6 +604,7 @@ def _bound_again(body, name: str, read: Span, change: Span) -> bool:
 def _shallow_source(value_ast: ast.Expr, t: Type) -> ast.Expr | None:
     """`x` of `x.copy()` or `x[a:b]`, a list or dict whose elements are lists or dicts: Python's
     copy shares those elements, pyx's copies them."""
+    source: ast.Expr | None
     if isinstance(value_ast, ast.Call) and isinstance(value_ast.func, ast.Attribute) \
             and value_ast.func.attr == "copy" and not value_ast.args:
         source = value_ast.func.value
@@ -595,11 +612,11 @@ def _shallow_source(value_ast: ast.Expr, t: Type) -> ast.Expr | None:
             and value_ast.func.id in ("list", "dict", "sorted") \
             and not isinstance(value_ast.args[0], ast.Comprehension):
         source = value_ast.args[0]  # `list(g)`, `dict(d)`, `sorted(g)`: shallow copies too
-    elif isinstance(value_ast, ast.Comprehension) and _passes_items_through(value_ast):
-        source = value_ast.clauses[0].iter  # `[r for r in rows]`, `{k: v for k, v in d.items()}`
-        if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) \
-                and source.func.attr in ("items", "values") and not source.args:
-            source = source.func.value
+    elif isinstance(value_ast, ast.Call) and isinstance(value_ast.func, ast.Name) and len(value_ast.args) == 1 \
+            and value_ast.func.id in ("list", "sorted") and isinstance(value_ast.args[0], ast.Comprehension):
+        source = comprehension_source(value_ast.args[0])  # `sorted(r for r in rows)`
+    elif isinstance(value_ast, ast.Comprehension):
+        source = comprehension_source(value_ast)
     elif is_slicing(value_ast):
         source = value_ast.value
     else:
@@ -607,6 +624,24 @@ def _shallow_source(value_ast: ast.Expr, t: Type) -> ast.Expr | None:
     if not python_shared(t) or not any(isinstance(ft, PtrType) and python_shared(ft.pointee) for _, ft in t.fields):
         return None
     return source
+
+
+def comprehension_source(comp: ast.Comprehension) -> ast.Expr | None:
+    """The container whose items a comprehension of one `for` holds themselves, which Python
+    shares: `rows` of `[r for r in rows]` and of `[rows[i] for i in picks]` (`d` of
+    `{k: v for k, v in d.items()}`); None for another comprehension."""
+    if _passes_items_through(comp):
+        source = comp.clauses[0].iter
+        if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) \
+                and source.func.attr in ("items", "values") and not source.args:
+            source = source.func.value
+        return source
+    fors = [c for c in comp.clauses if isinstance(c, ast.CompFor)]
+    item = comp.value if comp.kind == "dict" else comp.elt
+    if len(fors) != 1 or not (isinstance(item, ast.Subscript) and isinstance(item.value, ast.Name)) \
+            or is_slicing(item) or ast.mentions([fors[0].target], item.value.id):
+        return None
+    return item.value  # `[rows[i] for i in picks]`: items of rows
 
 
 def _passes_items_through(comp: ast.Comprehension) -> bool:
@@ -654,6 +689,8 @@ def _after(copy: _Copy, change: _Change) -> bool:
     level of that loop's body before the statement that changes it (`row = []` ...
     `row.append(i)` ... `grid.append(row)`): that statement runs on every iteration that reaches
     the change, so the variable no longer holds what was copied."""
+    if copy.span.start <= change.span.start and change.span.end <= copy.span.end:
+        return False  # `r = add(1, xs)` changes xs before r is bound (in a loop too: then r is bound again)
     if change.span.start > copy.span.start:
         return True
     common = [lp for lp in copy.loops if any(lp is m for m in change.loops)]
@@ -691,6 +728,34 @@ def returned_params(decl: ast.FnDef) -> frozenset[str]:
     return found
 
 
+def picked_element(chk, value_ast: ast.Expr) -> ast.Expr | None:
+    """`max(rows)`, `min(rows, key=len)`: Python's result is one of the items of `rows` itself (a
+    variable's, or an object's, container of lists, dicts or sets): that container, else None."""
+    if not (isinstance(value_ast, ast.Call) and isinstance(value_ast.func, ast.Name)
+            and value_ast.func.id in ("max", "min") and len(value_ast.args) == 1
+            and all(k.name in ("key", "default") for k in value_ast.keywords)
+            and chk.closures.builtin(value_ast.func.id)):
+        return None
+    source: ast.Expr | None = value_ast.args[0]
+    if isinstance(source, ast.Comprehension):  # `max(r for r in rows)`, `max(rows[i] for i in picks)`
+        source = comprehension_source(source)
+    if not isinstance(source, (ast.Name, ast.Attribute, ast.Subscript)) or is_slicing(source):
+        return None
+    var = chk.scopes.lookup(attribute_root(source).id) if isinstance(attribute_root(source), ast.Name) else None
+    t = var.type if isinstance(var, LocalVar) and source is attribute_root(source) else None
+    item = t.ct_env.get("T") if t is not None and is_builtin(t, "List") else None
+    return source if item is None or python_shared(item) else None
+
+
+def _place_root_name(chk, source: ast.Expr) -> tuple[LocalVar | None, bool]:
+    """The variable at the root of `rows`, `self.rows`, `groups[k]` (and False: an element of it)."""
+    node = attribute_root(source)
+    while isinstance(node, ast.Subscript):
+        node = attribute_root(node.value)
+    root = chk.scopes.lookup(node.id) if isinstance(node, ast.Name) else None
+    return (root if isinstance(root, LocalVar) else None), False
+
+
 def passed_through(value: TExpr) -> TExpr | None:
     """The argument a call of a program's function returns itself (`def f(xs): ... return xs`):
     the one the call's result is, in Python."""
@@ -705,7 +770,12 @@ def passed_through(value: TExpr) -> TExpr | None:
     index = next((i for i, p in enumerate(value.callee.decl.params) if p.name == name), None)
     if index is None or index >= len(value.args) or not python_shared(value.args[index].type):
         return None
-    return value.args[index]
+    passed = value.args[index]
+    if isinstance(passed, TRef):  # (a `mut` parameter, implicit for a list the callee changes: the variable)
+        if passed.var.name.startswith("__pyx_default_"):
+            return None  # a default's own list: its kept results are E0326 (syntax/mutable_defaults.py)
+        return TLocal(passed.span, passed.type, passed.var)
+    return passed
 
 
 def _rebound_before(body: list, name: str, span: Span) -> bool:

@@ -120,13 +120,16 @@ def _held_only_here(chk: FunctionChecker, arg: TExpr, func: str, param: str, not
     E0263 reported, for an argument the function borrows from its caller (`def f(xs): Box(xs)`: the
     caller still holds `xs`), a module-level variable, an element of a container (`Box(rows[0])`) or
     an attribute of an object (`Box(h.data)`, E0263): Python's stored object is also theirs."""
+    from ..syntax.mutable_defaults import PREFIX as DEFAULT_PREFIX
     from .classes import shared_attribute_copied
 
     if isinstance(arg, TLocal):
         var = arg.var
         if not isinstance(var, LocalVar) or var.name.startswith("$"):
             return True
-        if var.global_symbol is not None:
+        if var.global_symbol is not None and var.name.startswith(DEFAULT_PREFIX):
+            holder = f"every call that leaves `{param}` out also"  # a shared default (syntax/mutable_defaults.py)
+        elif var.global_symbol is not None:
             holder = f"the module-level `{var.name}` also"
         elif var.is_param and not var.owned:
             holder = f"`{chk.fn.decl.name}`'s caller also"
@@ -178,14 +181,30 @@ def _used_after(chk: FunctionChecker, name: str, call: Span) -> Span | None:
 
 def _bound_first(stmts: list, name: str, call: Span) -> bool:
     """Whether a statement at the top of a loop body binds `name` afresh (`parts = line.split()`)
-    before the statement holding the call: each iteration then passes a new object."""
+    before the statement holding the call: each iteration then passes a new object. Where the call
+    is in an `if`'s block, a binding at the top of that block counts too (`else: pair = rolls[i:i + 2]`
+    ... `Frame(pair)`) when the loop mentions `name` nowhere outside it."""
     for stmt in stmts:
-        if stmt.span.start <= call.start < stmt.span.end:
-            return False
+        if stmt.span.start <= call.start < _end(stmt):
+            if not isinstance(stmt, ast.If):
+                return False
+            block = next((b for b in (stmt.body, stmt.orelse) if b and b[0].span.start <= call.start < _end(b[-1])),
+                         None)
+            if block is None or not _bound_first(list(block), name, call):
+                return False
+            inside = (block[0].span.start, _end(block[-1]))
+            return all(inside[0] <= where.start < inside[1] for where, _ in _mentions(list(stmts), name))
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                 and stmt.targets[0].id == name and not ast.mentions([stmt.value], name):
             return True
     return False
+
+
+def _end(stmt: ast.Stmt) -> int:
+    """Where a statement's text ends, its blocks included (an `elif`'s span ends with its own block)."""
+    while isinstance(stmt, ast.If) and (stmt.orelse or stmt.body):
+        stmt = (stmt.orelse or stmt.body)[-1]
+    return stmt.span.end
 
 
 def _mentions(stmts: list, name: str) -> list[tuple[Span, bool]]:

@@ -31,6 +31,7 @@ from ..node_methods import syntax_node
 from ..source import Span
 from ..syntax import ast, nested_spec
 from ..types import ERROR, LiteralType, ScalarType, StructType
+from .builtin_types import is_builtin
 from .imports import is_string
 from .typed import TConst, TExpr
 
@@ -106,6 +107,12 @@ def parse_percent(fmt: str) -> list[str | _Field]:
             pieces.append(_Field(flags, width, precision, fmt[k]))
         i = k + 1
     return pieces
+
+
+def conversions(pieces: list[str | _Field]) -> list[str]:
+    """The conversion that reads each argument of a `%` format, in order (a `*` width or precision: `d`)."""
+    return [c for p in pieces if isinstance(p, _Field)
+            for c in ["d"] * (p.width is None) + ["d"] * (p.precision == "*") + [p.conversion]]
 
 
 class _Sample:
@@ -233,6 +240,15 @@ class StringFormatChecker:
             items = [ast.Subscript(e.right.span, e.right, (ast.IntLit(e.right.span, k),))
                      for k in range(len(values[0].type.items))]
             values = [self.exprs.value(self.exprs.expr(item)) for item in items]
+        if any(is_builtin(v.type, "Number") for v in values):  # `"%d" % n` of an `int | float` (numbers.py)
+            from .numbers import percent_values
+
+            try:
+                values = percent_values(self.chk, values, conversions(parse_percent(fmt.value)))
+            except (ValueError, IndexError):
+                pass  # (reported below)
+            if any(v.type == ERROR for v in values):
+                return TConst(e.span, ERROR, None)
         samples = tuple(_sample(v.type, v) for v in values)
         try:
             fmt.value % samples
@@ -243,8 +259,7 @@ class StringFormatChecker:
         if any(isinstance(p, _Field) and p.conversion == "a" for p in pieces):
             self.msg.error("E0253", fmt.span, what="`%a` (ascii())")
             return TConst(e.span, ERROR, None)
-        consumed = [c for p in pieces if isinstance(p, _Field)
-                    for c in ["d"] * (p.width is None) + ["d"] * (p.precision == "*") + [p.conversion]]
+        consumed = conversions(pieces)
         if not self._in_order(values, consumed, items):
             return TConst(e.span, ERROR, None)
         args = iter(Checked(v.span, v) for v in values)

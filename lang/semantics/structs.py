@@ -53,6 +53,11 @@ PURE_OPERANDS = (ast.Name, ast.StrLit, ast.IntLit, ast.FloatLit, ast.BoolLit)
 DICT_FORMS = {("pop", 2): "_pop_or", ("get", 1): "_get_or_none"}
 
 
+def _dict_like(t) -> bool:
+    """A dict or a defaultdict, whose `get(k)` is `_get_or_none` (stdlib/collections.px, _collections.px)."""
+    return is_builtin(t, "Dict") or is_builtin(t, "defaultdict")
+
+
 @dataclass(frozen=True)
 class _MethodCall:
     """`base.m(...)` being checked: m's declaration, the receiver (base, checked), the call, and the
@@ -270,11 +275,12 @@ class StructChecker:
             e = everyday.method_call(self.chk, func, e)
             if isinstance(e.func, ast.Attribute):  # (`s.m[4](...)`: e.func is the subscript; keep `s.m`)
                 func = e.func
-        elif is_builtin(receiver.type, "Dict") and not e.keywords and func.attr == "get" and len(e.args) == 1 \
+        elif _dict_like(receiver.type) and not e.keywords and func.attr == "get" and len(e.args) == 1 \
                 and classes.is_class(receiver.type.ct_env.get("V")):
             # `d.get(k)` of objects: the class's own reference, None when absent (`d.get(k, None)`)
             e = ast.Call(e.span, func, (*e.args, ast.NoneLit(e.span)), e.keywords)
-        elif is_builtin(receiver.type, "Dict") and not e.keywords and (func.attr, len(e.args)) in DICT_FORMS:
+        elif not e.keywords and (((func.attr, len(e.args)) in DICT_FORMS and is_builtin(receiver.type, "Dict"))
+                                 or ((func.attr, len(e.args)) == ("get", 1) and _dict_like(receiver.type))):
             # `d.pop(k, default)`, `d.get(k)`: the stdlib's methods for those arities
             func = ast.Attribute(func.span, func.value, DICT_FORMS[(func.attr, len(e.args))])
             e = ast.Call(e.span, func, e.args, e.keywords)
@@ -515,6 +521,12 @@ class StructChecker:
             found = classes.identity(self.chk, op, left, right, e.span)
             if found is not None:
                 return found
+            from .sharing import python_shared
+
+            if python_shared(left.type) and python_shared(right.type):  # lists, dicts, sets (semantics/identity.py)
+                from .identity import identity
+
+                return identity(self.chk, e, left, right)
         if op in ("in", "not in") and right.type == T.STRING_LITERAL and self.exprs.string_type() is not None:
             right = self.exprs.coerce(right, self.exprs.string_type())  # `c in "aeiou"`: a str
         if op in ("in", "not in"):
@@ -539,6 +551,14 @@ class StructChecker:
             left, right = self.chk.tuples.compared(left, right, op, e.span)
             if left.type == ERROR:
                 return left
+        if is_builtin(right.type, "Number"):  # `3 < n` of Python's `int | float` (semantics/numbers.py)
+            from .numbers import compared
+
+            left = compared(self.chk, left, right)
+        if op in ("==", "!=") and is_builtin(right.type, "Optional") and not isinstance(left.type, StructType) \
+                and (isinstance(left, TConst) or (isinstance(left, TLocal) and isinstance(right, (TConst, TLocal)))):
+            # `4 == opt`: Python's reflected `opt == 4` (swapped only where neither order runs code)
+            left, right = right, left
         if isinstance(left.type, StructType):
             result = self.method_call(left, COMPARE_METHODS[op], [right], e.span)
             if result is None and op == "!=":  # Python falls back to `not __eq__`
@@ -708,6 +728,8 @@ class StructChecker:
             else self.method_call(source, iterator_method(source, sym.methods), [], s.iter.span)
         if iterator is None or iterator.type == ERROR:
             return None
+        if isinstance(iterator.type, GeneratorType):  # `def __iter__(self): ... yield x`: its body runs here
+            return self.chk.generators.iterate(s, iterator)
         isym = self.struct_of(iterator.type)
         if isym is None or "__has_next__" not in isym.methods or "__next__" not in isym.methods:
             self.msg.error("E0145", s.iter.span, type=iterator.type)

@@ -166,18 +166,19 @@ class TupleChecker:
         """The module function `name` names, and the call: `zip(a, b, c)` is the stdlib's `zip3`
         (Python's zip takes any number of iterables, and pyx has no overloading), and
         `divmod(7, 2.0)` divides floats, as Python's does, where one constant is written as an int."""
-        from .imports import is_stdlib_file
+        from .builtin_functions import role
 
         decl = self.chk.module.functions[name]
-        if not is_stdlib_file(decl.span.file.name):
+        plays = role(decl)  # (semantics/builtin_functions.py)
+        if plays is None:
             return decl, e
-        if decl.name in ("enumerate", "zip") and any(isinstance(a, ast.StrLit) for a in e.args):
+        if plays in ("enumerate", "zip") and any(isinstance(a, ast.StrLit) for a in e.args):
             # `zip(names, "xy")` walks the text as a str: a String (the module has one, module._Uses)
             e = replace(e, args=tuple(ast.Call(a.span, ast.Name(a.span, "str"), (a,), ()) if isinstance(a, ast.StrLit)
                                       else a for a in e.args))
-        if decl.name == "zip" and len(e.args) == 3:
+        if plays == "zip" and len(e.args) == 3:
             return self.chk.home_of(decl).functions.get("zip3", decl), e
-        if decl.name == "divmod" and len(e.args) == 2 and any(_is_float_constant(a) for a in e.args):
+        if plays == "divmod" and len(e.args) == 2 and any(_is_float_constant(a) for a in e.args):
             args = tuple(ast.FloatLit(a.span, float(a.value)) if isinstance(a, ast.IntLit) else a for a in e.args)
             return decl, replace(e, args=args)
         return decl, e
@@ -185,13 +186,12 @@ class TupleChecker:
     def walked(self, iterable: ast.Expr) -> list[ast.Expr]:
         """What a `for` loop over `iterable` walks, whose memory its iterator holds: the iterable,
         or the arguments of the stdlib's `enumerate` and `zip`."""
-        from .imports import is_stdlib_file
+        from .builtin_functions import is_builtin_function
 
         if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
-                and self.chk.scopes.lookup(iterable.func.id) is None:
-            decl = self.chk.module.functions.get(iterable.func.id)
-            if decl is not None and decl.name in ("enumerate", "zip") and is_stdlib_file(decl.span.file.name):
-                return [x for a in iterable.args for x in self.walked(a)]
+                and self.chk.scopes.lookup(iterable.func.id) is None \
+                and is_builtin_function(self.chk.module.functions.get(iterable.func.id), "enumerate", "zip"):
+            return [x for a in iterable.args for x in self.walked(a)]
         return [iterable]
 
     # ---- reading ----

@@ -58,10 +58,15 @@ def type_name(chk: FunctionChecker, e: ast.Attribute, x: ast.Expr):
     value = chk.exprs.value(chk.exprs.expr(x))
     if value.type == ERROR:
         return value
-    if is_class(value.type):
+    if is_class(value.type) or is_builtin(value.type, "Number"):  # (an `int | float`: stdlib/number.px)
         call = chk.structs.method_call(value, TYPE_NAME_METHOD, [], e.span)
         if call is not None:
             return call
+    from .exception_values import type_name as value_type_name
+
+    kept = value_type_name(chk, value, e.span)  # an exception value's class (semantics/exception_values.py)
+    if kept is not None:
+        return kept
     if value.type == T.EXCEPTION:  # a caught exception: the name of its class
         from .typed import TBuiltin
 

@@ -432,6 +432,7 @@ class TRaise(TStmt):
     payload: TExpr | None = None  # the object of an exception class with data: a Ptr[Int] to it
     drop: str = ""  # with a payload: its handle's `__del__` (symbol), given the exception's reference back
     kind: TExpr | None = None  # with a text: its class's name made at run time (`raise err`: exception_values.py)
+    shown: TExpr | None = None  # with a text: how its arguments show, where not one str (runtime_exc.px `shown`)
 
 
 @dataclass(eq=False, repr=False)

@@ -20,7 +20,7 @@ from ..syntax import ast
 from ..syntax.build_ast import VAR_TUPLE
 from ..types import ERROR, StructType, TupleType, Type
 from .builtin_types import is_builtin
-from .imports import is_stdlib_file, is_string
+from .imports import is_string
 from .strformat import Checked
 from .tuples import same_items
 from .typed import TBlock, TConst, TExpr, TStmt
@@ -57,9 +57,10 @@ _ROWS = ("and each of its items is a tuple of one item type, `tuple[T, ...]`, wh
 
 
 def _own_zip(chk: FunctionChecker) -> bool:
+    from .builtin_functions import is_builtin_function
+
     zip_decl = chk.module.functions.get("zip")
-    return chk.scopes.lookup("zip") is not None or (zip_decl is not None
-                                                    and not is_stdlib_file(zip_decl.span.file.name))
+    return chk.scopes.lookup("zip") is not None or (zip_decl is not None and not is_builtin_function(zip_decl, "zip"))
 
 
 def unzip(chk: FunctionChecker, targets: ast.TupleExpr, e: ast.Call, span: Span) -> tuple[TStmt | None, ast.Call]:

@@ -116,6 +116,7 @@ class BuildAst(Transformer_NonRecursive):
             from .autotune import expand_autotune  # (its DECORATOR)
 
             items = expand_autotune(items, self.diags)  # `@autotune(TILE=[...])` (syntax/autotune.py)
+        items = _shared_defaults(items, self.diags)  # `def f(memo: dict[int, int] = {})` (syntax/mutable_defaults.py)
         return expand_classes(items, self.diags, self.debug_leaks)
 
     def suite(self, meta, children):
@@ -599,10 +600,14 @@ class BuildAst(Transformer_NonRecursive):
         if any(isinstance(a, _StarredArgument) for a in arguments or ()):
             if isinstance(func, ast.Name) and func.id == "print":
                 return _print_unpacked(self._span(meta), func, arguments)
-            for a in arguments:
-                if isinstance(a, _StarredArgument):
-                    self.diags.error("E0002", a.span, construct="argument unpacking with `*`")
-            return ast.ErrorExpr(self._span(meta))
+            doubled = [a for a in arguments if isinstance(a, _StarredArgument) and self.source.text.startswith(
+                "**", a.span.start)]
+            for a in doubled:
+                self.diags.error("E0002", a.span, construct="argument unpacking with `**`")
+            if doubled:
+                return ast.ErrorExpr(self._span(meta))
+            # `f(*pair)`: a tuple's items, as the checker finds its length (semantics/star_arguments.py)
+            arguments = [ast.Starred(a.span, a.value) if isinstance(a, _StarredArgument) else a for a in arguments]
         args, keywords = [], []
         bare = [a for a in arguments or () if isinstance(a, _BareGenerator)]
         if bare and len(arguments) > 1:
@@ -918,12 +923,16 @@ def _print_unpacked(span: Span, func: ast.Name, arguments: list) -> ast.Call:
     for a in arguments:
         if isinstance(a, ast.Keyword):
             continue
+        if isinstance(a, _StarredArgument) and isinstance(a.value, (ast.ListExpr, ast.TupleExpr)) and not a.value.elts:
+            continue  # `print(*[])`: no items (an empty list of no type)
         if isinstance(a, _StarredArgument):
             item = ast.Name(a.span, _ITEM)
             text = ast.Call(a.span, ast.Name(a.span, "str"), (item,), ())
             pieces.append(ast.Comprehension(a.span, "list", text, None, (ast.CompFor(a.span, item, a.value),)))
         else:
             pieces.append(ast.ListExpr(a.span, (ast.Call(a.span, ast.Name(a.span, "str"), (a,), ()),)))
+    if not pieces:  # only `end` is written
+        return ast.Call(span, func, (), tuple(k for k in keywords if k.name != "sep" or k.value is not sep))
     joined: ast.Expr = pieces[0]
     for piece in pieces[1:]:
         joined = ast.Binary(span, "+", joined, piece)
@@ -990,6 +999,19 @@ def _decode_fstring_text(text: str, raw: bool, doubled_braces: bool) -> str:
         return found  # not an escape: the backslash stays, as in Python (which warns)
 
     return _ESCAPE.sub(one, text)
+
+
+def _shared_defaults(items: tuple, diags: DiagnosticBag) -> tuple:
+    """A list, dict, set or object as a `def` parameter's default: one object, made when the module
+    runs the `def` (syntax/mutable_defaults.py, imported only for a module with one)."""
+    made = (ast.ListExpr, ast.DictExpr, ast.SetExpr, ast.Call)
+    if not any(isinstance(p.default, made) or (isinstance(p.default, ast.NoneLit) and isinstance(d.body[0], ast.If))
+               for i in items for d in (i.body if isinstance(i, ClassDef) else (i,))
+               if isinstance(d, ast.FnDef) and d.body for p in d.params):
+        return items
+    from . import mutable_defaults
+
+    return mutable_defaults.expand(items, ClassDef, diags)
 
 
 def build(tree: Tree, source: SourceFile, diags: DiagnosticBag, debug_leaks: bool = False) -> tuple:

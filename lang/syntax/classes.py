@@ -172,7 +172,7 @@ def expand_classes(items: tuple, diags: DiagnosticBag, debug_leaks: bool = False
             zero_needed = True
     if zero_needed:
         out.extend(_parse_generated("<classes>", f"fn {ZERO_FN}[T: AnyType]() -> T:\n    return T()\n", diags))
-    out = [_nullable(item, classes) for item in out]
+    out = [nullable(item, classes) for item in out]
     if kinds:
         out = list(leak_report.instrument(tuple(out), kinds, _parser("leaks", diags)))
     return tuple(out)
@@ -269,11 +269,11 @@ def _string_annotation(node: ast.Node, classes: set[str]) -> ast.Expr | None:
 ANNOTATION_FIELDS = ("annotation", "returns")
 
 
-def _nullable(node, classes: set[str], annotation: bool = False):
+def nullable(node, classes: set[str], annotation: bool = False):
     """node with every `C | None` / `Optional[C]` of a class C written `C`, and in annotations a
     string naming a class written as the class (the tree is rebuilt only where something changes)."""
     if isinstance(node, tuple):
-        items = tuple(_nullable(x, classes, annotation) for x in node)
+        items = tuple(nullable(x, classes, annotation) for x in node)
         return node if all(a is b for a, b in zip(items, node, strict=True)) else items
     if not isinstance(node, ast.Node):
         return node
@@ -282,7 +282,7 @@ def _nullable(node, classes: set[str], annotation: bool = False):
         if f.name in ("span", "name_span"):
             continue
         value = getattr(node, f.name)
-        new = _nullable(value, classes, annotation or f.name in ANNOTATION_FIELDS)
+        new = nullable(value, classes, annotation or f.name in ANNOTATION_FIELDS)
         if new is not value:
             changes[f.name] = new
     node = replace(node, **changes) if changes else node  # (`Optional["C"]`: the string first)
@@ -333,7 +333,7 @@ def _expand(cls: ClassDef, classes: set[str], structs: set[str], diags: Diagnost
     # methods (an attribute a method sets later starts as its type's zero value).
     setters = ([init] if init is not None else []) + [m for m in methods if id(m) in own_ids and m is not init]
     _Attributes(cls.name, classes | structs, methods, h).declare(setters, annotations, fields)
-    fields = {name: _nullable(ann, classes, True) for name, ann in fields.items()}
+    fields = {name: nullable(ann, classes, True) for name, ann in fields.items()}
     attributes[cls.name] = fields
     if init is not None and (not init.params or init.params[0].name != "self"):
         diags.error("E0259", init.span, cls=cls.name)
@@ -445,7 +445,18 @@ def _first_value(name: str, ann: ast.Expr, leading: dict, classes: set[str]) -> 
         return pending_first_value(ann)
     if _is_class_annotation(ann, classes):
         return f"{_annotation_text(ann)}.{NULL_METHOD}()"
+    if _is_optional_annotation(ann):  # `holder: str | None` (an Optional has no `T()`): None until set
+        return "None"
     return f"{ZERO_FN}[{_annotation_text(ann)}]()"
+
+
+def _is_optional_annotation(ann: ast.Expr) -> bool:
+    """`X | None`, `None | X`, `Optional[X]`, `typing.Optional[X]`, as written."""
+    if isinstance(ann, ast.Binary) and ann.op == "|":
+        return isinstance(ann.left, ast.NoneLit) or isinstance(ann.right, ast.NoneLit)
+    head = ann.value if isinstance(ann, ast.Subscript) else None
+    return (isinstance(head, ast.Name) and head.id == "Optional") or (
+        isinstance(head, ast.Attribute) and head.attr == "Optional")
 
 
 def _struct_lines(cls: str, methods: list[ast.FnDef], fields: dict, leading: dict, classes: set[str],
@@ -599,7 +610,7 @@ def _traits(methods: list[ast.FnDef], cls: str, ancestors: tuple = ()) -> list[s
 
 
 def _annotation_text(annotation: ast.Node) -> str:
-    """A type annotation written back as source (after `_nullable` rewrote parts of it)."""
+    """A type annotation written back as source (after `nullable` rewrote parts of it)."""
     if isinstance(annotation, ast.Name):
         return annotation.id
     if isinstance(annotation, ast.Attribute):

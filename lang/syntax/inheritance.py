@@ -387,3 +387,24 @@ def narrow_ifs(items: tuple, defs: list) -> tuple:
             item = ast.transform(item, fix)
         out.append(item)
     return tuple(out)
+
+
+def binding_count(fn: ast.FnDef, name: str) -> int:
+    """How many places bind name in fn: parameters, assignment and loop targets, `del`, nested defs."""
+    count = sum(1 for p in fn.params if p.name == name)
+    stack: list = list(fn.body)
+    while stack:
+        node = stack.pop()
+        for attr in ("targets", "target", "name"):
+            value = getattr(node, attr, None)
+            values = value if isinstance(value, tuple) else (value,)
+            for v in values:
+                named = isinstance(v, str) and v == name and isinstance(node, (ast.FnDef, ast.VarDecl))
+                if named or (isinstance(v, ast.Name) and v.id == name):
+                    count += 1
+                elif isinstance(v, ast.TupleExpr | ast.ListExpr):
+                    stack.append(v)
+        if isinstance(node, ast.TupleExpr | ast.ListExpr):
+            count += sum(1 for x in node.elts if isinstance(x, ast.Name) and x.id == name)
+        stack.extend(ast.children(node))
+    return count

@@ -6,7 +6,8 @@ A parameter p of class C's `__init__` gets a type when every call `C(...)` in th
 it (or leaves it to its default) a value whose type can be read off the call: a literal (`3`,
 `-1.5`, `"x"`, `True`), a new object or struct (`Point(0, 0)`), or a parameter of the calling
 function that has an annotation. Where two calls pass different types the program is E0177
-(Python would store either: say which with an annotation). Nothing is inferred, and E0256 stays,
+(Python would store either: say which with an annotation), but for an int and a float: the
+parameter is then `int | float`, as Python's (semantics/numbers.py). Nothing is inferred, and E0256 stays,
 where any call passes something else, where there is no call, or where the class name is used
 otherwise than called (passed as a function, say), since a call pyx cannot see could pass
 anything; nor for a class in a hierarchy, whose `__init__` subclasses also reach. Calls from
@@ -119,6 +120,11 @@ def _typed(init: ast.FnDef, untyped: list, calls: list, known: set[str], cls: st
             continue
         first_text, first_value = _text(seen[0][0]), seen[0][1]
         clash = next(((t, v) for t, v in seen if _text(t) != first_text), None)
+        if clash is not None and {_text(t) for t, _v in seen} == {"int", "float"}:
+            # `P(1)` and `P(2.5)`: Python's `int | float` (semantics/numbers.py)
+            span = seen[0][0].span
+            found[p.name] = ast.Binary(span, "|", ast.Name(span, "int"), ast.Name(span, "float"))
+            continue
         if clash is not None:
             diags.error("E0177", clash[1].span, param=p.name, cls=cls, found=_text(clash[0]), first=first_text,
                         line=first_value.span.line)
@@ -146,9 +152,9 @@ def _type_of(value: ast.Expr, fn, known: set[str]) -> ast.Expr | None:
 
 
 def _rebound(fn: ast.FnDef, name: str) -> bool:
-    from ..semantics.inheritance import _bindings
+    from .inheritance import binding_count
 
-    return _bindings(fn, name) > 1
+    return binding_count(fn, name) > 1
 
 
 def _text(annotation: ast.Node) -> str:

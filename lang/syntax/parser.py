@@ -11,7 +11,7 @@ import types
 import unicodedata
 from pathlib import Path
 
-from lark import Lark, Token
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, PythonIndenter
 
@@ -33,7 +33,7 @@ TOKEN_NAMES = {
 }
 
 
-class _FStringError(Exception):
+class FStringError(Exception):
     """A mistake in an f-string seen in the token stream before the parser sees it."""
 
     def __init__(self, start: int, end: int, detail: str):
@@ -104,8 +104,8 @@ class _Indenter(PythonIndenter):
                 fstring = next(t for k, t in reversed(open_) if k == "f")
                 if _single_quoted(fstring):
                     if open_[-1][0] == "f":
-                        raise _FStringError(fstring.start_pos, tok.start_pos, "unterminated f-string literal")
-                    raise _FStringError(tok.start_pos, tok.start_pos + 1,
+                        raise FStringError(fstring.start_pos, tok.start_pos, "unterminated f-string literal")
+                    raise FStringError(tok.start_pos, tok.start_pos + 1,
                                         "a single-quoted f-string's format spec cannot go on on the next "
                                         "line; expected `}`")
             yield tok
@@ -160,6 +160,22 @@ def _parser() -> Lark:
         _store_tables(text, lark)
     _report_tokens_without_fstring_text(lark)
     return lark
+
+
+def parse_tree(text: str) -> Tree:
+    """Lark's tree of `text`, the post-lexer told the text first (soft keywords look ahead in it).
+    Raises UnexpectedInput, FStringError or DedentError at the first syntax error."""
+    _INDENTER.parsing(text)
+    return _parser().parse(text)
+
+
+def recovering_indenter(text: str) -> _Indenter:
+    """A fresh post-lexer for a parse driven token by token (syntax/recovery.py), made this
+    thread's current one, so an error found there names what that parse has open (`innermost`)."""
+    ind = _Indenter()
+    ind.text, ind.open, ind.paren_level, ind.indent_level = text, [], 0, [0]
+    _INDENTER._mine.current = ind
+    return ind
 
 
 # What Lark cannot keep in its tables (objects of ours) and gets again when they are loaded.
@@ -428,9 +444,8 @@ def parse(source: SourceFile, diags: DiagnosticBag | None = None, debug_leaks: b
     diags = diags if diags is not None else DiagnosticBag()
     text = source.text if source.text.endswith("\n") else source.text + "\n"
     try:
-        _INDENTER.parsing(text)
-        tree = _parser().parse(text)
-    except (UnexpectedInput, _FStringError, DedentError) as exc:
+        tree = parse_tree(text)
+    except (UnexpectedInput, FStringError, DedentError) as exc:
         first = _syntax_diagnostic(source, exc)
         diags.add(first)
         for diag in _more_syntax_errors(source, text, first):
@@ -449,7 +464,7 @@ def parse(source: SourceFile, diags: DiagnosticBag | None = None, debug_leaks: b
 def _syntax_diagnostic(source: SourceFile, exc: Exception):
     from ..diagnostics import error
 
-    if isinstance(exc, _FStringError):
+    if isinstance(exc, FStringError):
         return error("E0004", source.span(exc.start, max(exc.end, exc.start + 1)), detail=exc.detail)
     if isinstance(exc, DedentError):
         return error("E0005", _last_line_span(source))

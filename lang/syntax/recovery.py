@@ -126,7 +126,7 @@ class _Recovery:
     """The parse `more_errors` drives token by token, and how it recovers (the module's docstring)."""
 
     def __init__(self, lark, text: str, report, found: list):
-        from .parser import _INDENTER, _Indenter
+        from .parser import recovering_indenter
 
         self.text, self.report, self.found = text, report, found
         self.ip = lark.parse_interactive(text)
@@ -136,9 +136,7 @@ class _Recovery:
         self.states = ps.parse_conf.parse_table.states
         self.lexer_state = self.ip.lexer_thread.state
         self.contextual = self.ip.lexer_thread.lexer.lexer  # under the PostLexConnector
-        ind = self.ind = _Indenter()
-        ind.text, ind.open, ind.paren_level, ind.indent_level = text, [], 0, [0]
-        _INDENTER._mine.current = ind  # so `report` names what this parse has open
+        self.ind = recovering_indenter(text)  # so `report` names what this parse has open
         self.phantom: list[int] = []  # indentation depths whose INDENT was dropped: their DEDENT is dropped too
         self.drop_next_indent = False  # after a dropped simple statement: its indented block is not an error
         self.quiet_block = False  # after a dropped block header: no block following it is not reported again
@@ -209,7 +207,7 @@ class _Recovery:
     def run(self) -> bool:
         """Parse on, recovering from each error: True once the whole text was read, False where the
         search stopped first."""
-        from .parser import _FStringError
+        from .parser import FStringError
 
         count = 0
         while len(self.found) < MAX_ERRORS and self.recoveries < 10 * MAX_ERRORS:
@@ -225,7 +223,7 @@ class _Recovery:
                 if not self.unlexed(exc):
                     return False
                 continue
-            except (_FStringError, DedentError) as exc:
+            except (FStringError, DedentError) as exc:
                 if not (self.found and isinstance(exc, DedentError)):  # after an error, likely its consequence
                     self.found.append(self.report(exc))
                 return False

@@ -48,7 +48,7 @@ def _parsed(lit: ast.StrLit, source: SourceFile) -> ast.Expr | None:
     from lark.indenter import DedentError
 
     from .build_ast import build
-    from .parser import _INDENTER, _FStringError, _parser
+    from .parser import FStringError, parse_tree
 
     text = source.text
     raw = text[lit.span.start:lit.span.end]
@@ -65,9 +65,8 @@ def _parsed(lit: ast.StrLit, source: SourceFile) -> ast.Expr | None:
     blank = "".join("\n" if c == "\n" else " " for c in text[:line_start])
     synthetic = blank + "_=(" + " " * (start - line_start - 3) + lit.value + ")\n"
     try:
-        _INDENTER.parsing(synthetic)
-        tree = _parser().parse(synthetic)
-    except (LarkError, DedentError, _FStringError):  # (not a type: E0002 where it is resolved, as before)
+        tree = parse_tree(synthetic)
+    except (LarkError, DedentError, FStringError):  # (not a type: E0002 where it is resolved, as before)
         return None
     from ..diagnostics import DiagnosticBag
 

@@ -21,7 +21,7 @@ from runtime_exit import uncaught
 
 
 fn report(state: Ptr[ExcState], kind: Ptr[UInt8], message: Ptr[UInt8], depth: Int) -> Int32:
-    state[0] = ExcState(Ptr[UInt8](), 0, Ptr[UInt8](), kind, message, Ptr[UInt8](), Int32(depth))
+    state[0] = ExcState(Ptr[UInt8](), 0, Ptr[UInt8](), kind, message, Ptr[UInt8](), Int32(1), Int32(depth))
     return uncaught(state)
 
 

@@ -9,8 +9,8 @@ The program text is parsed with `ast` and rewritten before it runs:
 - `/` goes through `_pyx_truediv`, which discards `int / int` with an operand beyond 2**53
   when converting both to float first (what pyx does) rounds differently;
 - every comparison becomes `_pyx_compare(lambda: a, "<", lambda: b, ...)`, which keeps
-  Python's chained, short-circuit evaluation but raises `Discard` when an int beyond 2**53
-  is compared with a float (pyx converts the int, Python compares exactly);
+  Python's chained, short-circuit evaluation (an int beyond 2**53 compared with a float is
+  no longer discarded: pyx compares them exactly too, ir/mixed_compare.py);
 - every function body and loop body starts with `_pyx_tick()`, which raises `Discard`
   once the program has run too many steps.
 
@@ -71,9 +71,6 @@ def _compare(first, *rest):
     left = first()
     for i in range(0, len(rest), 2):
         op, right = rest[i], rest[i + 1]()
-        for a, b in ((left, right), (right, left)):
-            if type(a) is int and type(b) is float and abs(a) > EXACT_FLOAT_INT:
-                raise Discard(f"int beyond 2**53 compared with float: {a} vs {b}")
         if not _COMPARE[op](left, right):
             return False
         left = right

@@ -22,7 +22,7 @@ and of every variable it declares, so:
 The documented differences between pyx and Python are not generated, or are discarded at
 run time by the runner in `cpython.py`: ints beyond 64 bits, mixed int/float `min`/`max`,
 `or`/`and`/conditional expressions of different types, negative int exponents, ints beyond
-2**53 compared with floats or divided with `/`, negative floats to fractional powers.
+2**53 divided with `/`, negative floats to fractional powers.
 Known pyx bugs (known_bugs.py) are steered around too.
 
 `python tests/differential/generate.py [N]` prints N sample programs.

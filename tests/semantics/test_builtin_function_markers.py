@@ -1,7 +1,8 @@
 """The stdlib's functions the compiler gives a meaning of its own (issue 15, item 3) say so with a
 marker on their declaration: `@builtin_function("map")` (lang/semantics/builtin_functions.py) and
-`@takes_generators` (lang/semantics/lazy_itertools.py), as the structs do with `@builtin_type`.
-The compiler matches the marker, not the function's name nor the file it is in."""
+`@takes_generators` (lang/semantics/lazy_itertools.py), as the structs do with `@builtin_type`;
+the itertools module with `comptime _PYTHON_MODULE = "itertools"`. The compiler matches the
+marker, not the function's name nor the file it is in."""
 import re
 import shutil
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from helpers import run_cli
+from pyx.ir import int_overflow
 from pyx.semantics import builtin_functions, imports, iterable_arguments, lazy_itertools, module
 from pyx.semantics.module import STDLIB_FUNCTION_MARKERS
 
@@ -73,15 +75,22 @@ def test_each_role_is_declared_by_exactly_one_stdlib_function():
     found: dict[str, list[str]] = {}
     for path in sorted(imports.STDLIB.glob("*.px")):
         text = path.read_text(encoding="utf-8")
-        pattern = rf'^@{builtin_functions.MARKER}\("(\w+)"\).*\n(?:@.*\n)*(?:fn|def) (\w+)'
+        pattern = rf'^ *@{builtin_functions.MARKER}\("(\w+)"\).*\n(?: *@.*\n)* *(?:fn|def) (\w+)'
         for m in re.finditer(pattern, text, re.MULTILINE):
             found.setdefault(m.group(1), []).append(f"{path.name}:{m.group(2)}")
-    assert found == {"map": ["functional.px:map"], "filter": ["functional.px:filter"], "open": ["io.px:open"]}
+    assert found == {"map": ["functional.px:map"], "filter": ["functional.px:filter"], "open": ["io.px:open"],
+                     "format": ["string.px:format"], "format_at_run_time": ["format_spec.px:format_at_run_time"],
+                     "repr": ["string.px:repr"], "append_repr": ["string.px:_append_repr"],
+                     "enumerate": ["tuple.px:enumerate"], "zip": ["tuple.px:zip"], "pow": ["builtins.px:pow"],
+                     "divmod": ["tuple.px:divmod"]}
     assert sorted(found) == sorted(builtin_functions.ROLES)
+    assert sum(text.count(f"@{builtin_functions.MARKER}(") for text in
+               (p.read_text(encoding="utf-8") for p in imports.STDLIB.glob("*.px"))) == len(builtin_functions.ROLES)
 
 
 def test_the_stdlib_function_markers_are_the_ones_the_checker_allows():
-    assert {builtin_functions.MARKER, iterable_arguments.MARKER, lazy_itertools.MARKER} == STDLIB_FUNCTION_MARKERS
+    assert {builtin_functions.MARKER, iterable_arguments.MARKER, lazy_itertools.MARKER, int_overflow.MARKER} \
+        == STDLIB_FUNCTION_MARKERS
 
 
 def test_renamed_and_moved_map_and_filter_keep_their_roles(tmp_path, stdlib_copy):
@@ -110,6 +119,33 @@ def test_a_renamed_and_moved_open_keeps_its_role(tmp_path, stdlib_copy):
     assert "binary.px:2:27: error[E0341]" in result.stderr
 
 
+RENAMED_BUILTINS = """def main():
+    print(divmod(7, 2.0), divmod(-7, 2))
+    print(list(zip([1, 2], "ab", [3.5, 4.5])))
+    for i, c in enumerate("xy", 1):
+        print(i, c)
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_renamed_divmod_zip_and_enumerate_keep_their_roles(tmp_path, stdlib_copy):
+    """A copy of the stdlib whose `divmod`, `zip` and `enumerate` have other names and reach the
+    prelude through another module: `divmod(7, 2.0)` still divides floats, `zip` of three
+    iterables still calls `zip3`, and a str literal given to `zip` or `enumerate` is still walked
+    as a str, because the markers went with the functions."""
+    stdlib_copy({
+        "tuple.px": [("fn divmod[", "fn floored_divmod["), ("def enumerate(", "def counted("),
+                     ("def zip(", "def paired(")],
+        "prelude.px": [("from tuple import enumerate, zip, divmod", "from pairing import enumerate, zip, divmod")],
+    }, {"pairing.px": "from tuple import counted as enumerate, paired as zip, floored_divmod as divmod\n"})
+    (tmp_path / "renamed.px").write_text(RENAMED_BUILTINS)
+    result = run_cli("run", str(tmp_path / "renamed.px"))
+    assert (result.status, result.stderr) == (0, "")
+    assert result.stdout == "(3.0, 1.0) (-4, 1)\n[(1, 'a', 3.5), (2, 'b', 4.5)]\n1 x\n2 y\n"
+
+
 def test_a_renamed_generator_taking_stdlib_function_keeps_its_marker(tmp_path, stdlib_copy):
     """A copy of the stdlib whose `islice` is called `window` and reaches the program through another
     module: a generator may still be passed to it, because its `@takes_generators` went with it."""
@@ -119,6 +155,46 @@ def test_a_renamed_generator_taking_stdlib_function_keeps_its_marker(tmp_path, s
     result = run_cli("run", str(tmp_path / "generated.px"))
     assert (result.status, result.stderr) == (0, "")
     assert result.stdout == "[2, 4, 6]\n"
+
+
+ITERTOOLS = """import itertools
+from itertools import accumulate, chain, compress, permutations
+
+def main():
+    print(list(permutations([1, 2, 3], 2)))
+    print(list(accumulate([1, 2, 3], initial=10)))
+    print(list(chain([1], [2], [3])))
+    print(list(itertools.chain.from_iterable([[1, 2], [3]])))
+    print(list(compress(range(5), [1, 0, 1, 0, 1])))
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_moved_itertools_module_keeps_its_declaration(tmp_path, stdlib_copy):
+    """A copy of the stdlib whose itertools is written in `combinatorics.px` and re-exported by a
+    three-line itertools.px: the calls are still rewritten as Python's itertools would run them,
+    because the module's `comptime _PYTHON_MODULE = "itertools"` went with it."""
+    moved = (imports.STDLIB / "itertools.px").read_text(encoding="utf-8")
+    assert f'comptime {builtin_functions.MODULE_MARKER} = "itertools"' in moved
+    stdlib_copy({}, {"combinatorics.px": moved,
+                     "itertools.px": "from combinatorics import accumulate, chain, compress, permutations\n"})
+    (tmp_path / "moved.px").write_text(ITERTOOLS)
+    result = run_cli("run", str(tmp_path / "moved.px"))
+    assert (result.status, result.stderr) == (0, "")
+    assert result.stdout == "[(1, 2), (1, 3), (2, 1), (2, 3), (3, 1), (3, 2)]\n[10, 11, 13, 16]\n[1, 2, 3]\n" \
+                            "[1, 2, 3]\n[0, 2, 4]\n"
+
+
+def test_a_programs_python_module_declaration_is_an_ordinary_constant(tmp_path):
+    """Only the stdlib's modules are read for the declaration: a program's is a constant like any
+    other, and its own `permutations` is called as written."""
+    (tmp_path / "own.px").write_text('comptime _PYTHON_MODULE = "itertools"\n\n\ndef permutations(xs, r):\n'
+                                     '    return xs[:r]\n\n\ndef main():\n    print(permutations([1, 2, 3], 2))\n'
+                                     '    print(_PYTHON_MODULE)\n')
+    result = run_cli("run", str(tmp_path / "own.px"))
+    assert (result.status, result.stdout) == (0, "[1, 2]\nitertools\n")
 
 
 def test_a_programs_function_cannot_claim_a_marker(tmp_path):
@@ -133,11 +209,11 @@ def test_a_programs_function_cannot_claim_a_marker(tmp_path):
 
 
 def test_the_compiler_finds_no_stdlib_function_by_its_file():
-    """Where the checker asks whether a function is the stdlib's map, filter or open, or takes
-    generators, it asks the marker; the name-and-file tests they replaced stay gone. (The itertools
-    module is still recognised by its file, `everyday.in_itertools`: left for a marker of its own.)"""
+    """Where the checker asks whether a function is the stdlib's map, filter or open, takes
+    generators, or is one of the itertools module's, it asks the marker (or the module's
+    declaration); the name-and-file tests they replaced stay gone."""
     by_file = re.compile(r"""file\.name\.endswith\(["'](\w+)\.px["']\)""")
     offenders = [f"{path.relative_to(LANG)}:{n}" for path in sorted(LANG.rglob("*.py"))
                  for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-                 if (m := by_file.search(line)) and m.group(1) != "itertools"]
+                 if by_file.search(line)]
     assert offenders == []

@@ -83,13 +83,15 @@ def _mut_params() -> dict[str, list[str]]:
 def test_lists_and_dicts_changed_in_place_are_taken_by_reference():
     found = _mut_params()
     expected = {"app": ["xs"], "untyped_method": ["xs"], "put": ["d"], "nested": ["g"], "through_item": ["g"],
-                "deleted": ["xs"], "extended": ["xs"], "recursive": ["seen"], "helper": ["xs"], "by_keyword": ["xs"]}
+                "deleted": ["xs"], "extended": ["xs"], "recursive": ["seen"], "helper": ["xs"], "by_keyword": ["xs"],
+                # a list default is one list, the module's (syntax/mutable_defaults.py): changed in place as Python's
+                "with_default": ["xs"]}
     for name, params in expected.items():
         assert found[name] == params, name
 
 
 def test_everything_else_keeps_its_convention():
     found = _mut_params()
-    for name in ("rebound", "loop_rebound", "only_read", "untyped_item", "untyped_plus", "text", "with_default",
+    for name in ("rebound", "loop_rebound", "only_read", "untyped_item", "untyped_plus", "text",
                  "explicit", "borrowed"):
         assert found[name] == [], name
