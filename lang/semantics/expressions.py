@@ -1123,7 +1123,13 @@ class ExpressionChecker:
             fix = "float(...)" if target.is_float else "int(...)"  # (`int | float` where one is wanted: numbers.py)
             self.msg.error("E0304", e.span, expected=target, fix=fix)
             return TConst(e.span, ERROR, None)
-        self.msg.error("E0201", e.span, expected=target, found=e.type)
+        notes: tuple[Note, ...] = ()
+        if isinstance(e.type, ScalarType) and e.type.is_int and target == T.FLOAT64 \
+                and python_float.python_code(self.chk):  # `p(n)` of `def p(x: float)`: Python keeps the int
+            notes = (Note("Python keeps an int where `float` is annotated (`p(3)` of `def p(x: float)` gets 3, "
+                          "printed `3`): write `float(...)` where a float is meant, or annotate `int | float` "
+                          "to keep either"),)
+        self.msg.error("E0201", e.span, notes, expected=target, found=e.type)
         return TConst(e.span, ERROR, None)
 
     def promote(self, e: TExpr, target: Type) -> TExpr:
