@@ -603,10 +603,27 @@ class ExpressionChecker:
             result_type = T.FLOAT_LITERAL if isinstance(operand_type, LiteralType) else T.FLOAT64
             if isinstance(left, TConst) and isinstance(right, TConst) and right.value != 0:
                 return TConst(span, result_type, fold.normalize(left.value / right.value, result_type))
+            exact = self._true_division(left, right, span)
+            if exact is not None:
+                return exact
             left = self.coerce_or_convert(left, default_type(result_type))
             right = self.coerce_or_convert(right, default_type(result_type))
             return TBinary(span, default_type(result_type), op, left, right, ints=True)
         return self._fold_or_build(op, left, right, operand_type, result_type, span)
+
+    def _true_division(self, left: TExpr, right: TExpr, span: Span) -> TExpr | None:
+        """`a / b` of two Ints in a `def`: Python's correctly rounded quotient (stdlib/true_division.px;
+        converting an int beyond 2**53 to a float first rounds twice). None in `fn` code, whose `/`
+        converts as Mojo's does, or where the module has no `/` to bind the function for."""
+        from .module import TRUE_DIVISION
+
+        function = self.chk.module.functions.get(TRUE_DIVISION)
+        if function is None or not python_float.python_code(self.chk):
+            return None
+        operands = [self.coerce(x, T.INT) for x in (left, right)]
+        if any(x.type != T.INT for x in operands):
+            return None
+        return self.chk.calls.finish_call(function, operands, span, span)
 
     def _fold_or_build(self, op, left, right, operand_type, result_type, span) -> TExpr:
         if isinstance(left, TConst) and isinstance(right, TConst):

@@ -189,6 +189,10 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
                                     (("ExceptionValue", EXCEPTION_VALUE), ("_exception_value_of", CAUGHT_VALUE),
                                      ("_exception_value_raised", RAISED_VALUE)),
                                     True), symbols, seen, diags, loader, stdlib=True)
+    if getattr(uses, "true_division", False) and not loader.is_stdlib(module, "true_division"):
+        # `/` of two ints, correctly rounded where an int is beyond 2**53 (semantics/expressions.py)
+        _bind_import(ast.Import(module.span, "true_division", None, (("_true_division", TRUE_DIVISION),), True),
+                     symbols, seen, diags, loader, stdlib=True)
     if getattr(uses, "range_values", False) and not loader.is_stdlib(module, "ranges"):
         # `r = range(n)`, `zip(range(3), xs)`: the stdlib's Range (a `for` over range(...) needs none)
         _bind_import(ast.Import(module.span, "ranges", None, (("Range", RANGE_VALUE),), True), symbols, seen,
@@ -295,6 +299,7 @@ class _Uses:
         self.tuples = False  # a tuple built (not only `a, b = b, a`, nor a target unpacking one)
         self.range_values = False  # `range(...)` anywhere but as a `for` loop's (or clause's) iterable
         self.numbers = False  # Python's `int | float` may be needed (semantics/numbers.py)
+        self.true_division = False  # `a / b`: of two ints in a `def`, stdlib/true_division.px
         walk = _UsesWalk(self, {d.name for d in module.body if isinstance(d, ast.FnDef) and d.kind == "def"
                                 and any(p.annotation is None and p.name != "self" for p in d.params)},
                          {d.name for d in module.body if isinstance(d, ast.FnDef) and d.kind == "fn"})
@@ -484,6 +489,8 @@ class _UsesWalk:
                                                for x in (node.left, node.right))  # `int | float`
         elif node.op == "*":
             uses.text = uses.text or isinstance(node.left, ast.StrLit) or isinstance(node.right, ast.StrLit)
+        elif node.op == "/":
+            uses.true_division = True
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self.uses.optional = self.uses.optional or uses_optional_spelling(node)
@@ -514,6 +521,7 @@ LIST_LITERAL, DICT_LITERAL, STRING_LITERAL = "List literal", "Dict literal", "St
 MAX_OF_STRUCTS, MIN_OF_STRUCTS = "max of structs", "min of structs"
 SLICE_LITERAL = "Slice literal"
 RANGE_VALUE = "Range value"
+TRUE_DIVISION = "int true division"  # stdlib/true_division.px `_true_division`, bound for a module with `/`
 KEY_ARGUMENT = "key="  # (in _Uses.names: a call passes `key=...`; no name is spelled so)
 # stdlib/functional.px's functions behind `key=`, by their names there -> the names a module sees them by.
 KEY_FUNCTIONS = {"sorted_by_key": "sorted by key", "sort_by_key": "sort by key", "min_by_key": "min by key",
