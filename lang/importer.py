@@ -169,6 +169,12 @@ def import_module(name: str, target: str = "auto", path: list[str] | None = None
     if source is None:
         raise ModuleNotFoundError(f"No pyx module named {name!r} (looked for {name.replace('.', '/')}.px on "
                                   f"{'the given path' if path is not None else 'sys.path'})", name=name)
+    return load_source(name, source, target, memcheck=memcheck)
+
+
+def load_source(name: str, source: Path, target: str = "auto", memcheck: bool = False):
+    """The pyx module `name` compiled from the file `source` (or loaded from the cache), one
+    compile at a time in this process."""
     with _lock:
         return _load(name, source, target, memcheck=memcheck)
 

@@ -142,10 +142,10 @@ def machine_key() -> str:
     """This machine as a tuning result depends on it: the CPU (model, features) and the threads."""
     import llvmlite
 
-    from .native import _machine_fingerprint
+    from .native import machine_fingerprint
     from .pool import available_threads
 
-    return f"{_machine_fingerprint(llvmlite.__version__) or os.uname().machine}/threads={available_threads()}"
+    return f"{machine_fingerprint(llvmlite.__version__) or os.uname().machine}/threads={available_threads()}"
 
 
 class Tuner:

@@ -31,7 +31,7 @@ _NUMPY_DTYPES = {"Int": "int64", "Int8": "int8", "Int16": "int16", "Int32": "int
                  "UInt8": "uint8", "UInt16": "uint16", "UInt32": "uint32", "UInt64": "uint64",
                  "Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32", "Float64": "float64",
                  "Bool": "bool"}
-_EXCEPTIONS = {"ZeroDivisionError", "ValueError", "IndexError", "OverflowError", "AssertionError", "MemoryError",
+EXCEPTIONS = {"ZeroDivisionError", "ValueError", "IndexError", "OverflowError", "AssertionError", "MemoryError",
                "KeyError", "TypeError", "RuntimeError", "RecursionError", "KeyboardInterrupt", "OSError",
                "ConnectionError", "BrokenPipeError", "NameError", "EOFError", "AttributeError", "LookupError",
                "ArithmeticError", "NotImplementedError"}
@@ -73,9 +73,9 @@ class PyxStruct:
         origin = getattr(type(self), "_origin", None)
         if origin is None:
             return object.__reduce__(self)
-        from .dispatch import _origin_args, struct_by_reference
+        from .dispatch import origin_args, struct_by_reference
 
-        return struct_by_reference, (_origin_args(origin), type(self).__name__,
+        return struct_by_reference, (origin_args(origin), type(self).__name__,
                                      tuple(getattr(self, f) for f in self._fields))
 
 
@@ -530,9 +530,9 @@ class PyxFunction:
         that module in the other process (from the disk cache) and takes the function from it."""
         if self._origin is None:
             raise TypeError(f"cannot pickle pyx function {self.__name__}: it belongs to no imported module")
-        from .dispatch import _attribute_of_module, _origin_args
+        from .dispatch import attribute_of_module, origin_args
 
-        return _attribute_of_module, (_origin_args(self._origin), self.__name__)
+        return attribute_of_module, (origin_args(self._origin), self.__name__)
 
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != self._arity:  # the general path: keywords and defaults
@@ -684,7 +684,7 @@ class NativeLibrary:
             line = self._frame(k, ctypes.byref(func), ctypes.byref(file))
             frames.append(((file.value or b"?").decode(), line, (func.value or b"?").decode()))
         self._clear()  # copied: the module frees messages it made at run time
-        cls = getattr(builtins, name) if name in _EXCEPTIONS else RuntimeError
+        cls = getattr(builtins, name) if name in EXCEPTIONS else RuntimeError
         errno = _ERRNO_MESSAGE.fullmatch(message) if issubclass(cls, OSError) else None
         if errno is not None:  # OSError(32, "Broken pipe"): its errno set, printed as "[Errno 32] Broken pipe"
             exc = cls(int(errno.group(1)), errno.group(2))
@@ -697,8 +697,8 @@ class NativeLibrary:
         else:
             exc = cls(message) if message else cls()
         if isinstance(exc, KeyboardInterrupt):
-            exc = _interrupted(exc)
-        return _with_px_traceback(exc, frames)
+            exc = interrupted_by_ctrl_c(exc)
+        return with_px_traceback(exc, frames)
 
 
 _FLAG = interrupt.FLAG
@@ -706,7 +706,7 @@ _check_signals = ctypes.pythonapi.PyErr_CheckSignals
 _check_signals.restype, _check_signals.argtypes = ctypes.c_int, []
 
 
-def _interrupted(exc: KeyboardInterrupt) -> BaseException:
+def interrupted_by_ctrl_c(exc: KeyboardInterrupt) -> BaseException:
     """The exception a call that Ctrl-C stopped raises. The SIGINT that stopped it also reached
     Python's own handler (pyx's handler passes it on), whose KeyboardInterrupt is still pending:
     run it now, so that it is this exception rather than a second one raised later, inside
@@ -719,7 +719,7 @@ def _interrupted(exc: KeyboardInterrupt) -> BaseException:
     return exc
 
 
-def _with_px_traceback(exc: BaseException, frames: list) -> BaseException:
+def with_px_traceback(exc: BaseException, frames: list) -> BaseException:
     """Attach the .px frames: a note listing them, and a real traceback entry for the innermost
     (so the traceback and debuggers show the .px line, with its source)."""
     lines = ["pyx traceback (most recent call last):"]
@@ -749,7 +749,7 @@ _new_cfunction.restype = ctypes.py_object
 _new_cfunction.argtypes = [ctypes.POINTER(_MethodDef), ctypes.py_object, ctypes.py_object]
 
 
-def _fast_function(fn: PyxFunction, address: int, library: NativeLibrary, keep: list):
+def fast_function(fn: PyxFunction, address: int, library: NativeLibrary, keep: list):
     """A builtin-function object over the compiled CPython entry point; `fn` handles everything
     off its fast path. The text signature lets inspect.signature and help() work."""
     params = ", ".join(f"{p['name']}={p['default']!r}" if "default" in p else p["name"] for p in fn._meta["params"])
@@ -780,9 +780,9 @@ class _EntryState(tuple):
     def __reduce__(self):
         if self.origin is None:
             raise TypeError(f"cannot pickle pyx function {self[0].__name__}: it belongs to no imported module")
-        from .dispatch import _origin_args, module_by_reference
+        from .dispatch import module_by_reference, origin_args
 
-        return module_by_reference, _origin_args(self.origin)
+        return module_by_reference, origin_args(self.origin)
 
 
 def name_structs(structs: dict, origin: dict) -> None:
@@ -824,7 +824,7 @@ def make_module(name: str, meta: dict, jit, file: str) -> types.ModuleType:
         fn = PyxFunction(fmeta, jit.address(fmeta["symbol"]), library, structs, meta, live)
         fn._origin = origin
         if fmeta.get("pyentry"):
-            fn = _fast_function(fn, jit.address(fmeta["pyentry"]), library, keep)
+            fn = fast_function(fn, jit.address(fmeta["pyentry"]), library, keep)
         if fmeta["name"].startswith(_ACCESSOR):
             accessors[fmeta["name"]] = fn
             continue

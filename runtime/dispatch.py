@@ -228,7 +228,7 @@ class PyxDispatcher:
         return f"<pyx dispatcher {self.__name__}, signatures {self.signatures}>"
 
     def __reduce__(self):
-        return _attribute_of_module, (_origin_args(self._origin), self.__name__)
+        return attribute_of_module, (origin_args(self._origin), self.__name__)
 
     @property
     def signatures(self) -> list[str]:
@@ -334,7 +334,7 @@ def _load_instance(dispatcher: PyxDispatcher, trees: list):
     from pathlib import Path
 
     from ..dispatch_build import compile_instance
-    from .bridge import NativeLibrary, PyxFunction, _fast_function, check_python_api, name_structs
+    from .bridge import NativeLibrary, PyxFunction, check_python_api, fast_function, name_structs
 
     origin = dispatcher._origin
     meta, jit, compiled = compile_instance(Path(origin["file"]), dispatcher.__name__, trees,
@@ -353,7 +353,7 @@ def _load_instance(dispatcher: PyxDispatcher, trees: list):
     fn._origin = origin
     name_structs(dispatcher._structs, origin)
     if fmeta.get("pyentry"):
-        fn = _fast_function(fn, jit.address(fmeta["pyentry"]), library, dispatcher._keep)
+        fn = fast_function(fn, jit.address(fmeta["pyentry"]), library, dispatcher._keep)
     dispatcher._keep.append(library)
     return _adapted(fn, meta.get("adapt") or {})
 
@@ -375,7 +375,7 @@ def _adapted(fn, adapt: dict):
     return call
 
 
-def _origin_args(origin: dict) -> tuple:
+def origin_args(origin: dict) -> tuple:
     return origin["name"], origin["file"], origin["target"], origin["memcheck"]
 
 
@@ -387,13 +387,12 @@ def module_by_reference(name: str, file: str, target: str = "auto", memcheck: bo
         return module
     from pathlib import Path
 
-    from ..importer import _load, _lock
+    from ..importer import load_source
 
-    with _lock:
-        return _load(name, Path(file), target, memcheck=memcheck)
+    return load_source(name, Path(file), target, memcheck=memcheck)
 
 
-def _attribute_of_module(origin: tuple, name: str):
+def attribute_of_module(origin: tuple, name: str):
     return getattr(module_by_reference(*origin), name)
 
 

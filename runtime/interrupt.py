@@ -5,7 +5,7 @@ Compiled loops poll a flag at their back-edges and raise KeyboardInterrupt when 
 `__pyx_interrupt_flag`; every module loaded here is pointed at one flag of the process, and
 the SIGINT handler of one of them, installed in front of Python's own, sets it and then calls
 Python's handler, so Python sees the signal as well (the bridge runs Python's handler when a
-call ends in KeyboardInterrupt: see bridge._interrupted).
+call ends in KeyboardInterrupt: see bridge.interrupted_by_ctrl_c).
 
 The installed handler is code of the module that installed it, which is therefore kept alive
 for the rest of the process. A later `signal.signal(SIGINT, ...)` replaces it; the next module
@@ -82,11 +82,11 @@ def wait(finished) -> bool:
 def launch_interrupted(kernel: str, device: str) -> BaseException:
     """The KeyboardInterrupt a launch from Python raises when Ctrl-C stopped its wait for the
     kernel, naming the kernel (the CPU target's names it as the innermost frame). Python's own
-    handler, if it has not run yet, runs now (bridge._interrupted), so that no second
+    handler, if it has not run yet, runs now (bridge.interrupted_by_ctrl_c), so that no second
     KeyboardInterrupt follows."""
-    from .bridge import _interrupted
+    from .bridge import interrupted_by_ctrl_c
 
     exc = KeyboardInterrupt()
     exc.add_note(f"pyx: Ctrl-C while waiting for kernel {kernel} on {device}; the kernel itself cannot be stopped "
                  "and runs on to its end there (its arrays are not copied back)")
-    return _interrupted(exc)
+    return interrupted_by_ctrl_c(exc)

@@ -48,12 +48,12 @@ def exception(raw: bytes) -> BaseException | None:
     found = decode(raw)
     if found is None:
         return None
-    from .bridge import _EXCEPTIONS, _with_px_traceback
+    from .bridge import EXCEPTIONS, with_px_traceback
 
     name, message, frames = found
-    cls = getattr(builtins, name) if name in _EXCEPTIONS else RuntimeError
+    cls = getattr(builtins, name) if name in EXCEPTIONS else RuntimeError
     exc = cls(message) if message else cls()
-    return _with_px_traceback(exc, frames)
+    return with_px_traceback(exc, frames)
 
 
 def hook_reply(raw: bytes) -> bytes | None:

@@ -27,7 +27,7 @@ from . import cache
 from .cache import user_cache_dir, write_atomic
 
 
-def _machine_fingerprint(llvmlite_version: str) -> str | None:
+def machine_fingerprint(llvmlite_version: str) -> str | None:
     """What the OS reports about the CPU (model and feature flags of the first processor)."""
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
@@ -52,7 +52,7 @@ def _memo_path(fingerprint: str) -> Path:
 
 def remembered_host(llvmlite_version: str) -> str | None:
     """The host target's cache key as LLVM described this machine before, or None."""
-    fingerprint = _machine_fingerprint(llvmlite_version)
+    fingerprint = machine_fingerprint(llvmlite_version)
     if fingerprint is None:
         return None
     data = cache.read_trusted(_memo_path(fingerprint))
@@ -64,7 +64,7 @@ def remembered_host(llvmlite_version: str) -> str | None:
 
 
 def remember_host(llvmlite_version: str, host_key: str) -> None:
-    fingerprint = _machine_fingerprint(llvmlite_version)
+    fingerprint = machine_fingerprint(llvmlite_version)
     if fingerprint is None:
         return
     try:

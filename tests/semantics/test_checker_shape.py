@@ -6,6 +6,7 @@ which no program's output shows."""
 import ast
 from pathlib import Path
 
+import pyx.runtime
 import pyx.semantics
 from source_shape import classes_named, modules
 
@@ -50,10 +51,13 @@ def test_every_checker_attribute_is_declared_in_its_init():
 def test_no_private_name_crosses_a_module():
     """A module's `_name` is its own, in every package of the compiler (not only the checker's): a
     module that needs it from another asks for a public name (issue 15, item 1)."""
-    lang = SEMANTICS.parent
-    for path in sorted(lang.rglob("*.py")):
+    # The runtime is a package of its own in a checkout (runtime/) and pyx/runtime once installed:
+    # walk both roots so the check reads the same files wherever it runs.
+    roots = {SEMANTICS.parent, Path(pyx.runtime.__file__).parent}
+    paths = sorted({path for root in roots for path in root.rglob("*.py")})
+    for path in paths:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.level > 0:
                 private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
-                assert not private, f"{path.relative_to(lang)}:{node.lineno} imports {private} from " \
+                assert not private, f"{path}:{node.lineno} imports {private} from " \
                                     f"{'.' * node.level}{node.module or ''}"
