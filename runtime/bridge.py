@@ -574,7 +574,35 @@ class PyxFunction:
         return self._from_c(out.value if hasattr(out, "value") else out) if out is not None else None
 
 
-class PyxKernel:
+class CpuLaunched:
+    """A kernel launched from Python on the CPU target (`PyxKernel`, runtime/kernel_family.py's
+    instances): `k(...)` is refused, `k[grid, block]` (or with shared_bytes) checks the configuration
+    (no stream: that is the cuda target's) and gives the launch, which takes `_arity` arguments and
+    runs `_run(args, grid, block, shared)`."""
+
+    __name__: str
+    _arity: int
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self.__name__} is a kernel: launch it with {self.__name__}[grid, block](...)")
+
+    def __getitem__(self, config):
+        grid, block, shared, stream = launch_config(self.__name__, config)
+        if stream is not None:
+            raise TypeError(f"{self.__name__}[...]: streams need the cuda target (this module runs on the CPU)")
+
+        def launch(*args):
+            if len(args) != self._arity:
+                raise TypeError(f"{self.__name__}() takes {self._arity} arguments, {len(args)} given")
+            self._run(args, grid, block, shared)
+
+        return launch
+
+    def _run(self, args: tuple, grid: tuple, block: tuple, shared: int) -> None:
+        raise NotImplementedError
+
+
+class PyxKernel(CpuLaunched):
     """`m.k[grid, block](args)` or `m.k[grid, block, shared_bytes](args)`: a launch from Python.
 
     On the CPU target the launch runs here with the GPU's semantics (see the language
@@ -587,6 +615,7 @@ class PyxKernel:
         self._live = live
         self._library = library
         self._params = [(p["name"], Converter(p["type"], structs)) for p in meta["params"]]
+        self._arity = len(self._params)
         argtypes = [ctypes.POINTER(c.ctype) if c.by_pointer else c.ctype for _, c in self._params]
         self._cfunc = ctypes.CFUNCTYPE(ctypes.c_int32, *argtypes, *([ctypes.c_int64] * 7))(address)
         self.__doc__ = meta["signature"] + ("\n\n" + meta["doc"] if meta.get("doc") else "")
@@ -594,31 +623,18 @@ class PyxKernel:
     def __repr__(self) -> str:
         return f"<pyx kernel {self._meta['signature']}>"
 
-    def __call__(self, *args, **kwargs):
-        raise TypeError(f"{self.__name__} is a kernel: launch it with {self.__name__}[grid, block](...)")
-
-    def __getitem__(self, config):
-        grid, block, shared, stream = launch_config(self.__name__, config)
-        if stream is not None:
-            raise TypeError(f"{self.__name__}[...]: streams need the cuda target (this module runs on the CPU)")
-
-        def launch(*args):
-            if len(args) != len(self._params):
-                raise TypeError(f"{self.__name__}() takes {len(self._params)} arguments, {len(args)} given")
-            keep: list = []
-            c_args = [conv.to_c(v, self.__name__, name, keep)
-                      for (name, conv), v in zip(self._params, args, strict=True)]
-            arrays = self._live.enter(keep) if self._live is not None else []
-            try:
-                _FLAG[0] = 0  # a Ctrl-C from before this launch is not its own
-                status = self._cfunc(*c_args, *grid, *block, shared)
-            finally:
-                if arrays:
-                    self._live.leave(arrays)
-            if status != 0:
-                raise self._library.exception()
-
-        return launch
+    def _run(self, args: tuple, grid: tuple, block: tuple, shared: int) -> None:
+        keep: list = []
+        c_args = [conv.to_c(v, self.__name__, name, keep) for (name, conv), v in zip(self._params, args, strict=True)]
+        arrays = self._live.enter(keep) if self._live is not None else []
+        try:
+            _FLAG[0] = 0  # a Ctrl-C from before this launch is not its own
+            status = self._cfunc(*c_args, *grid, *block, shared)
+        finally:
+            if arrays:
+                self._live.leave(arrays)
+        if status != 0:
+            raise self._library.exception()
 
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ctypes
 
 from . import interrupt
+from .device_once import OpenedOnce
 
 LOG_BYTES = 16384  # room for the driver's JIT error log
 
@@ -40,7 +41,6 @@ class CudaError(RuntimeError):
     """A CUDA driver call failed."""
 
 
-_DEVICE = None
 _LOAD_DRIVER = None  # set by use_driver: where the driver module comes from instead of cuda-python
 
 
@@ -49,8 +49,9 @@ def use_driver(load=None) -> None:
     the default), and forget the device opened and any failure remembered, so that the next
     open_device() starts afresh and loads its modules again. The seam a stand-in driver
     (tests/fake_cuda.py) comes in by."""
-    global _LOAD_DRIVER, _DEVICE, _UNAVAILABLE
-    _LOAD_DRIVER, _DEVICE, _UNAVAILABLE = load, None, None
+    global _LOAD_DRIVER
+    _LOAD_DRIVER = load
+    _OPENED.forget()
 
 
 def _driver():
@@ -189,28 +190,15 @@ class Device:
                      kernel=name)
 
 
-_UNAVAILABLE: CudaUnavailable | None = None  # remembered: `auto` asks once per process
+_OPENED = OpenedOnce(Device, CudaUnavailable)  # a failure is remembered: `auto` asks once per process
 
 
 def open_device() -> Device:
-    global _DEVICE, _UNAVAILABLE
-    if _DEVICE is None:
-        if _UNAVAILABLE is not None:
-            raise _UNAVAILABLE
-        try:
-            _DEVICE = Device()
-        except CudaUnavailable as exc:
-            _UNAVAILABLE = exc
-            raise
-    return _DEVICE
+    return _OPENED.open()
 
 
 def available() -> bool:
-    try:
-        open_device()
-    except CudaUnavailable:
-        return False
-    return True
+    return _OPENED.available()
 
 
 class DeviceBuffer:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import threading
 
+from .bridge import CpuLaunched  # (bridge is loaded before this module: it makes the families)
+
 
 class PyxKernelFamily:
     def __init__(self, fmeta: dict, origin: dict, structs: dict, module):
@@ -43,7 +45,7 @@ class PyxKernelFamily:
         return found
 
 
-class PyxKernelInstance:
+class PyxKernelInstance(CpuLaunched):
     def __init__(self, family: PyxKernelFamily, values: list[str]):
         from pathlib import Path
 
@@ -67,19 +69,5 @@ class PyxKernelInstance:
     def __repr__(self) -> str:
         return f"<pyx kernel instance {self.__name__}>"
 
-    def __call__(self, *args, **kwargs):
-        raise TypeError(f"{self.__name__} is a kernel: launch it with {self.__name__}[grid, block](...)")
-
-    def __getitem__(self, config):
-        from .bridge import launch_config
-
-        grid, block, shared, stream = launch_config(self.__name__, config)
-        if stream is not None:
-            raise TypeError(f"{self.__name__}[...]: streams need the cuda target (this module runs on the CPU)")
-
-        def launch(*args):
-            if len(args) != self._arity:
-                raise TypeError(f"{self.__name__}() takes {self._arity} arguments, {len(args)} given")
-            self._launch(*args, *grid, *block, shared)
-
-        return launch
+    def _run(self, args: tuple, grid: tuple, block: tuple, shared: int) -> None:
+        self._launch(*args, *grid, *block, shared)

@@ -26,6 +26,7 @@ import warnings
 from pathlib import Path
 
 from . import interrupt
+from .device_once import OpenedOnce
 from .kernel_raised import exception, opencl_take
 
 
@@ -36,9 +37,6 @@ class OpenCLUnavailable(RuntimeError):
 class OpenCLError(RuntimeError):
     """An OpenCL call failed."""
 
-
-_DEVICE = None
-_UNAVAILABLE: OpenCLUnavailable | None = None  # remembered: asked once per process
 
 
 def intel_cpu_runtime() -> str | None:
@@ -233,25 +231,15 @@ def crashes_building(spirv: bytes) -> str | None:
     return f"exit status {done.returncode}" + (f": {last[-1]}" if last else "")
 
 
+_OPENED = OpenedOnce(Device, OpenCLUnavailable)  # a failure is remembered: asked once per process
+
+
 def open_device() -> Device:
-    global _DEVICE, _UNAVAILABLE
-    if _DEVICE is None:
-        if _UNAVAILABLE is not None:
-            raise _UNAVAILABLE
-        try:
-            _DEVICE = Device()
-        except OpenCLUnavailable as exc:
-            _UNAVAILABLE = exc
-            raise
-    return _DEVICE
+    return _OPENED.open()
 
 
 def available() -> bool:
-    try:
-        open_device()
-    except OpenCLUnavailable:
-        return False
-    return True
+    return _OPENED.available()
 
 
 _DTYPES = {("int", 8): "int8", ("int", 16): "int16", ("int", 32): "int32", ("int", 64): "int64",
