@@ -77,6 +77,8 @@ CLAIMS: list[tuple[str, str, str, str]] = [
     ("diagnostics.md", "`Point(1.0).norm`, `a.b.norm`) is not yet",
      "class P:\n    def __init__(self, x: float):\n        self.x = x\n\n    def norm(self) -> float:\n"
      "        return self.x\n\n\ndef main():\n    f = P(1.0).norm\n    print(f())\n", "E0120"),
+    ("reference.md", "Not yet: `b < ba` (bytes ordered against a bytearray, E0201)",
+     "def main():\n    ba = bytearray(b\"a\")\n    print(b\"a\" < ba)\n", "E0201"),
     ("diagnostics.md", "`@parameter` on a top-level function is reported as not supported yet",
      "@parameter\nfn f():\n    pass\n", "E0007"),
     ("diagnostics.md", "a variable holding the format is not supported",
@@ -96,9 +98,10 @@ CLAIMS: list[tuple[str, str, str, str]] = [
     ("diagnostics.md", "one whose `__init__` stores attributes does not yet",
      "class AppError(Exception):\n    def __init__(self, item: str):\n        super().__init__(item)\n"
      "        self.item = item\n\n\ndef main():\n    e = AppError('boom')\n", "E0316"),
-    ("diagnostics.md", "an object's attribute lives inside the object, and passing it that way is not supported yet",
-     "def push(xs: list[int], x: int):\n    xs.append(x)\n\n\nclass M:\n    def __init__(self):\n"
-     "        self.log: list[int] = []\n\n\ndef main():\n    m = M()\n    push(m.log, 1)\n", "E0317"),
+    ("diagnostics.md", "two such attributes in one call, and an",
+     "def push(xs: list[int], ys: list[int]):\n    xs.append(1)\n    ys.append(2)\n\n\nclass M:\n"
+     "    def __init__(self):\n        self.log: list[int] = []\n        self.seen: list[int] = []\n\n\n"
+     "def main():\n    m = M()\n    push(m.log, m.seen)\n", "E0317"),
     ("diagnostics.md", "What that state machine cannot hold yet",
      "def g(n: int):\n    try:\n        yield n\n    finally:\n        pass\n\n\ndef main():\n    it = g(3)\n"
      "    print(next(it))\n    print(next(it, 0))\n", "E0294"),

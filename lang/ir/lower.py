@@ -1072,11 +1072,12 @@ class FunctionLowering:
     def expr_TRef(self, e: t.TRef) -> ir.Value:
         return ir.Ref(e.type, self.read_global(e.var, e.span))
 
-    def expr_TLend(self, e: t.TLend) -> ir.Value:
+    def expr_TLend(self, e: t.TLend, taken: bool = False) -> ir.Value:
         """An element changed in place: its bits lent to a slot, stored back afterwards (also on
         the way out of a raise: the change may have freed what the old bits point at), as
         call() lends a field to a `mut` argument. While lent, the slot's live flag is set, so
-        replacing one of its fields destroys the old value; the flag is cleared as the bits go back."""
+        replacing one of its fields destroys the old value; the flag is cleared as the bits go back.
+        `taken`: the value goes to a new owner (`got = self.rows.pop()`), not to a temporary."""
         ptr = self.expr(e.ptr)
         slot = self.var(e.slot)
         zero = ir.Const(T.INT, 0)
@@ -1108,7 +1109,8 @@ class FunctionLowering:
         self.block = resume
         self.handlers.append(writeback)
         try:
-            result = self.expr(e.inner) if e.inner is not None else ir.Const(T.NONE, None)
+            result = ir.Const(T.NONE, None) if e.inner is None else self.own.take(e.inner) if taken \
+                else self.expr(e.inner)
             for inner in e.body:
                 self.stmt(inner)
         finally:

@@ -241,6 +241,8 @@ class OwnershipLowering:
             for inner in e.body:
                 self.lw.stmt(inner)
             return self.take(e.result)
+        if isinstance(e, t.TLend):  # `got = self.rows.pop()`: the call's result, made while the object is lent
+            return self.lw.expr_TLend(e, taken=True)
         return self.lw.expr(e)
 
     def expr_TCopy(self, e: t.TCopy) -> ir.Value:

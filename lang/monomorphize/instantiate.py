@@ -22,6 +22,7 @@ from ..semantics.globals import SCRIPT
 from ..semantics.gpu import check_shared_memory
 from ..semantics.imports import ModuleLoader, is_stdlib_file
 from ..semantics.module import resolve_fields, resolve_type
+from ..semantics.python_float import keeps_int, kept_parameters
 from ..semantics.scope import ComptimeSymbol, ModuleSymbols
 from ..semantics.typed import FunctionInstance, TConst
 from ..source import Span
@@ -186,10 +187,11 @@ class Instantiator:
             instance = FunctionInstance(decl, home.name, param_types,
                                         self.unique_symbol(mangle(home.name, decl, param_types, owner, ct_args)),
                                         owner=owner, ct_args=ct_args)
-            instance.return_type = self.declared_return_type(decl, owner, method_env(decl, owner, ct_args), home)
+            instance.return_type = None if keeps_int(instance) else \
+                self.declared_return_type(decl, owner, method_env(decl, owner, ct_args), home)
             self.instances[key] = instance
             self.worklist.append(instance)
-        inferred = decl.kind == "def" and decl.returns is None and decl.self_convention != "out"
+        inferred = recursive_returns.inferred(instance)
         if (instance.return_type is None or inferred) and not instance.checked and not instance.in_progress:
             # The caller needs this `def`'s inferred return type now. (One that returns nothing
             # is known to return None, but is still checked here, at its first call: a script's
@@ -197,6 +199,8 @@ class Instantiator:
             if self.depth >= MAX_INFERENCE_DEPTH:
                 self.diags.error("E0221", span or decl.name_span, func=decl.name)
                 return None
+            if instance.called_at is None and span is not None and kept_parameters(instance):
+                instance.called_at = (span, None)  # (the call python_float.int_parameters_note shows)
             self.check(instance)
         return instance
 

@@ -52,6 +52,11 @@ class AttributeTypes:
     lost: set = field(default_factory=set)  # keys found whose type this run could not rebuild
     rebuilt: dict = field(default_factory=dict)  # key -> the Type in this run
     loader: object = None  # the run's ModuleLoader (run_once sets it)
+    # Attribute name -> where this run first changed one in place, and the locals bound to such an
+    # attribute that wait for the end of the check (semantics/object_containers.py).
+    changed: dict = field(default_factory=dict)
+    copies: list = field(default_factory=list)
+    stores: list = field(default_factory=list)  # (`o.items = xs`, a later read of xs): object_containers.py
 
 
 def check_with_attribute_types(module: ast.Module, diags, run_once):
@@ -62,12 +67,16 @@ def check_with_attribute_types(module: ast.Module, diags, run_once):
     while True:
         before = diags.snapshot()
         state.rebuilt, state.new, state.lost = {}, {}, set()
+        state.changed, state.copies, state.stores = {}, [], []
         program = run_once(state)
         if state.new:
             diags.rewind(before)
             state.found.update(state.new)
             continue
         _report_unresolved(module, state, diags)
+        from .object_containers import report
+
+        report(state, diags)
         return program
 
 

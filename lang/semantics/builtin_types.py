@@ -32,6 +32,8 @@ ROLES: dict[str, str] = {
     "Dict": "Python's dict: `{k: v}`, dict comprehensions, `dict[K, V]`; the size-change check of a loop",
     "Set": "Python's set: `{a, b}`, `set()`, `set[T]`",
     "Bytes": "Python's bytes: `b\"...\"` literals, `bytes(...)`, `s.encode()`; named `bytes` by `type(x).__name__`",
+    "ByteArray": "Python's bytearray: shared by the names bound to it, as a list is (semantics/sharing.py); "
+                 "its encodings and argument types checked as bytes' are (semantics/bytes_checks.py)",
     "Tuple": "Python's tuple: `(a, b)`, `tuple[A, B]`; one struct per length (Tuple1 ... Tuple8), each "
              "instance named as its items' types",
     "Optional": "`T | None`, `Optional[T]`: narrowing by `is not None`, None assigned or compared",

@@ -1,4 +1,4 @@
-"""What pyx's `bytes` (stdlib/pybytes.px) refuses when compiling, where CPython would go on.
+"""What pyx's `bytes` and `bytearray` (stdlib/pybytes.px) refuse when compiling, where CPython would go on.
 
 - E0189: an encoding or error handler, written as a literal, that CPython knows and pyx's bytes
   do not (`s.encode("utf-16")`, `b.decode("utf-8", "backslashreplace")`): pyx has utf-8, ascii
@@ -26,6 +26,8 @@ ENCODINGS = {"utf_8", "utf8", "u8", "utf", "ascii", "us_ascii", "646", "latin_1"
              "iso_8859_1", "iso8859_1", "8859", "cp819"}
 HANDLERS = {"strict", "replace", "ignore"}
 _METHODS = {"encode", "decode", "__init__"}
+# The methods of bytes and bytearray that take bytes (or a bytearray, or an int) under a type parameter.
+_TAKING_BYTES = {"__contains__", "__eq__", "__ne__", "__add__", "__iadd__", "extend"}
 
 
 def _text(t) -> bool:
@@ -65,7 +67,7 @@ def check_call(chk: FunctionChecker, decl, params, bound, span, owner) -> bool:
     """False (after a diagnostic) where a call of bytes' or str's methods is one of the above."""
     if owner is None or not is_stdlib_file(decl.span.file.name):
         return True
-    bytes_owner, str_owner = is_builtin(owner, "Bytes"), is_string(owner)
+    bytes_owner, str_owner = is_builtin(owner, "Bytes") or is_builtin(owner, "ByteArray"), is_string(owner)
     if not (bytes_owner or str_owner):
         return True
     if decl.name in _METHODS and (bytes_owner or decl.name == "encode"):
@@ -77,9 +79,10 @@ def check_call(chk: FunctionChecker, decl, params, bound, span, owner) -> bool:
                 return False
     for p, b in zip(params, bound, strict=False):
         # Only a parameter declared as the other type (`other: bytes`, `sep: Optional[bytes]`), and
-        # `x in b`, whose `x` may be an int or bytes: `str(b)`, `print(b)` and f-strings take any T.
+        # `x in b`, `b == x`, `ba += x`, whose `x` may be an int, bytes or a bytearray: `str(b)`, `print(b)`
+        # and f-strings take any T.
         wanted = _declared(p.annotation)
-        if decl.name == "__contains__" and bytes_owner:
+        if decl.name in _TAKING_BYTES and bytes_owner:
             wanted = "bytes"
         given = b.type
         if wanted == "bytes" and _text(given):

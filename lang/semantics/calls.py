@@ -200,6 +200,12 @@ class CallChecker:
         if mode is not None:  # `open(path, "rb")`
             self.msg.error("E0341", mode.span, mode=repr(mode.value), text=f"'{mode.value.replace('b', '') or 'r'}'")
             return TConst(e.span, ERROR, None)
+        if owner is None and receiver is None:  # `take(n, self.bank)`, `heappush(self.heap, x)`: the object lent
+            from .object_containers import passed_attribute
+
+            lent = passed_attribute(self.chk, decl, e)
+            if lent is not None:
+                return lent
         if not launching and any(d.name == "kernel" for d in decl.decorators):
             self.msg.error("E0148", e.func.span, func=decl.name)
             for a in e.args:
@@ -464,6 +470,8 @@ class CallChecker:
                 from .pycollections import passed_as_dict
 
                 declared = passed_as_dict(declared, b.type)  # `dict[K, V]` given a defaultdict: that one
+                # `p(3)` of `def p(x: float)`: an instance for the int, which Python keeps
+                declared = python_float.passed_for_float(self.chk, decl, p, declared, b.type)
             arg_types.append(declared if declared is not None
                              else self.exprs.string_or(default_type(b.type)))  # `f("ab")` of a `def`: a str
         return arg_types
@@ -842,9 +850,12 @@ class CallChecker:
         if text is not None and all(a.type in (text, T.STRING_LITERAL) for a in args):
             args = [self.exprs.coerce(a, text) for a in args]  # max("pear", "apple") and max(s, "x") are str
         from .numbers import common as number_items
+        from .numbers import mixed_numbers
 
-        if number_items(args) is not None:  # `max(n, 0)`, n an `int | float`: compared as numbers.py's Numbers
-            args = [self.exprs.coerce(a, number_items(args)) for a in args]
+        # `max(n, 0)`, n an `int | float` (or a float, where the module has Numbers): compared as Numbers
+        number = number_items(args) or mixed_numbers(self.chk, args)
+        if number is not None:
+            args = [self.exprs.coerce(a, number) for a in args]
         t = args[0].type
         for a in args[1:]:
             u = self._same_or_literal(t, a.type)

@@ -183,7 +183,9 @@ class FunctionChecker:
         self.constraint_failed: bool = False  # this instance reported a failed `constrained[...]` already
         self.handler_depth: int = 0  # inside an except block: a bare `raise` re-raises
         self.next_id: int = 0  # the last local variable's id
-        self.infer_return: bool = instance.decl.returns is None and instance.decl.kind == "def"
+        # (a `def p(x: float) -> float` given an int returns what its body computes: python_float.keeps_int)
+        self.infer_return: bool = (instance.decl.returns is None and instance.decl.kind == "def") \
+            or python_float.keeps_int(instance)
         self.self_var: LocalVar | None = None  # `self` of a method, set by `check`
         self.field_vars: dict[str, LocalVar] = {}  # `__init__(out self)`: a variable per field being initialized
         self.msg: MessageBuilder = MessageBuilder(diags)
@@ -420,10 +422,15 @@ class FunctionChecker:
         if isinstance(value, ast.TupleExpr) and isinstance(declared, T.TupleType) \
                 and any(isinstance(x, ast.NoneLit) for x in value.elts):  # `return None, False` of a
             return self.tuples.literal(value, declared)  # `-> tuple[Node | None, bool]`: None takes its item type
+        from .numbers import holds_numbers, mixes_numbers
         from .optional_items import optional_display
 
-        if needs_context(value, self.module) or optional_display(value, declared):  # `grid: list[list[int]] = [[]]`,
-            # `xs: list[int | None] = [None]`: its empty items (its None items) take the item type
+        mixed = (isinstance(value, ast.ListExpr) and (mixes_numbers(value.elts) or holds_numbers(declared, "T"))) \
+            or (isinstance(value, ast.DictExpr) and (mixes_numbers(value.values) or holds_numbers(declared, "V")))
+        if needs_context(value, self.module) or optional_display(value, declared) or mixed:
+            # `grid: list[list[int]] = [[]]`, `xs: list[int | None] = [None]`: its empty items (its None items)
+            # take the item type; `xs: list[float] = [1, 2.5]`: E0288 at the 1, `xs: list[int | float] = [1, 2]`:
+            # Numbers (semantics/numbers.py)
             if isinstance(value, ast.ListExpr) and is_builtin(declared, "List"):
                 return self.exprs.expr_ListExpr(value, declared.ct_env["T"])
             if isinstance(value, ast.DictExpr) and is_builtin(declared, "Dict"):

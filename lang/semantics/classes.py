@@ -202,7 +202,7 @@ def identity(chk: FunctionChecker, op: str, left: TExpr, right: TExpr, span: Spa
         else:
             chk.msg.error("E0261", span, op=op, left=left.type, right=right.type)
             return TConst(span, ERROR, None)
-    if all(is_class(x.type) for x in sides) and left.type != right.type and not _related(chk, left.type, right.type):
+    if all(is_class(x.type) for x in sides) and left.type != right.type and not related(chk, left.type, right.type):
         chk.msg.error("E0261", span, op=op, left=left.type, right=right.type)
         return TConst(span, ERROR, None)
     return TCompare(span, T.BOOL, addresses, ["==" if op == "is" else "!="], [pointer])
@@ -223,7 +223,7 @@ def object_truth(chk: FunctionChecker, v: TExpr, span: Span) -> TExpr:
     return TStmtExpr(span, T.BOOL, prelude, test) if prelude else test
 
 
-def _related(chk: FunctionChecker, a: Type, b: Type) -> bool:
+def related(chk: FunctionChecker, a: Type, b: Type) -> bool:
     """Whether one class derives from the other: their objects' blocks are compared as they are
     (a subclass object seen as its base is the same block: syntax/inheritance.py `cast_methods`)."""
     from ..syntax.inheritance import DOWN, UP
@@ -385,6 +385,10 @@ def lend(chk: FunctionChecker, handle: TExpr, span: Span, use, attr: str, in_pla
 
         chk.msg.error("E0265", span, cls=key[0], attr=attr, notes=(Note("the loop", walked),))
         return TConst(span, ERROR, None)
+    if in_place:  # (a local bound to such an attribute is judged by it: semantics/object_containers.py)
+        from .object_containers import changed
+
+        changed(chk, attr, span)
     slot = chk.new_var("$object", data, span)
     slot.owned = False  # the object's: the slot only holds its bits for the change
     if chk.assigned is not None:
@@ -513,6 +517,10 @@ def assign_statement(chk: FunctionChecker, s: ast.Assign):
     prelude: list = []
     value = evaluated_first(chk, value, s.span, prelude)
     chk.sharing.stored_copy(value)
+    if len(rest) == 1:  # `o.items = xs`: Python's xs is the attribute from here on (object_containers.py)
+        from .object_containers import stored
+
+        stored(chk, value, rest[0][0], s.span)
 
     def use(name):
         return [chk._assign_targets([reroot(name, rest, s.span)], [value], s.span)]

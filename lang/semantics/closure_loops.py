@@ -236,27 +236,22 @@ def _inlined_body(chk: FunctionChecker, decl: ast.FnDef, form: str) -> tuple[ast
 
     own, nonlocal_names, _free = scope_of(decl.params, decl.body)
     if nonlocal_names and form == "parallelize":
-        where = next(n for n in _walk(decl.body) if isinstance(n, ast.Nonlocal))
+        where = next(n for n in walk_body(decl.body) if isinstance(n, ast.Nonlocal))
         chk.msg.error("E0185", where.span, name=sorted(nonlocal_names)[0])
         return None
     if any(d.name == "parameter" for d in decl.decorators):
         # Mojo's `@parameter fn` writes the captured variable where Python's def binds a local of its
         # own: a plain assignment of a frame's variable is ambiguous, so it must say which.
-        for node in _walk(decl.body):
-            targets = node.targets if isinstance(node, ast.Assign) else (node.target,) if isinstance(
-                node, ast.AugAssign) else ()
-            for target in targets:
-                if not isinstance(target, ast.Name):
-                    continue
-                found = chk.scopes.lookup(target.id)
-                if isinstance(found, LocalVar) and target.id in own:
-                    if form == "parallelize":
-                        chk.msg.error("E0185", target.span, name=target.id)
-                    else:
-                        _error(chk, target.span, form,
-                               f"a body that says which `{target.id}` it assigns: `var {target.id}` for a variable "
-                               f"of its own, `nonlocal {target.id}` for the enclosing function's")
-                    return None
+        for target in assigned_names(decl.body):
+            found = chk.scopes.lookup(target.id)
+            if isinstance(found, LocalVar) and target.id in own:
+                if form == "parallelize":
+                    chk.msg.error("E0185", target.span, name=target.id)
+                else:
+                    _error(chk, target.span, form,
+                           f"a body that says which `{target.id}` it assigns: `var {target.id}` for a variable "
+                           f"of its own, `nonlocal {target.id}` for the enclosing function's")
+                return None
     names = {n: _fresh(decl, n) for n in own}
     body = tuple(_rename(stmt, names) for stmt in decl.body)
     problems: list = []
@@ -266,13 +261,23 @@ def _inlined_body(chk: FunctionChecker, decl: ast.FnDef, form: str) -> tuple[ast
     return None if problems else body
 
 
-def _walk(roots):
+def walk_body(roots):
+    """The nodes of a function's body, not those of the functions and lambdas it defines (closure loops'
+    and semantics/device_closures.py's bodies)."""
     stack = list(roots)
     while stack:
         n = stack.pop()
         yield n
         if not isinstance(n, (ast.FnDef, ast.Lambda)):
             stack.extend(ast.children(n))
+
+
+def assigned_names(body):
+    """The names a body assigns, with `=` or an augmented assignment (`x += 1`), in its own code."""
+    for node in walk_body(body):
+        targets = node.targets if isinstance(node, ast.Assign) else (node.target,) if isinstance(
+            node, ast.AugAssign) else ()
+        yield from (t for t in targets if isinstance(t, ast.Name))
 
 
 def _rename(node, names: dict[str, str]):

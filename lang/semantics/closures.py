@@ -59,6 +59,8 @@ from .typed import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from .check import FunctionChecker
     from .expressions import ExpressionChecker
     from .messages import MessageBuilder
@@ -237,6 +239,11 @@ def _typed_nodes(body: list) -> list:
 
 def holds_address(t: Type) -> bool:
     """Whether values of t keep the address of some frame's variable (directly or inside)."""
+    return next(_frames(t), None) is not None
+
+
+def _frames(t: Type) -> Iterator[FunctionType]:
+    """The closure types in t (itself, its fields', its parameters') that keep a frame's address."""
     seen: set[Type] = set()
     stack = [t]
     while stack:
@@ -245,25 +252,9 @@ def holds_address(t: Type) -> bool:
             continue
         seen.add(u)
         if isinstance(u, FunctionType) and u.frame:
-            return True
+            yield u
         stack.extend(ft for _, ft in u.fields)
         stack.extend(v for v in u.ct_env.values() if isinstance(v, Type))
-    return False
-
-
-def _frames(t: Type) -> list[FunctionType]:
-    seen: set[Type] = set()
-    stack, found = [t], []
-    while stack:
-        u = stack.pop()
-        if not isinstance(u, StructType) or u in seen:
-            continue
-        seen.add(u)
-        if isinstance(u, FunctionType) and u.frame:
-            found.append(u)
-        stack.extend(ft for _, ft in u.fields)
-        stack.extend(v for v in u.ct_env.values() if isinstance(v, Type))
-    return found
 
 
 class _Captures:

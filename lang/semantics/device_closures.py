@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from .. import types as T
 from ..syntax import ast
 from ..types import ERROR, FunctionType
+from .closure_loops import assigned_names, walk_body
 from .typed import LocalVar, TBlock, TConst
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ def elementwise(chk: FunctionChecker, s: ast.ExprStmt):
     problem = _shape_problem(decl, width, nested=found is not None)
     if problem is not None:
         return _error(chk, body_name.span, problem)
-    together = next((n for n in _walk(decl.body) if (called := _called_name(n)) in _BLOCK_WIDE
+    together = next((n for n in walk_body(decl.body) if (called := _called_name(n)) in _BLOCK_WIDE
                      and chk.scopes.lookup(called) is None), None)
     if together is not None:
         return _error(chk, together.span, "a body whose calls are independent: its threads make no blocks of a size "
@@ -155,15 +156,6 @@ def _shape_problem(decl: ast.FnDef, width: int, nested: bool) -> str | None:
     return None
 
 
-def _walk(roots):
-    stack = list(roots)
-    while stack:
-        n = stack.pop()
-        yield n
-        if not isinstance(n, (ast.FnDef, ast.Lambda)):
-            stack.extend(ast.children(n))
-
-
 def _captures(chk: FunctionChecker, decl: ast.FnDef, nested: bool,
               copies: dict[str, str]) -> list[tuple[str, Any, ast.Name, str]] | None:
     """What the body reads of the host's, in first-use order, each (name, what, first use, the
@@ -176,12 +168,12 @@ def _captures(chk: FunctionChecker, decl: ast.FnDef, nested: bool,
     own, nonlocal_names, free = scope_of(decl.params, decl.body)
     width_names = {p.name for p in decl.ct_params}
     uses: dict[str, ast.Name] = {}  # each name's first use in the source (where an error points)
-    for node in _walk(decl.body):
+    for node in walk_body(decl.body):
         if isinstance(node, ast.Name) and (node.id not in uses or node.span.start < uses[node.id].span.start):
             uses[node.id] = node
-    declared = {n.name for n in _walk(decl.body) if isinstance(n, ast.VarDecl)}
+    declared = {n.name for n in walk_body(decl.body) if isinstance(n, ast.VarDecl)}
     ok = True
-    for node in _walk(decl.body):
+    for node in walk_body(decl.body):
         if isinstance(node, (ast.Nonlocal, ast.Global)):
             chk.msg.error("E0249", node.span, name=node.names[0], body=decl.name)
             ok = False
@@ -191,14 +183,10 @@ def _captures(chk: FunctionChecker, decl: ast.FnDef, nested: bool,
         # Mojo's `@parameter fn` assigns the captured variable itself where Python's def binds a
         # variable of its own: on the device that write would be lost, so it is refused (a
         # variable of the body's own says `var`).
-        for node in _walk(decl.body):
-            targets = node.targets if isinstance(node, ast.Assign) else (node.target,) if isinstance(
-                node, ast.AugAssign) else ()
-            for target in targets:
-                if isinstance(target, ast.Name) and target.id in own and target.id not in declared \
-                        and isinstance(chk.scopes.lookup(target.id), LocalVar):
-                    chk.msg.error("E0249", target.span, name=target.id, body=decl.name)
-                    return None
+        for target in assigned_names(decl.body):
+            if target.id in own and target.id not in declared and isinstance(chk.scopes.lookup(target.id), LocalVar):
+                chk.msg.error("E0249", target.span, name=target.id, body=decl.name)
+                return None
     captures: list[tuple[str, Any, ast.Name, str]] = []
     for name in free:
         if name in width_names or name in nonlocal_names:

@@ -176,6 +176,14 @@ def unraising(chk: FunctionChecker, var: LocalVar | None) -> str:
         if var is not None and not raising(chk) and recordable(chk, var) else ""
 
 
+def with_data(chk: FunctionChecker, classes: set[str] | None) -> str | None:
+    """Why a caught exception of one of `classes` is not kept exactly: the first of them with data (its
+    `__init__` stores attributes); None where none has."""
+    data = sorted(c for c in classes or () if DATA + c in chk.module.structs)
+    return f"`{data[0]}` has data (its `__init__` stores attributes), which an exception value does not keep" \
+        if data else None
+
+
 def shown_arguments(chk: FunctionChecker, var: LocalVar) -> tuple[int, str] | str:
     """How caught exception var's arguments show (NONE, TEXT, KEY), with the classes raised with none
     where that depends on its class (`|A|B|`, else ""); or why pyx cannot tell (a class that may carry
@@ -184,10 +192,9 @@ def shown_arguments(chk: FunctionChecker, var: LocalVar) -> tuple[int, str] | st
 
     exceptions = chk.exceptions
     classes = exceptions.caught_any.get(var)
-    if classes is not None:
-        data = sorted(c for c in classes if DATA + c in chk.module.structs)
-        if data:
-            return f"`{data[0]}` has data (its `__init__` stores attributes), which an exception value does not keep"
+    data = with_data(chk, classes)
+    if data is not None:
+        return data
     how = exceptions.kept_exactly(var, var.span)
     if isinstance(how, str):
         return how

@@ -17,6 +17,7 @@ PARENT = {
     "ValueError": "Exception", "TypeError": "Exception", "AssertionError": "Exception",
     # bytes.decode / str.encode (stdlib/pybytes.px)
     "UnicodeError": "ValueError", "UnicodeDecodeError": "UnicodeError", "UnicodeEncodeError": "UnicodeError",
+    "BufferError": "Exception",  # `ba += ba` (stdlib/pybytes.px bytearray)
     "StopIteration": "Exception",  # next() of a generator with no item left (semantics/generators.py)
     "MemoryError": "Exception", "RuntimeError": "Exception", "NotImplementedError": "RuntimeError",
     "RecursionError": "RuntimeError",  # recursion deeper than the thread's stack allows

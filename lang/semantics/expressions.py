@@ -43,10 +43,11 @@ from .match_patterns import SEQUENCE_TEST, sequence_test
 from .messages import MessageBuilder
 from .narrowing import attribute_read as narrowing_attribute_read
 from .narrowing import narrowed, not_none_when, operand_guards, optional_notes
-from .numbers import NUMBER_TYPE, formatted
+from .numbers import HELD_NUMBERS, NUMBER_TYPE, formatted, held_for_scalars, mixed_numbers
 from .numbers import binary as number_binary
 from .numbers import coerce as as_number
 from .numbers import common as number_items
+from .numbers import holds as number_holds
 from .optional_types import ambiguous_truth, coerce_to_optional, python_truth
 from .rules import (
     BINARY_METHODS,
@@ -178,8 +179,11 @@ class ExpressionChecker:
         if duplicated_shared_item(self.chk, e.elts, elts) or self._mixed_items(elts):
             return TConst(e.span, ERROR, None)
         elem = inheritance.common_base(self.chk, elts) or function_values.common_type(self.chk, elts, e.span) \
-            or number_items(elts) or self.string_or(_element_type(elts))
-        if any(x.type == T.NONE for x in elts) or expected is not None:  # `[2, None]` (semantics/optional_items.py)
+            or number_items(elts) or (mixed_numbers(self.chk, elts) if expected is None else None) \
+            or self.string_or(_element_type(elts))
+        if expected is not None and all(number_holds(expected, x.type) for x in elts):
+            elem = expected  # `xs: list[int | float] = [1, 2.5]` (semantics/numbers.py)
+        elif any(x.type == T.NONE for x in elts) or expected is not None:  # `[2, None]` (semantics/optional_items.py)
             from .optional_items import item_type
 
             inner = self.string_or(_element_type([x for x in elts if x.type != T.NONE] or elts))
@@ -279,8 +283,12 @@ class ExpressionChecker:
                                                         "key and value types)")
             return TConst(e.span, ERROR, None)
         key_type = self.string_or(_element_type(keys))
-        value_type = function_values.common_type(self.chk, values, e.span) or self.string_or(_element_type(values))
-        if any(x.type == T.NONE for x in values) or expected is not None:  # `{"a": None}` (semantics/optional_items.py)
+        value_type = function_values.common_type(self.chk, values, e.span) or number_items(values) \
+            or (mixed_numbers(self.chk, values) if expected is None else None) \
+            or self.string_or(_element_type(values))  # (`{"a": 1, "b": 2.5}`: numbers.py)
+        if expected is not None and all(number_holds(expected, x.type) for x in values):
+            value_type = expected  # `d: dict[str, int | float] = {"a": 1, "b": 2.5}` (semantics/numbers.py)
+        elif any(x.type == T.NONE for x in values) or expected is not None:  # `{"a": None}` (optional_items.py)
             from .optional_items import item_type
 
             inner = self.string_or(_element_type([x for x in values if x.type != T.NONE] or values))
@@ -846,6 +854,8 @@ class ExpressionChecker:
             return default_type(a.type)
         if number_items([a, b]) is not None:  # `n if c else 0`, n an `int | float` (semantics/numbers.py)
             return number_items([a, b])
+        if mixed_numbers(self.chk, [a, b]) is not None:  # `n if c else 0.5`: an int or a float, as Python's
+            return mixed_numbers(self.chk, [a, b])
         if isinstance(a.type, LiteralType) and self._accepts(b.type, a):
             return b.type
         if isinstance(b.type, LiteralType) and self._accepts(a.type, b):
@@ -1145,7 +1155,12 @@ class ExpressionChecker:
                 and python_float.python_code(self.chk):  # `p(n)` of `def p(x: float)`: Python keeps the int
             notes = (Note("Python keeps an int where `float` is annotated (`p(3)` of `def p(x: float)` gets 3, "
                           "printed `3`): write `float(...)` where a float is meant, or annotate `int | float` "
-                          "to keep either"),)
+                          "to keep either"), *python_float.int_parameters_note(self.chk))
+        elif (python_float.is_float(e.type) or e.type == T.FLOAT_LITERAL) and target == T.INT \
+                and python_float.python_code(self.chk):  # `x -= 0.5` in `def f(x: float)`'s copy for an int
+            notes = python_float.int_parameters_note(self.chk)
+        if held_for_scalars(e.type, target):  # `mean([1, 2.5])` of a `def mean(xs: list[float])`
+            notes = (Note(HELD_NUMBERS),)
         self.msg.error("E0201", e.span, notes, expected=target, found=e.type)
         return TConst(e.span, ERROR, None)
 

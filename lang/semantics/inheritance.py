@@ -56,7 +56,8 @@ def _struct_named(t: Type, *names: str) -> bool:
     return any(is_builtin(t, name) for name in names)
 
 
-_BUILTIN_STRUCTS = {"str": ("String",), "list": ("List",), "dict": ("Dict",), "set": ("Set",), "bytes": ("Bytes",)}
+_BUILTIN_STRUCTS = {"str": ("String",), "list": ("List",), "dict": ("Dict",), "set": ("Set",), "bytes": ("Bytes",),
+                    "bytearray": ("ByteArray",)}
 
 
 def isinstance_call(chk: FunctionChecker, e: ast.Call) -> TExpr:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import string
+from collections.abc import Callable
 from dataclasses import replace
 
 from .. import types as T
@@ -137,100 +138,25 @@ def _bind_prelude(module: ast.Module, symbols: ModuleSymbols, seen: dict, diags:
             continue
         _bind_import(ast.Import(module.span, home, None, ((name, name),), True), symbols, seen, diags, loader,
                      stdlib=True)
-    if not loader.is_stdlib(module, "collections"):
-        # `[a, b]` and `{k: v}` build the stdlib's List and Dict whatever the module calls them,
-        # and so do Python's `list[int]` and `dict[str, float]`.
-        wanted = tuple((name, hidden) for name, hidden, node in LITERALS
-                       if node in uses.kinds or name.lower() in uses.names)
-        if wanted:
-            _bind_import(ast.Import(module.span, "collections", None, wanted, True), symbols, seen, diags, loader,
-                         stdlib=True)
-    if (ast.SetExpr in uses.kinds or "set" in uses.names) and not loader.is_stdlib(module, "set"):
-        # `{a, b}`, `set(...)`, `set[int]` and set comprehensions build the stdlib's Set (semantics/sets.py).
-        from .sets import HIDDEN
+    for wanted, home, names in _HIDDEN:
+        if not loader.is_stdlib(module, home) and wanted(uses, module):
+            _bind_import(ast.Import(module.span, home, None, names(), True), symbols, seen, diags, loader, stdlib=True)
 
-        _bind_import(ast.Import(module.span, "set", None, HIDDEN, True), symbols, seen, diags, loader, stdlib=True)
-    if (uses.tuples or uses.names & {"tuple", "Tuple"}) and not loader.is_stdlib(module, "tuple"):
-        # `(a, b)`, `return a, b` and Python's `tuple[int, str]` build the stdlib's tuple structs.
-        _bind_import(ast.Import(module.span, "tuple", None, tuple((f"Tuple{n}", TUPLE_STRUCTS[n])
-                                                                     for n in TUPLE_STRUCTS), True),
-                     symbols, seen, diags, loader, stdlib=True)
-    if uses.names & {"max", "min"} and not loader.is_stdlib(module, "traits"):
-        # max and min of structs fold through the stdlib's (the builtins take numbers and SIMD).
-        _bind_import(ast.Import(module.span, "traits", None, (("max", MAX_OF_STRUCTS), ("min", MIN_OF_STRUCTS)), True),
-                     symbols, seen, diags, loader, stdlib=True)
-    if KEY_ARGUMENT in uses.names and not loader.is_stdlib(module, "functional"):
-        # `sorted(xs, key=f)`, `xs.sort(key=f)`, `min`/`max(..., key=f)` call these (semantics/closures.py).
-        _bind_import(ast.Import(module.span, "functional", None, tuple(KEY_FUNCTIONS.items()), True), symbols, seen,
-                     diags, loader, stdlib=True)
-    if ast.Slice in uses.kinds and not loader.is_stdlib(module, "slicing"):
-        # `xs[a:b]` passes the stdlib's Slice to `__getitem__`, whatever the module calls `Slice`.
-        _bind_import(ast.Import(module.span, "slicing", None, (("Slice", SLICE_LITERAL),), True), symbols, seen,
-                     diags, loader, stdlib=True)
-    if (uses.optional or uses.names & OPTIONAL_NAMES) and not loader.is_stdlib(module, "optional"):
-        # `int | None`, `Union[int, None]`, `typing.Optional[int]` name the stdlib's Optional.
-        _bind_import(ast.Import(module.span, "optional", None, (("Optional", OPTIONAL_TYPE),), True), symbols,
-                     seen, diags, loader, stdlib=True)
-    if (getattr(uses, "numbers", False) or "Union" in uses.names) and not loader.is_stdlib(module, "number"):
-        # Python's `int | float` (semantics/numbers.py)
-        from .numbers import NUMBER_TYPE
 
-        _bind_import(ast.Import(module.span, "number", None, (("Number", NUMBER_TYPE),), True), symbols, seen,
-                     diags, loader, stdlib=True)
-    if not loader.is_stdlib(module, "exception_value"):
-        from .exceptions import PARENT
+def _semantics(name: str):
+    """semantics/<name>.py, imported when a hidden binding first needs its names (a module that
+    needs none does not pay for the import at its cold start)."""
+    import importlib
 
-        # `errors: list[Exception] = [AppError("x")]`: an exception class named in code (semantics/exception_values.py)
-        classes = {str(getattr(d, "name", "")) for d in module.body if type(d).__name__ == "ExceptionClassDef"}
-        if uses.names & (PARENT.keys() | classes):
-            from .exception_values import CAUGHT_VALUE, EXCEPTION_VALUE, RAISED_VALUE
+    return importlib.import_module(f".{name}", __package__)
 
-            _bind_import(ast.Import(module.span, "exception_value", None,
-                                    (("ExceptionValue", EXCEPTION_VALUE), ("_exception_value_of", CAUGHT_VALUE),
-                                     ("_exception_value_raised", RAISED_VALUE)),
-                                    True), symbols, seen, diags, loader, stdlib=True)
-    if getattr(uses, "true_division", False) and not loader.is_stdlib(module, "true_division"):
-        # `/` of two ints, correctly rounded where an int is beyond 2**53 (semantics/expressions.py)
-        _bind_import(ast.Import(module.span, "true_division", None, (("_true_division", TRUE_DIVISION),), True),
-                     symbols, seen, diags, loader, stdlib=True)
-    if getattr(uses, "range_values", False) and not loader.is_stdlib(module, "ranges"):
-        # `r = range(n)`, `zip(range(3), xs)`: the stdlib's Range (a `for` over range(...) needs none)
-        _bind_import(ast.Import(module.span, "ranges", None, (("Range", RANGE_VALUE),), True), symbols, seen,
-                     diags, loader, stdlib=True)
-    if uses.text and not loader.is_stdlib(module, "string"):
-        _bind_import(ast.Import(module.span, "string", None, (("String", STRING_LITERAL),), True), symbols, seen,
-                     diags, loader, stdlib=True)
-    if uses.formatting and not loader.is_stdlib(module, "formatting"):
-        # `"%d" % n` and `"{}".format(x)` become calls of these (semantics/strformat.py).
-        _bind_import(ast.Import(module.span, "formatting", None, (("percent_field", PERCENT_FIELD),), True), symbols,
-                     seen, diags, loader, stdlib=True)
-        _bind_import(ast.Import(module.span, "string", None, (("format", FORMAT_FIELD), ("repr", REPR_FIELD)), True),
-                     symbols, seen, diags, loader, stdlib=True)
-    if uses.maketrans and not loader.is_stdlib(module, "translate"):
-        # `str.maketrans(x, y)` (semantics/text_tables.py)
-        _bind_import(ast.Import(module.span, "translate", None, (("maketrans", MAKETRANS),), True),
-                     symbols, seen, diags, loader, stdlib=True)
-    if BYTES_LITERAL in uses.names and not loader.is_stdlib(module, "pybytes"):
-        # `b"..."` (syntax/bytes_literals.py)
-        _bind_import(ast.Import(module.span, "pybytes", None, (("_bytes_literal", BYTES_LITERAL),), True),
-                     symbols, seen, diags, loader, stdlib=True)
-    if NESTED_FORMAT in uses.names and not loader.is_stdlib(module, "format_spec"):
-        # `f"{x:<{w}}"`: a spec only the run knows (syntax/nested_spec.py)
-        _bind_import(ast.Import(module.span, "format_spec", None, (("format_at_run_time", NESTED_FORMAT),), True),
-                     symbols, seen, diags, loader, stdlib=True)
-    if runtime_format.USED in uses.names and not loader.is_stdlib(module, "str_format"):
-        # `fmt.format(x)` of a str made at run time (semantics/runtime_format.py)
-        _bind_import(ast.Import(module.span, "str_format", None, tuple(runtime_format.BOUND.items()), True),
-                     symbols, seen, diags, loader, stdlib=True)
-    if int_methods.USED in uses.names and not loader.is_stdlib(module, "pyint"):
-        # `x.bit_length()`, `x.to_bytes(...)`, `int.from_bytes(...)` (semantics/int_methods.py)
-        _bind_import(ast.Import(module.span, "pyint", None, tuple(int_methods.BOUND.items()), True),
-                     symbols, seen, diags, loader, stdlib=True)
-    if ZIP_ROWS in uses.names and not loader.is_stdlib(module, "zip_rows"):
-        # `zip(*rows)` (syntax/build_ast.py, semantics/zip_rows.py)
-        _bind_import(ast.Import(module.span, "zip_rows", None, (("zip_rows", ZIP_ROWS), ("VarTuple", VAR_TUPLE)), True),
-                     symbols, seen, diags, loader, stdlib=True)
 
+def _names_an_exception(uses: _Uses, module: ast.Module) -> bool:
+    """`errors: list[Exception] = [AppError("x")]`: an exception class named in code (semantics/exception_values.py)."""
+    from .exceptions import PARENT
+
+    classes = {str(getattr(d, "name", "")) for d in module.body if type(d).__name__ == "ExceptionClassDef"}
+    return bool(uses.names & (PARENT.keys() | classes))
 
 def _nested_spec(text: str) -> bool:
     """Whether a `str.format` string has a field whose spec holds a `{...}`."""
@@ -266,6 +192,12 @@ def _unpacking_sides(node: ast.Assign | ast.For) -> list[ast.Expr]:
     return sides
 
 
+def _mixes_numbers(values) -> bool:
+    from .numbers import mixes_numbers  # (`[1, 2.5]`, `n if c else 0.5`)
+
+    return mixes_numbers(values)
+
+
 def _value_returns(body) -> int:
     """How many `return <value>` a function's body holds (nested functions left out)."""
     count, stack = 0, list(body)
@@ -299,7 +231,8 @@ class _Uses:
         self.tuples = False  # a tuple built (not only `a, b = b, a`, nor a target unpacking one)
         self.range_values = False  # `range(...)` anywhere but as a `for` loop's (or clause's) iterable
         self.numbers = False  # Python's `int | float` may be needed (semantics/numbers.py)
-        self.true_division = False  # `a / b`: of two ints in a `def`, stdlib/true_division.px
+        self.true_division = False  # `a / b` (no float literal in it): of two ints in a `def`, stdlib/true_division.px
+        self.runtime_slices = False  # `x[a:b]` with a bound not written as a number (`t[:n]` of a tuple: tuples.py)
         walk = _UsesWalk(self, {d.name for d in module.body if isinstance(d, ast.FnDef) and d.kind == "def"
                                 and any(p.annotation is None and p.name != "self" for p in d.params)},
                          {d.name for d in module.body if isinstance(d, ast.FnDef) and d.kind == "fn"})
@@ -327,6 +260,11 @@ class _Uses:
         return uses
 
 
+def _number_literal(e: ast.Expr) -> bool:
+    """`3` or `-3`."""
+    return isinstance(e.operand if isinstance(e, ast.Unary) and e.op == "-" else e, ast.IntLit)
+
+
 def _has_str(nodes: list) -> bool:
     return any(isinstance(x, ast.StrLit) for x in nodes)
 
@@ -348,6 +286,7 @@ class _UsesWalk:
 
     def visit_ListExpr(self, node: ast.ListExpr) -> None:
         self.uses.text = self.uses.text or _has_str(node.elts)
+        self.uses.numbers = self.uses.numbers or _mixes_numbers(node.elts)  # `[1, 2.5]` (semantics/numbers.py)
 
     def visit_Assert(self, node: ast.Assert) -> None:
         # `assert n > 0, n`: the message made at run time is str(n), a String (check.py stmt_Assert)
@@ -443,6 +382,9 @@ class _UsesWalk:
         # the whole String library)
         self.uses.text = self.uses.text or isinstance(node.value, ast.StrLit) \
             or (_has_str(node.items) and not (isinstance(node.value, ast.Name) and node.value.id == "external_call"))
+        self.uses.runtime_slices = self.uses.runtime_slices or any(
+            isinstance(i, ast.Slice) and not all(b is None or _number_literal(b) for b in (i.start, i.stop, i.step))
+            for i in node.items)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         uses = self.uses
@@ -490,17 +432,22 @@ class _UsesWalk:
         elif node.op == "*":
             uses.text = uses.text or isinstance(node.left, ast.StrLit) or isinstance(node.right, ast.StrLit)
         elif node.op == "/":
-            uses.true_division = True
+            # `x / 2.0` divides floats: only a `/` that may be of two ints needs stdlib/true_division.px
+            uses.true_division = uses.true_division or not any(isinstance(x, ast.FloatLit)
+                                                               for x in (node.left, node.right))
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self.uses.optional = self.uses.optional or uses_optional_spelling(node)
+        self.uses.numbers = self.uses.numbers or _mixes_numbers((node.body, node.orelse))  # `1 if c else 0.5`
 
     def visit_SetExpr(self, node: ast.SetExpr) -> None:
         self.uses.kinds.add(ast.ListExpr)  # a set is built from a list of its items (semantics/sets.py)
         self.uses.text = self.uses.text or _has_str(node.elts)
+        self.uses.numbers = self.uses.numbers or _mixes_numbers(node.elts)  # `{1, 2.5}` (semantics/numbers.py)
 
     def visit_DictExpr(self, node: ast.DictExpr) -> None:
         self.uses.text = self.uses.text or _has_str(node.keys + node.values)
+        self.uses.numbers = self.uses.numbers or _mixes_numbers(node.values)  # `{"a": 1, "b": 2.5}`
 
     def visit_Comprehension(self, node: ast.Comprehension) -> None:
         # it builds a List (sorted and join of a generator too) or a Dict
@@ -531,6 +478,60 @@ PYTHON_GENERICS = {"list": LIST_LITERAL, "dict": DICT_LITERAL, "set": "Set liter
 # The stdlib's struct for a tuple of n items (stdlib/tuple.px), by length, under a name no source can spell.
 MAX_TUPLE = 8
 TUPLE_STRUCTS = {n: f"tuple of {n}" for n in range(1, MAX_TUPLE + 1)}
+
+# The stdlib bindings a module gets without an import, under names no source spells: (whether the module
+# needs them, given what its code uses; the stdlib module; its names -> the names bound). In this order.
+_HIDDEN: tuple[tuple[Callable[[_Uses, ast.Module], bool], str, Callable[[], tuple[tuple[str, str], ...]]], ...] = (
+    # `[a, b]` and `{k: v}` build the stdlib's List and Dict whatever the module calls them, and so do
+    # Python's `list[int]` and `dict[str, float]`.
+    *((lambda uses, _, node=node, name=name: node in uses.kinds or name.lower() in uses.names, "collections",
+       lambda name=name, hidden=hidden: ((name, hidden),)) for name, hidden, node in LITERALS),
+    # `{a, b}`, `set(...)`, `set[int]` and set comprehensions build the stdlib's Set (semantics/sets.py).
+    (lambda uses, _: ast.SetExpr in uses.kinds or "set" in uses.names, "set", lambda: _semantics("sets").HIDDEN),
+    # `(a, b)`, `return a, b` and Python's `tuple[int, str]` build the stdlib's tuple structs.
+    (lambda uses, _: uses.tuples or bool(uses.names & {"tuple", "Tuple"}), "tuple",
+     lambda: tuple((f"Tuple{n}", TUPLE_STRUCTS[n]) for n in TUPLE_STRUCTS)),
+    # max and min of structs fold through the stdlib's (the builtins take numbers and SIMD).
+    (lambda uses, _: bool(uses.names & {"max", "min"}), "traits",
+     lambda: (("max", MAX_OF_STRUCTS), ("min", MIN_OF_STRUCTS))),
+    # `sorted(xs, key=f)`, `xs.sort(key=f)`, `min`/`max(..., key=f)` call these (semantics/closures.py).
+    (lambda uses, _: KEY_ARGUMENT in uses.names, "functional", lambda: tuple(KEY_FUNCTIONS.items())),
+    # `xs[a:b]` passes the stdlib's Slice to `__getitem__`, whatever the module calls `Slice`.
+    (lambda uses, _: ast.Slice in uses.kinds, "slicing", lambda: (("Slice", SLICE_LITERAL),)),
+    # `int | None`, `Union[int, None]`, `typing.Optional[int]` name the stdlib's Optional.
+    (lambda uses, _: uses.optional or bool(uses.names & OPTIONAL_NAMES), "optional",
+     lambda: (("Optional", OPTIONAL_TYPE),)),
+    # Python's `int | float` (semantics/numbers.py)
+    (lambda uses, _: getattr(uses, "numbers", False) or "Union" in uses.names, "number",
+     lambda: (("Number", _semantics("numbers").NUMBER_TYPE),)),
+    (_names_an_exception, "exception_value",
+     lambda: tuple(zip(("ExceptionValue", "_exception_value_of", "_exception_value_raised"),
+                       (getattr(_semantics("exception_values"), n)
+                        for n in ("EXCEPTION_VALUE", "CAUGHT_VALUE", "RAISED_VALUE"))))),
+    # `/` of two ints, correctly rounded where an int is beyond 2**53 (semantics/expressions.py)
+    (lambda uses, _: getattr(uses, "true_division", False), "true_division",
+     lambda: (("_true_division", TRUE_DIVISION),)),
+    # `r = range(n)`, `zip(range(3), xs)`: the stdlib's Range (a `for` over range(...) needs none)
+    (lambda uses, _: getattr(uses, "range_values", False), "ranges", lambda: (("Range", RANGE_VALUE),)),
+    (lambda uses, _: uses.text, "string", lambda: (("String", STRING_LITERAL),)),
+    # `"%d" % n` and `"{}".format(x)` become calls of these (semantics/strformat.py).
+    (lambda uses, _: uses.formatting, "formatting", lambda: (("percent_field", PERCENT_FIELD),)),
+    (lambda uses, _: uses.formatting, "string", lambda: (("format", FORMAT_FIELD), ("repr", REPR_FIELD))),
+    # `str.maketrans(x, y)` (semantics/text_tables.py)
+    (lambda uses, _: uses.maketrans, "translate", lambda: (("maketrans", MAKETRANS),)),
+    # `b"..."` (syntax/bytes_literals.py)
+    (lambda uses, _: BYTES_LITERAL in uses.names, "pybytes", lambda: (("_bytes_literal", BYTES_LITERAL),)),
+    # `f"{x:<{w}}"`: a spec only the run knows (syntax/nested_spec.py)
+    (lambda uses, _: NESTED_FORMAT in uses.names, "format_spec", lambda: (("format_at_run_time", NESTED_FORMAT),)),
+    # `fmt.format(x)` of a str made at run time (semantics/runtime_format.py)
+    (lambda uses, _: runtime_format.USED in uses.names, "str_format", lambda: tuple(runtime_format.BOUND.items())),
+    # `x.bit_length()`, `x.to_bytes(...)`, `int.from_bytes(...)` (semantics/int_methods.py)
+    (lambda uses, _: int_methods.USED in uses.names, "pyint", lambda: tuple(int_methods.BOUND.items())),
+    # `zip(*rows)` (syntax/build_ast.py, semantics/zip_rows.py)
+    (lambda uses, _: ZIP_ROWS in uses.names, "zip_rows", lambda: (("zip_rows", ZIP_ROWS), ("VarTuple", VAR_TUPLE))),
+    # `t[:n]` of a tuple whose items have one type: a VarTuple of its items, sliced (semantics/tuples.py)
+    (lambda uses, _: getattr(uses, "runtime_slices", False), "zip_rows", lambda: _semantics("tuples").HIDDEN),
+)
 
 
 # Where an imported name is looked for in the module that defines it.

@@ -14,6 +14,10 @@ type, so such a value is a `Number`:
 - an attribute the checker types (semantics/attribute_types.py) given an int and a float
   (`widen_attribute`), and a local variable first an int and then given a Number (`widen_variable`),
   become one, for the next check;
+- a display or conditional that mixes ints and floats (`[1, 2.5]`, `n if c else 0.5`, `max(x, 0)`),
+  in a `def`, where the module binds Number (`mixed_numbers`; `mixes_numbers` binds it for int and
+  float constants side by side), and a `def`'s `float` parameter given an int that the body assigns
+  (semantics/python_float.py `passed_for_float`);
 - an Int, a Bool or a Float64 (or a constant) converts to one where one is wanted (`coerce`); a
   Number where an Int or a Float64 is wanted is E0304 (`int(x)` or `float(x)` says which);
 - in an operator beside a Float64 it is read as a float (Python's result is a float whatever it
@@ -21,7 +25,8 @@ type, so such a value is a `Number`:
 
 The module binds stdlib/number.px under a name no source spells (`NUMBER_TYPE`) when its code may
 need it (semantics/module.py, `_UsesWalk`: a `|` of `int` or `float`, a method some subclass
-overrides, a `def` with two `return`s of a value, an `__init__` with an unannotated parameter).
+overrides, a `def` with two `return`s of a value, an `__init__` with an unannotated parameter, an int
+constant beside a float one in a display or conditional).
 """
 from __future__ import annotations
 
@@ -72,6 +77,58 @@ def common(values: list[TExpr]) -> Type | None:
     if number is None or not all(holds(number, v.type) for v in values):
         return None
     return number
+
+
+def holds_numbers(container: Type, param: str) -> bool:
+    """Whether a container type's item (`param`: "T" of a List, "V" of a Dict) is a Number."""
+    item = getattr(container, "ct_env", {}).get(param)
+    return isinstance(item, Type) and is_number(item)
+
+
+def mixes_numbers(values) -> bool:
+    """`[1, 2.5]`, `1 if c else 0.5`: an int constant beside a float constant, read off the syntax
+    (semantics/module.py binds Number for it, and `mixed_numbers` makes the value one). Not `[n, 2.5]`:
+    n may be a float, and binding Number costs every compile of the module about 0.4 s (the values of
+    a module that binds it for another reason are Numbers all the same)."""
+    def constant(v: ast.Expr, kind: type) -> bool:
+        return isinstance(v, kind) or (isinstance(v, ast.Unary) and isinstance(v.operand, kind))
+
+    return any(constant(v, ast.FloatLit) for v in values) and any(constant(v, ast.IntLit) for v in values)
+
+
+def mixed_numbers(chk: FunctionChecker, values: list[TExpr]) -> Type | None:
+    """The Number type where Python code mixes ints and floats in one value (the items of `[1, 2.5]`,
+    the sides of `n if c else 0.5`, the arguments of `max(x, 0)`), which CPython keeps as each is (`[1,
+    2.5]`, not `[1.0, 2.5]`); None where the values are not all ints and floats of both kinds (a Bool
+    stays a Bool), in an `fn`, or where the module binds no Number (semantics/module.py `_UsesWalk`:
+    E0208, E0288 then)."""
+    from .python_float import python_code
+
+    kinds = {None if v.type == T.BOOL else _kind(v.type) for v in values}
+    if kinds != {"int", "float"} or not python_code(chk):
+        return None
+    return number_type(chk)
+
+
+def held_for_scalars(found: Type, target: Type, ints: bool = False) -> bool:
+    """Whether found is target but for Numbers where target holds Float64s or Ints (a `List[Number]`,
+    made of `[1, 2.5]`, where a `list[float]` is wanted: E0201's note says why and what to write); with
+    `ints`, Ints where it holds Float64s too (`[2, 4]` for a `def`'s `list[float]`: python_float.py)."""
+    if not (isinstance(found, StructType) and isinstance(target, StructType)) \
+            or found.declaration() is not target.declaration() or found.ct_env.keys() != target.ct_env.keys():
+        return False
+
+    def kept(a: object, b: object) -> bool:
+        number = isinstance(a, Type) and is_number(a)
+        return (number and b in (T.FLOAT64, T.INT)) or (ints and a == T.INT and b == T.FLOAT64)
+
+    pairs = [(found.ct_env[k], target.ct_env[k]) for k in found.ct_env]
+    return any(kept(a, b) for a, b in pairs) and all(a == b or kept(a, b) for a, b in pairs)
+
+
+HELD_NUMBERS = ("Python keeps each int beside a float as an int (`[1, 2.5]` prints `[1, 2.5]`), so these "
+                "values are `int | float`: write the ints as floats (`1.0`, `float(n)`) where floats are meant, "
+                "or annotate `int | float` in the wanted type")
 
 
 def coerce(chk: FunctionChecker, e: TExpr, target: Type) -> TExpr | None:

@@ -84,15 +84,16 @@ class OwnershipChecker:
         for _, ft in t.fields:
             self.need_drop(ft, span)
 
-    def consume(self, value: TExpr, what: str) -> TExpr:
-        """`value` is given away (bound, stored, returned, passed to a `var` argument): for a
+    def consume(self, value: TExpr, what: str, into: LocalVar | None = None) -> TExpr:
+        """`value` is given away (bound to `into`, stored, returned, passed to a `var` argument): for a
         value with a destructor that must be a move or a fresh value, never a copy."""
         if what != "assigned":  # (a binding's copy is judged by the variable's later use: sharing.py)
             self.chk.sharing.stored_copy(value)  # `grid.append(row)`, `[row]`: Python would store row itself
         if owning(value.type) and is_place(value):
             from .classes import shared_attribute_copied
+            from .object_containers import deferred
 
-            if shared_attribute_copied(self.chk, value):
+            if not deferred(self.chk, value, into) and shared_attribute_copied(self.chk, value):
                 return TConst(value.span, ERROR, None)
             copied = self.copy_of(value)
             if copied is not None:
@@ -184,7 +185,8 @@ class OwnershipChecker:
                 out.append(self.chk.generators.rebound(value))
                 continue
             if owning(value.type):
-                value = self.consume(value, "assigned" if isinstance(target, (LocalVar, FieldTarget)) else "stored")
+                value = self.consume(value, "assigned" if isinstance(target, (LocalVar, FieldTarget)) else "stored",
+                                     target if isinstance(target, LocalVar) else None)
                 if isinstance(target, LocalVar):
                     self.chk.moved_at.pop(target, None)
             out.append(value)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from .. import types as T
 from ..syntax import ast
 from ..types import ERROR
+from . import object_containers
 from .builtin_types import is_builtin
 from .classes import is_class, reaches_object, runs_code
 from .typed import TConst, TExpr, TExprStmt, TLocal, TMove
@@ -42,7 +43,7 @@ def mentions_object(t) -> bool:
     return T.mentions(t, is_class)
 
 
-def _runs_user_code(e) -> bool:
+def runs_user_code(e) -> bool:
     """Whether the checked expression e calls a function of the program, or one of the standard
     library's on an object (`sorted(objs)` calls their `__lt__`): code that could rebind an
     object's attribute."""
@@ -83,13 +84,14 @@ def evaluated_before_printing(chk: FunctionChecker, args: list[ast.Expr], values
         v = values[i]
         if v.type == ERROR or isinstance(v, TConst) or (isinstance(v, TLocal) and _shared(v.type)):
             continue
-        if _shared(v.type) and reaches_object(v) and not any(_runs_user_code(w) for w in values[i + 1:last + 1]):
+        if _shared(v.type) and reaches_object(v) and not any(runs_user_code(w) for w in values[i + 1:last + 1]):
             continue  # an object's list attribute: printed from where it is (see the docstring)
         if v.type == T.NONE:  # a call giving None: run now, printed as None (no value to hold)
             prelude.append(TExprStmt(v.span, v))
             values[i] = TConst(v.span, T.NONE, None)
             continue
         var = chk.new_var("$printed", v.type, v.span)
+        object_containers.printed(chk, v, var)  # an object's list, held until printed (E0263 if changed in place)
         prelude.append(chk.store([var], [v], v.span))
         values[i] = TMove(v.span, var.type, var) if chk.ownership.owning(var.type) else TLocal(v.span, var.type, var)
     return prelude

@@ -9,7 +9,7 @@ from ..syntax import ast
 from ..syntax.classes import data_name
 from ..syntax.exception_data import DATA, MESSAGE
 from ..types import ERROR
-from .exception_values import as_raised, is_value, module_arguments, raised, unraising
+from .exception_values import as_raised, is_value, module_arguments, raised, unraising, with_data
 from .exceptions import PARENT, UNCATCHABLE, UNCATCHABLE_IN_STDLIB, covered, known_names
 from .imports import is_stdlib_file, is_string
 from .inheritance import handle_at, held_address
@@ -51,6 +51,8 @@ class ExceptionChecker:
             self.msg.error("E0135", span, func=decl.name, what=what)
 
     def stmt_Raise(self, s: ast.Raise):
+        if s.cause is not None and not self.cause(s.cause):
+            return None
         if s.exc is None:
             if self.chk.handler_depth == 0:
                 self.msg.error("E0136", s.span)
@@ -117,6 +119,23 @@ class ExceptionChecker:
         self.check_may_raise(f"`{cls.id}`", s.span)
         self.chk.assigned = None
         return TRaise(s.span, UNCATCHABLE if stops else cls.id, message, text=text, shown=shown)
+
+    def cause(self, cause: ast.Expr) -> bool:
+        """`raise X from Y`: Y is None, an exception class, or an exception the function holds (a
+        caught `e`, an exception value). X is raised as `raise X` raises it: the cause shows only in
+        CPython's report of an uncaught exception and in `X.__cause__`, which pyx does not keep.
+        Any other Y is E0359 (CPython's TypeError "exception causes must derive from BaseException")."""
+        if isinstance(cause, ast.NoneLit):
+            return True
+        if isinstance(cause, ast.Name):
+            found = self.chk.scopes.lookup(cause.id)
+            if isinstance(found, LocalVar) and (found.type == T.EXCEPTION or is_value(found.type)
+                                                or found in self.caught):
+                return True
+            if found is None and (cause.id in PARENT or cause.id in self.chk.module.exceptions):
+                return True
+        self.msg.error("E0359", cause.span, cause=source_text(cause))
+        return False
 
     def message_type(self, cls: str, found: T.Type, arg: str, span: Span, key_error: bool) -> None:
         """E0302: `raise C(x)` of a builtin class (or one without an `__init__`) with x no str."""
@@ -210,6 +229,9 @@ class ExceptionChecker:
         classes = self.caught_any.get(var)
         if classes and classes <= covered("KeyError", self.chk.module.exceptions):
             return ("key", None)
+        data = with_data(self.chk, classes)  # (`except Exception as e` where a class with data is raised)
+        if data is not None:
+            return data
         found = module_arguments(self.chk, classes or set())  # the module's own classes, each raised alike
         if found is not None:
             return found

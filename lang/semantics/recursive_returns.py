@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 
 from .. import types as T
+from .python_float import keeps_int
 from .typed import FunctionInstance
 
 # Instances (by id) with a pending call in the check under way: while any is, a `return` of an
@@ -37,7 +38,7 @@ def _awaiting() -> set[int]:
 
 def inferred(instance: FunctionInstance) -> bool:
     decl = instance.decl
-    return decl.kind == "def" and decl.returns is None and decl.self_convention != "out"
+    return (decl.kind == "def" and decl.returns is None and decl.self_convention != "out") or keeps_int(instance)
 
 
 def pending(instance: FunctionInstance, span) -> bool:

@@ -27,14 +27,21 @@ def reflected(chk: FunctionChecker, op: str, left: TExpr, right: TExpr, span: Sp
     """`right.__lt__(left)` for `left > right` (and so on), or None where it does not apply."""
     if op not in REFLECTED or not (classes.is_class(left.type) and classes.is_class(right.type)):
         return None
+    return swapped(chk, REFLECTED[op], left, right, span)
+
+
+def swapped(chk: FunctionChecker, method: str, left: TExpr, right: TExpr, span: Span) -> TExpr | None:
+    """`right.method(left)`, left evaluated first (into a variable), or None where right has no such
+    method. Also `b == ba` of bytes and a bytearray: CPython's bytes compare with any buffer's
+    bytes, pyx's bytearray's `__eq__` takes bytes (stdlib/pybytes.px)."""
     structs = chk.structs
     owner = structs.struct_of(right.type)
-    if owner is None or REFLECTED[op] not in owner.methods:
+    if owner is None or method not in owner.methods:
         return None
     var = chk.new_var(f"$left{chk.next_id}", left.type, left.span)
     chk.next_id += 1
     held = TLocal(left.span, var.type, var)
-    result = structs.method_call(right, REFLECTED[op], [held], span)
+    result = structs.method_call(right, method, [held], span)
     if result is None:
         return None
     return TStmtExpr(span, result.type, [chk.store([var], [left], left.span)], result)

@@ -57,10 +57,11 @@ if TYPE_CHECKING:
 
 
 def python_shared(t: Type) -> bool:
-    """Types whose Python spelling (list, dict, set, collections.deque, Counter) is a mutable object shared by
-    every name bound to it. (A defaultdict's copies share one table: stdlib/_collections.px.)"""
+    """Types whose Python spelling (list, dict, set, bytearray, collections.deque, Counter) is a mutable object
+    shared by every name bound to it. (A defaultdict's copies share one table: stdlib/_collections.px.)"""
     return is_builtin(t, "List") or is_builtin(t, "Dict") or is_builtin(t, "deque") \
-        or is_builtin(t, "Counter") or is_builtin(t, "Set") or is_builtin(t, "OrderedDict")
+        or is_builtin(t, "Counter") or is_builtin(t, "Set") or is_builtin(t, "OrderedDict") \
+        or is_builtin(t, "ByteArray")
 
 
 def _shared_kind(t: Type) -> str:
@@ -239,6 +240,7 @@ class SharingChecker:
     def copied(self, value_ast: ast.Expr, value: TExpr, copy: LocalVar, loop_variable: bool = False) -> None:
         """`copy` was bound (Python-style, without `var`) to a copy of `value`, written `value_ast`,
         or is a `for` loop variable over `value_ast`. Remembered when Python would share instead."""
+        from . import object_containers
         from .classes import shared_attribute_copied
         from .ownership import is_place
 
@@ -247,6 +249,8 @@ class SharingChecker:
                     and copy.name == holder.holder and not loop_variable:
                 self.sharing_state()["copies"].append(_Copy(holder.call, tuple(self.chk.loops), copy, holder.root,
                                                             holder.source, True, holder=holder))
+        if not loop_variable and object_containers.tracked(self.chk, value_ast, value, copy):
+            return  # `last = frames[-1].rolls`: followed as a copy Python would share (object_containers.py)
         if not loop_variable and not is_place(value) and shared_attribute_copied(self.chk, value):
             return  # (reported)
         if is_view(value.type) and not loop_variable:
@@ -299,6 +303,22 @@ class SharingChecker:
         self.sharing_state()["copies"].append(_Copy(value_ast.span, tuple(self.chk.loops), copy,
                                                root if isinstance(root, LocalVar) else None,
                                                self._source_text(value_ast.span), whole, loop_variable))
+
+    def read_after(self, var: LocalVar, span: Span, loops: tuple) -> Span | None:
+        """The first read of var that may run after `span`: later in the source, or in one of `loops`
+        around it (the next iteration); not one after a statement that binds var afresh on every path."""
+        loops = tuple(lp for lp in loops if lp.body)
+        for read in _read_spans(self.chk.fn.references, var):
+            if span.start <= read.start < span.end or _bound_again(self.chk.fn.decl.body, var.name, read, span):
+                continue  # (the statement itself, or a read of another object bound to the name)
+            if read.start > span.end or any(lp.body[0].span.start <= read.start < lp.body[-1].span.end for lp in loops):
+                return read
+        return None
+
+    def follow_copy(self, span: Span, copy: LocalVar, source: str) -> None:
+        """`copy` was bound to a copy of `source` (an object's list: semantics/object_containers.py),
+        which Python would share: a change of it in place is E0229."""
+        self.sharing_state()["copies"].append(_Copy(span, tuple(self.chk.loops), copy, None, source, True))
 
     def _view_kept(self, value_ast: ast.Expr, copy: LocalVar) -> None:
         """`k = d.keys()`, `m = map(f, xs)`: a view or iterator reading `d` or `xs` kept in a
@@ -359,6 +379,7 @@ class SharingChecker:
         """`return rows[0]` of an argument's list: Python returns the caller's own object, which
         the caller may then change; pyx returns a copy. So that is E0235 (`.copy()` says a copy
         is meant, in both languages). So is `return max(rows)`: one of the argument's items."""
+        from . import object_containers
         from .classes import shared_attribute_copied
         from .ownership import is_place
 
@@ -380,6 +401,7 @@ class SharingChecker:
             if not is_place(branch) and shared_attribute_copied(self.chk, branch):
                 return  # `return self.rows[0]`: Python returns the object's own list (E0263, reported)
             root, whole = self.shared_root(branch)
+            object_containers.returned(self.chk, root, branch.span)
             # (a closure's variable shared with its maker, `return order` in `listing`: as an argument's)
             # (only the whole variable: `key=lambda k: groups[k]` gives a copy of an item nobody changes)
             captured = whole and root is not None and not root.is_param and root.by_ref and not root.owned
@@ -490,7 +512,10 @@ class SharingChecker:
 
     def report_sharing(self) -> None:
         """The changes in place that Python would have made visible through another name."""
+        from .object_containers import judge
+
         state = self.sharing_state()
+        judge(self.chk)  # (bindings of an object's list: semantics/object_containers.py)
         for var in dict.fromkeys(state.get("iterators", ())):
             passed = passed_on(self.chk.fn.decl.body, var.name)
             if passed is not None:

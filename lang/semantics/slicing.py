@@ -46,9 +46,10 @@ def overload_name(method: str, args: list[TExpr], methods: dict) -> str:
     return method
 
 
-def slice_value(chk: FunctionChecker, e: ast.Slice) -> TExpr:
+def slice_value(chk: FunctionChecker, e: ast.Slice, checked: dict[int, TExpr] | None = None) -> TExpr:
     """`a:b:c` inside `x[...]`: `Slice(a, b, c, has_start, has_stop)`, an omitted bound 0 and absent,
-    an omitted step 1 (Python's `slice(a, b, c)` with None for what is left out)."""
+    an omitted step 1 (Python's `slice(a, b, c)` with None for what is left out). `checked`: the
+    bounds already checked, by the id of their expression."""
     from .module import SLICE_LITERAL
 
     sym = chk.module.structs.get(SLICE_LITERAL)
@@ -58,7 +59,8 @@ def slice_value(chk: FunctionChecker, e: ast.Slice) -> TExpr:
     def bound(x: ast.Expr | None, default: int) -> TExpr:
         if x is None:
             return TConst(e.span, T.INT, default)
-        return chk.exprs.coerce(chk.exprs.value(chk.exprs.expr(x)), T.INT)
+        value = (checked or {}).get(id(x))
+        return chk.exprs.coerce(chk.exprs.value(value if value is not None else chk.exprs.expr(x)), T.INT)
 
     values = [bound(e.start, 0), bound(e.stop, 0), bound(e.step, 1),
               TConst(e.span, T.BOOL, e.start is not None), TConst(e.span, T.BOOL, e.stop is not None)]

@@ -559,7 +559,11 @@ class StructChecker:
                 and (isinstance(left, TConst) or (isinstance(left, TLocal) and isinstance(right, (TConst, TLocal)))):
             # `4 == opt`: Python's reflected `opt == 4` (swapped only where neither order runs code)
             left, right = right, left
-        if isinstance(left.type, StructType):
+        if op in ("==", "!=") and is_builtin(left.type, "Bytes") and is_builtin(right.type, "ByteArray"):
+            from .reflected_compare import swapped  # `b == ba`: the bytearray's `ba == b`
+
+            result = swapped(self.chk, COMPARE_METHODS[op], left, right, e.span)
+        elif isinstance(left.type, StructType):
             result = self.method_call(left, COMPARE_METHODS[op], [right], e.span)
             if result is None and op == "!=":  # Python falls back to `not __eq__`
                 equal = self.method_call(left, "__eq__", [right], e.span)

@@ -58,6 +58,12 @@ def storable(t: Type) -> bool:
     return t not in (T.NONE, T.EXCEPTION, T.STRING_LITERAL, T.DTYPE) and not isinstance(t, LiteralType)
 
 
+# `t[:n]` of a tuple (semantics/module.py binds it where a slice has a bound that is not a number):
+# stdlib/zip_rows.px `tuple_items`, under a name no source spells.
+TUPLE_ITEMS = "items of a tuple"
+HIDDEN = (("tuple_items", TUPLE_ITEMS),)
+
+
 def same_items(t: TupleType) -> Type | None:
     """The one type of all of a tuple's items, if they have one."""
     items = t.items
@@ -227,23 +233,47 @@ class TupleChecker:
 
     def slice(self, base: TExpr, item: ast.Slice, span: Span) -> TExpr:
         """`t[1:]`, `t[::-1]`: with constant bounds (a tuple's length is part of its type), the
-        items Python's slice picks, as a new tuple."""
+        items Python's slice picks, as a new tuple. With a bound only the run knows (`t[:n]`), a
+        tuple whose items have one type T gives a `tuple[T, ...]` (stdlib/zip_rows.px VarTuple) of
+        the items the run picks; another tuple is E0355."""
         assert isinstance(base.type, TupleType)
         bounds: list[int | None] = []
+        checked: dict[int, TExpr] = {}
         for part in (item.start, item.stop, item.step):
             value = self.exprs.expr(part) if part is not None else None
             if value is not None and value.type == ERROR:
                 return value
-            k = constant_index(value) if value is not None else None
-            if part is not None and k is None:
-                self.msg.error("E0007", part.span, construct="a tuple slice with bounds known only at run time")
-                return TConst(span, ERROR, None)
-            bounds.append(k)
+            if part is not None and value is not None:
+                checked[id(part)] = value
+            bounds.append(constant_index(value) if value is not None else None)
+        runtime = next((part for part, k in zip((item.start, item.stop, item.step), bounds, strict=True)
+                        if part is not None and k is None), None)
+        if runtime is not None:
+            return self.runtime_slice(base, item, checked, runtime.span, span)
         if bounds[2] == 0 and item.step is not None:
             self.msg.error("E0007", item.step.span, construct="a slice step of 0 (Python's ValueError)")
             return TConst(span, ERROR, None)
         picked = range(*slice(*bounds).indices(len(base.type.items)))
         return self.assemble([(base, k) for k in picked], span)
+
+    def runtime_slice(self, base: TExpr, item: ast.Slice, checked: dict[int, TExpr], bound: Span,
+                      span: Span) -> TExpr:
+        """`t[a:b:c]` with a bound only the run knows: `tuple_items(t)[a:b:c]`, the slice of a VarTuple
+        of t's items (its length is the run's), where the items have one type."""
+        from .slicing import slice_value
+
+        t = base.type
+        assert isinstance(t, TupleType)
+        items_of = self.chk.module.functions.get(TUPLE_ITEMS)
+        if same_items(t) is None or items_of is None:
+            self.msg.error("E0355", bound, type=t)
+            return TConst(span, ERROR, None)
+        items = self.chk.calls.finish_call(items_of, [base], span, span)
+        picked = slice_value(self.chk, item, checked)
+        if items.type == ERROR or picked.type == ERROR:
+            return TConst(span, ERROR, None)
+        result = self.chk.structs.method_call(items, "__getitem__", [picked], span)
+        return result if result is not None else TConst(span, ERROR, None)
 
     def binary(self, op: str, left: TExpr, right: TExpr, span: Span) -> TExpr:
         """`a + b` of two tuples and `t * n` with a constant n: the new tuple Python builds."""

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .check import FunctionChecker
 
 CONTAINERS = {"List": "list", "Dict": "dict", "Set": "set", "Bytes": "bytes", "deque": "deque", "Counter": "Counter",
-              "defaultdict": "defaultdict", "OrderedDict": "OrderedDict"}
+              "defaultdict": "defaultdict", "OrderedDict": "OrderedDict", "ByteArray": "bytearray", "VarTuple": "tuple"}
 
 
 def described(chk: FunctionChecker, e: ast.Attribute) -> ast.Expr | None:

@@ -179,10 +179,8 @@ class BuildAst(Transformer_NonRecursive):
         return ast.Assert(self._span(meta), c[0], c[1])
 
     def raise_stmt(self, meta, c):
-        exc, cause = c
-        if cause is not None:
-            self._unsupported(meta, "`raise ... from ...`", "E0007")
-        return ast.Raise(self._span(meta), exc, None)
+        exc, cause = c  # (`raise X from Y`: checked in semantics/raising.py `cause`)
+        return ast.Raise(self._span(meta), exc, cause)
 
     def launch_stmt(self, meta, c):
         call = c[0]

@@ -34,6 +34,9 @@ HELPERS = {
     "total": "def total(xs: list[int]) -> int:\n    s = 0\n    for x in xs:\n        s += x\n    return s\n",
 }
 
+BOX = ("class Box:\n    def __init__(self):\n        self.items: list[int] = [0]\n"
+       "        self.d: dict[int, int] = {}\n")
+
 LISTS = ["a", "b", "c"]
 value = st.integers(min_value=-9, max_value=9)
 small = st.integers(min_value=0, max_value=2)
@@ -72,6 +75,14 @@ def _statement():
              "rebind": f"print(rebind({x}), {x})", "total": f"print(total({x}))"}[name], (name,)),
             st.sampled_from(sorted(HELPERS)), lst, small, value),
         st.builds(lambda x: (f"print({x})", ()), lst),
+        # an object's list and dict (semantics/object_containers.py): bound to a local, changed where
+        # they are, passed to a function that changes them, replaced
+        st.builds(lambda x: (f"{x} = o.items", ()), lst),
+        st.builds(lambda v: (f"o.items.append({v})", ()), value),
+        st.builds(lambda v: (f"o.items = [{v}]", ()), value),
+        st.builds(lambda v: (f"push(o.items, {v})", ("push",)), value),
+        st.builds(lambda k, v: (f"store(o.d, {k}, {v})", ("store",)), small, value),
+        st.just(("print(o.items, o.d)", ())),
     )
 
 
@@ -84,15 +95,15 @@ def programs(draw) -> str:
     statements = draw(st.lists(_statement(), min_size=1, max_size=8))
     looped = draw(st.integers(min_value=0, max_value=len(statements)))  # the tail runs twice, in a loop
     needed = sorted({h for _, hs in statements for h in hs})
-    lines = [HELPERS[h] for h in needed]
-    body = ["a: list[int] = [1, 2]", "b: list[int] = [3]", "c: list[int] = [4, 5, 6]",
+    lines = [HELPERS[h] for h in needed] + [BOX]
+    body = ["o = Box()", "a: list[int] = [1, 2]", "b: list[int] = [3]", "c: list[int] = [4, 5, 6]",
             "g: list[list[int]] = [[1, 2], [3]]", "d: dict[int, int] = {0: 10}",
             "dl: dict[int, list[int]] = {0: [1], 1: [2]}"]
     body += [_indent(text, 0) for text, _ in statements[:looped]]
     if looped < len(statements):
         body.append("for _ in range(2):")
         body += [_indent(text, 1) for text, _ in statements[looped:]]
-    body.append("print(a, b, c, g, d, dl)")
+    body.append("print(a, b, c, g, d, dl, o.items, o.d)")
     lines.append("def main():\n" + "\n".join(_indent(s, 1) for s in body) + "\n")
     return "\n\n".join(lines) + "\n\nif __name__ == \"__main__\":\n    main()\n"
 

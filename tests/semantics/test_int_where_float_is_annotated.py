@@ -1,7 +1,9 @@
-"""An int passed, assigned or returned where a `def` annotates `float`: Python keeps the int (PEP 484
-lets an int stand for a float, and `p(3)` of `def p(x: float)` gets 3 and prints `3`), pyx's `float` is
-a Float64, so the program is refused (E0201) with a note saying what Python does and what to write
-(`float(...)`, or `int | float`, stdlib/number.px). An `fn` gets no such note: it is not Python."""
+"""An int assigned where a `def` annotates `float`: Python keeps the int (PEP 484 lets an int stand for
+a float, and `p(3)` of `def p(x: float)` gets 3 and prints `3`). A parameter does too (the `def` gets an
+instance for the int: tests/golden/int_for_float_parameter.px); a variable annotated `float` is pyx's
+Float64, so the program is refused (E0201) with a note saying what Python does and what to write
+(`float(...)`, or `int | float`, stdlib/number.px), and one naming the call that gave the `def` an int.
+An `fn` gets no such note: it is not Python, and its `Float64` parameter takes no int variable."""
 import pytest
 
 from pyx import pipeline
@@ -9,7 +11,8 @@ from pyx.diagnostics import CompileError
 from pyx.source import SourceFile
 
 PROGRAM = """{kind} p(x: Float64) -> Float64:
-    return x * 2
+    {var}y: Float64 = x
+    return y * 2
 
 
 {kind} main():
@@ -29,9 +32,10 @@ def notes_of(kind: str) -> list[str]:
 
 
 def test_a_def_is_told_what_python_does_with_the_int():
-    [note] = notes_of("def")
+    [note, call] = notes_of("def")
     assert "Python keeps an int where `float` is annotated" in note
     assert "`float(...)`" in note and "`int | float`" in note
+    assert "`p` is checked here for the ints a call passes in `x`" in call
 
 
 def test_an_fn_is_not():
