@@ -21,6 +21,8 @@ the same object. SharingChecker finds the changes in place where they would not,
 - an element changed in place through either side of a `.copy()` of a list of lists (Python's
   copy shares the inner lists, pyx's copies them) (E0233);
 - a list a call's earlier argument names, changed by a later argument (E0234).
+- a list stored into a container (`g.append(a)`), then an element of a container that can hold it
+  changed in place (`g[0].append(2)`), then the list read again (E0354).
 
 "After the copy" is decided by source position, or by both sites being in one loop (the next
 iteration runs the change after the copy) unless the variable is bound afresh at the top of the
@@ -557,6 +559,27 @@ class SharingChecker:
                                      notes=(Note(f"copied here, where Python would share it: write "
                                                  f"`{copy.source}.copy()` here if a copy is meant", copy.span),))
                     break
+                if self._stored_copy_changed(copy, change):
+                    break
+
+    def _stored_copy_changed(self, copy: _Copy, change: _Change) -> bool:
+        """E0354: `grid.append(row)` (a copy stored into some container), then an element of a
+        container changed in place (`grid[0].append(2)`), then `row` read: if that element is the
+        stored one, Python's `row` is it and shows the change, pyx's stored copy does not. Which
+        container a store went into is not followed, so any container whose items (at any depth)
+        have the stored value's type counts. True if reported."""
+        root = copy.root
+        if not change.element or copy.copy is not None or root is None or root is change.var or not copy.whole \
+                or copy.view or copy.shallow or copy.holder is not None or not python_shared(root.type) \
+                or not _holds_type(change.var.type, root.type):
+            return False
+        read = self.read_after(root, change.span, change.loops)
+        if read is None and not (root.is_param or root.global_symbol is not None):
+            return False  # (nothing sees `row` afterwards: the copy cannot be told from the object)
+        self.msg.error("E0354", change.span, container=change.var.name, name=root.name,
+                       notes=(Note(f"`{root.name}` stored here (Python stores the list itself)", copy.span),)
+                       + ((Note(f"`{root.name}` read here, after the change", read),) if read is not None else ()))
+        return True
 
     def _changed_by_closures(self, copies: list) -> None:
         """`b = a`, then a nested function that changes `a` (or `b`) in place: a call of it changes
@@ -609,6 +632,14 @@ class SharingChecker:
                        notes=(Note(f"`{h.func}` keeps `{h.source}` here; pass `{h.source}.copy()` if a copy is meant",
                                    copy.span), Note(f"`{h.holder}` is used here, after the change", read)))
         return True
+
+
+def _holds_type(container: Type, item: Type, depth: int = 0) -> bool:
+    """Whether `container`'s items, at any depth (a List's T, a Dict's values, a list of lists of
+    them), can be of type `item`."""
+    env = getattr(container, "ct_env", None) or {}
+    return any(isinstance(arg, Type) and (arg == item or (depth < 8 and _holds_type(arg, item, depth + 1)))
+               for arg in env.values())
 
 
 def _bound_again(body, name: str, read: Span, change: Span) -> bool:
