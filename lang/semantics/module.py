@@ -1066,6 +1066,9 @@ class _Annotation:
             return ERROR
         if symbols is not None and name in symbols.unresolved:
             return ERROR  # its import failed, and that was reported
+        if name == "object":  # `other: object`: Python's type of everything, which pyx has not
+            diags.error("E0360", expr.span)
+            return ERROR
         known = list(T.TYPE_NAMES) + (list(symbols.structs) if symbols is not None else [])
         import difflib  # (a misspelled type's alone: issue 15)
 

@@ -58,6 +58,16 @@ def _dict_like(t) -> bool:
     return is_builtin(t, "Dict") or is_builtin(t, "defaultdict")
 
 
+def lane_loop(s: ast.For, width: int) -> ast.For:
+    """`for x in xs` of a vector of `width` lanes (a `*xs: int` parameter) as
+    `for $lane in range(width): x = xs[$lane]`, then the body."""
+    span = s.iter.span
+    lane = ast.Name(span, f"$lane{span.start}")
+    item = ast.Assign(s.target.span, (s.target,), ast.Subscript(span, s.iter, (lane,)))
+    count = ast.Call(span, ast.Name(span, "range"), (ast.IntLit(span, width),), ())
+    return replace(s, target=lane, iter=count, body=(item, *s.body))
+
+
 @dataclass(frozen=True)
 class _MethodCall:
     """`base.m(...)` being checked: m's declaration, the receiver (base, checked), the call, and the
@@ -714,6 +724,8 @@ class StructChecker:
             return None
         if isinstance(source.type, GeneratorType):
             return self.chk.generators.iterate(s, source)
+        if isinstance(source.type, T.SIMDType) and isinstance(s.iter, ast.Name):  # `for x in xs` of a `*xs`
+            return self.chk.stmt_For(lane_loop(s, source.type.width))
         source, attribute = classes.iterated(self.chk, source)  # `for x in o.items` (semantics/classes.py)
         source = as_tuple(self.chk, source)  # `for v in p` of a named tuple: its tuple (semantics/named_tuples.py)
         if source.type == T.STRING_LITERAL and self.exprs.string_type() is not None:  # `for c in "abc"`
