@@ -542,6 +542,9 @@ class ClosureChecker:
         `max(a, b, key=f)`: calls of stdlib/functional.px's versions taking the function."""
         allowed = ("key", "reverse") if name in ("sorted", "sort") else ("key",)
         for kw in e.keywords:
+            if kw.name == "default" and name in ("min", "max"):
+                self.msg.error("E0363", kw.span, func=name)
+                return TConst(e.span, ERROR, None)
             if kw.name not in allowed:
                 self.msg.error("E0207", kw.span, func=name, name=kw.name)
                 return TConst(e.span, ERROR, None)
