@@ -634,12 +634,10 @@ class SharingChecker:
         return True
 
 
-def _holds_type(container: Type, item: Type, depth: int = 0) -> bool:
+def _holds_type(container: Type, item: Type) -> bool:
     """Whether `container`'s items, at any depth (a List's T, a Dict's values, a list of lists of
-    them), can be of type `item`."""
-    env = getattr(container, "ct_env", None) or {}
-    return any(isinstance(arg, Type) and (arg == item or (depth < 8 and _holds_type(arg, item, depth + 1)))
-               for arg in env.values())
+    them), can be of type `item` (types.mentions, the container itself left out)."""
+    return container != item and T.mentions(container, lambda t: t == item)
 
 
 def _bound_again(body, name: str, read: Span, change: Span) -> bool:
