@@ -502,17 +502,17 @@ _HIDDEN: tuple[tuple[Callable[[_Uses, ast.Module], bool], str, Callable[[], tupl
     (lambda uses, _: uses.optional or bool(uses.names & OPTIONAL_NAMES), "optional",
      lambda: (("Optional", OPTIONAL_TYPE),)),
     # Python's `int | float` (semantics/numbers.py)
-    (lambda uses, _: getattr(uses, "numbers", False) or "Union" in uses.names, "number",
+    (lambda uses, _: uses.numbers or "Union" in uses.names, "number",
      lambda: (("Number", _semantics("numbers").NUMBER_TYPE),)),
     (_names_an_exception, "exception_value",
      lambda: tuple(zip(("ExceptionValue", "_exception_value_of", "_exception_value_raised"),
                        (getattr(_semantics("exception_values"), n)
                         for n in ("EXCEPTION_VALUE", "CAUGHT_VALUE", "RAISED_VALUE"))))),
     # `/` of two ints, correctly rounded where an int is beyond 2**53 (semantics/expressions.py)
-    (lambda uses, _: getattr(uses, "true_division", False), "true_division",
+    (lambda uses, _: uses.true_division, "true_division",
      lambda: (("_true_division", TRUE_DIVISION),)),
     # `r = range(n)`, `zip(range(3), xs)`: the stdlib's Range (a `for` over range(...) needs none)
-    (lambda uses, _: getattr(uses, "range_values", False), "ranges", lambda: (("Range", RANGE_VALUE),)),
+    (lambda uses, _: uses.range_values, "ranges", lambda: (("Range", RANGE_VALUE),)),
     (lambda uses, _: uses.text, "string", lambda: (("String", STRING_LITERAL),)),
     # `"%d" % n` and `"{}".format(x)` become calls of these (semantics/strformat.py).
     (lambda uses, _: uses.formatting, "formatting", lambda: (("percent_field", PERCENT_FIELD),)),
@@ -530,7 +530,7 @@ _HIDDEN: tuple[tuple[Callable[[_Uses, ast.Module], bool], str, Callable[[], tupl
     # `zip(*rows)` (syntax/build_ast.py, semantics/zip_rows.py)
     (lambda uses, _: ZIP_ROWS in uses.names, "zip_rows", lambda: (("zip_rows", ZIP_ROWS), ("VarTuple", VAR_TUPLE))),
     # `t[:n]` of a tuple whose items have one type: a VarTuple of its items, sliced (semantics/tuples.py)
-    (lambda uses, _: getattr(uses, "runtime_slices", False), "zip_rows", lambda: _semantics("tuples").HIDDEN),
+    (lambda uses, _: uses.runtime_slices, "zip_rows", lambda: _semantics("tuples").HIDDEN),
 )
 
 
